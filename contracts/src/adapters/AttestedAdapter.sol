@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.24;
+
+import {Ownable} from "@openzeppelin/contracts/access/Ownable.sol";
+import {ECDSA} from "@openzeppelin/contracts/utils/cryptography/ECDSA.sol";
+import {EIP712} from "@openzeppelin/contracts/utils/cryptography/EIP712.sol";
+import {IAdapter} from "../interfaces/IAdapter.sol";
+
+/// @title AttestedAdapter
+/// @notice Grants a claim vouched for by an off-chain attestor's EIP-712 signature over the order.
+contract AttestedAdapter is IAdapter, EIP712, Ownable {
+    // ---------------------------------------------------------------- errors
+
+    /// @dev `grant` was called by something other than the broker.
+    error NotBroker();
+    /// @dev A required address argument was zero.
+    error ZeroAddress();
+    /// @dev The attestation is malformed or not signed by the configured attestor.
+    error BadAttestation();
+    /// @dev `block.timestamp` is past the attestation's `notAfter`.
+    error AttestationExpired();
+
+    // ---------------------------------------------------------------- events
+
+    /// @notice `consumer` was granted `claim` for order `orderHash`.
+    event AttestedGranted(bytes32 indexed orderHash, address consumer, bytes32 claim);
+    /// @notice The attestor is now `attestor`.
+    event AttestorSet(address attestor);
+
+    // ---------------------------------------------------------------- storage
+
+    /// @notice EIP-712 type hash of the attestor's signed statement.
+    bytes32 public constant ATTESTATION_TYPEHASH =
+        keccak256("Attestation(bytes32 orderHash,address consumer,bytes32 claim,uint64 notAfter)");
+
+    /// @notice The only caller allowed to `grant`.
+    address public immutable broker;
+    /// @notice The signer whose attestations are accepted.
+    address public attestor;
+
+    // ---------------------------------------------------------------- functions
+
+    constructor(address broker_, address attestor_, address owner_) EIP712("AttestedAdapter", "1") Ownable(owner_) {
+        if (broker_ == address(0) || attestor_ == address(0) || owner_ == address(0)) revert ZeroAddress();
+        broker = broker_;
+        attestor = attestor_;
+        emit AttestorSet(attestor_);
+    }
+
+    /// @notice Replaces the attestor.
+    function setAttestor(address attestor_) external onlyOwner {
+        if (attestor_ == address(0)) revert ZeroAddress();
+        attestor = attestor_;
+        emit AttestorSet(attestor_);
+    }
+
+    /// @notice Grants the claim in `params = abi.encode(bytes32 claim, uint64 notAfter, bytes signature)`
+    /// once the attestor's signature over (orderHash, consumer, claim, notAfter) checks out.
+    /// @return receipt `abi.encode(bytes32 claim)`.
+    function grant(bytes32 orderHash, address consumer, uint256, bytes calldata params)
+        external
+        returns (bytes memory receipt)
+    {
+        if (msg.sender != broker) revert NotBroker();
+        (bytes32 claim, uint64 notAfter, bytes memory signature) = abi.decode(params, (bytes32, uint64, bytes));
+        // forge-lint: disable-next-line(block-timestamp)
+        if (block.timestamp > notAfter) revert AttestationExpired();
+        bytes32 digest =
+            _hashTypedDataV4(keccak256(abi.encode(ATTESTATION_TYPEHASH, orderHash, consumer, claim, notAfter)));
+        (address signer, ECDSA.RecoverError err,) = ECDSA.tryRecover(digest, signature);
+        if (err != ECDSA.RecoverError.NoError || signer != attestor) revert BadAttestation();
+        emit AttestedGranted(orderHash, consumer, claim);
+        return abi.encode(claim);
+    }
+}

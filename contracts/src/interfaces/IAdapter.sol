@@ -1,0 +1,13 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.24;
+
+/// @title IAdapter
+/// @notice What the broker calls, after payment, to grant the right an order buys.
+interface IAdapter {
+    /// @notice Grants the right described by `params` to `consumer` for the paid order `orderHash`.
+    /// @dev Only the broker may call it; a revert undoes the whole settlement.
+    /// @return receipt Adapter-specific ABI-encoded result.
+    function grant(bytes32 orderHash, address consumer, uint256 amount, bytes calldata params)
+        external
+        returns (bytes memory receipt);
+}

@@ -1,0 +1,70 @@
+import { readFileSync } from 'node:fs'
+import * as v from 'valibot'
+import { AddressSchema, BlockNumberStringSchema, Bytes32Schema } from '../wire/index.ts'
+
+const KeyedAccountSchema = v.object({ address: AddressSchema, privateKey: Bytes32Schema })
+
+/**
+ * The devnet / deploy manifest (DESIGN.md): where everything is. Written by
+ * `order-relay devnet` and `order-relay deploy`, read by `--manifest` and
+ * RELAYER_MANIFEST / INDEXER_MANIFEST. Only anvil's public dev keys ever appear in it.
+ */
+export const ManifestSchema = v.object({
+  chainId: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  rpcUrl: v.string(),
+  relayerUrl: v.optional(v.string()),
+  indexerUrl: v.optional(v.string()),
+  deployedAt: BlockNumberStringSchema,
+  contracts: v.object({
+    broker: AddressSchema,
+    payToken: AddressSchema,
+    allocationAdapter: AddressSchema,
+    expressLaneAdapter: AddressSchema,
+    expressLaneAuction: AddressSchema,
+    attestedAdapter: AddressSchema,
+    registry: AddressSchema,
+    inbox: AddressSchema,
+    pool: AddressSchema,
+    escrow: AddressSchema,
+  }),
+  accounts: v.optional(
+    v.object({
+      relayer: v.optional(AddressSchema),
+      consumer: v.optional(KeyedAccountSchema),
+      attestor: v.optional(KeyedAccountSchema),
+      laneOperator: v.optional(KeyedAccountSchema),
+    }),
+  ),
+  vaults: v.optional(v.array(v.object({ vaultId: v.string(), slots: v.number() }))),
+})
+
+export type Manifest = v.InferOutput<typeof ManifestSchema>
+export type ContractAddresses = Manifest['contracts']
+
+/** Thrown for a manifest that cannot be read or does not match the format. */
+export class ManifestError extends Error {
+  override name = 'ManifestError'
+}
+
+/** Reads and validates a manifest file; the error names the file and the bad field. */
+export function readManifest(path: string): Manifest {
+  let text: string
+  try {
+    text = readFileSync(path, 'utf8')
+  } catch (error) {
+    throw new ManifestError(`cannot read manifest ${path}: ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`)
+  }
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch {
+    throw new ManifestError(`manifest ${path} is not valid JSON`)
+  }
+  const parsed = v.safeParse(ManifestSchema, json)
+  if (!parsed.success) {
+    const issue = parsed.issues[0]
+    const where = issue?.path?.map((p) => String(p.key)).join('.') ?? 'root'
+    throw new ManifestError(`manifest ${path} is invalid at ${where}: expected ${issue?.expected ?? 'a valid value'}`)
+  }
+  return parsed.output
+}

@@ -1,0 +1,5 @@
+// The embedded test chain harness: anvil via prool, deployed and seeded.
+export { devnetAccounts, type DevnetAccount, type DevnetRole } from './accounts.ts'
+export { AnvilNotFoundError, findAnvil } from './findAnvil.ts'
+export { seededLienId, usdc } from './seed.ts'
+export { type Devnet, startDevnet, type StartDevnetOptions } from './startDevnet.ts'

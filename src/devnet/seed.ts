@@ -1,0 +1,68 @@
+import { type Account, type Chain, type Hex, keccak256, type PublicClient, stringToHex, type Transport, type WalletClient } from 'viem'
+import { allocationAdapterAbi, type ContractAddresses, lienInboxAbi, mockEIP3009TokenAbi, mockExpressLaneAuctionAbi } from '../chain/index.ts'
+import { devnetAccounts } from './accounts.ts'
+
+export type SeedParameters = {
+  publicClient: PublicClient
+  /** Wallet client whose account is the deployer (adapter owner). */
+  wallet: (role: 'deployer' | 'lender' | 'borrower') => WalletClient<Transport, Chain, Account>
+  contracts: ContractAddresses
+  vaults: { vaultId: bigint; slots: number }[]
+}
+
+/** One USDC in base units (6 decimals). */
+export const usdc = 1_000_000n
+
+/** The lien the devnet records at start, so `/activity` shows a `LienRecorded` at once. */
+export const seededLienId: Hex = keccak256(stringToHex('order-relay devnet lien 1'))
+
+/**
+ * Seeds a fresh deployment: a funded consumer and lender, vaults with slots, the
+ * lane operator in control of the current express-lane round, and one recorded lien.
+ */
+export async function seedDevnet(parameters: SeedParameters) {
+  const { publicClient, contracts, wallet } = parameters
+  const deployer = wallet('deployer')
+  const send = async (client: WalletClient<Transport, Chain, Account>, request: Parameters<typeof client.writeContract>[0]) => {
+    const hash = await client.writeContract(request)
+    const receipt = await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 })
+    if (receipt.status !== 'success') throw new Error(`seeding step ${String(request.functionName)} reverted in ${hash}`)
+  }
+
+  for (const role of ['consumer', 'lender', 'borrower'] as const) {
+    await send(deployer, {
+      address: contracts.payToken,
+      abi: mockEIP3009TokenAbi,
+      functionName: 'mint',
+      args: [devnetAccounts[role].address, 1_000_000n * usdc],
+    } as never)
+  }
+  for (const vault of parameters.vaults) {
+    await send(deployer, {
+      address: contracts.allocationAdapter,
+      abi: allocationAdapterAbi,
+      functionName: 'configureVault',
+      args: [vault.vaultId, BigInt(vault.slots)],
+    } as never)
+  }
+  await send(deployer, { address: contracts.expressLaneAuction, abi: mockExpressLaneAuctionAbi, functionName: 'setCurrentRound', args: [1n] } as never)
+  await send(deployer, {
+    address: contracts.expressLaneAuction,
+    abi: mockExpressLaneAuctionAbi,
+    functionName: 'setResolvedRounds',
+    args: [
+      { expressLaneController: devnetAccounts.laneOperator.address, round: 1n },
+      { expressLaneController: '0x0000000000000000000000000000000000000000', round: 0n },
+    ],
+  } as never)
+
+  const block = await publicClient.getBlock()
+  const expiresAt = block.timestamp + 365n * 24n * 3600n
+  await send(wallet('lender'), {
+    address: contracts.inbox,
+    abi: lienInboxAbi,
+    functionName: 'propose',
+    args: [seededLienId, devnetAccounts.borrower.address, expiresAt],
+  } as never)
+  await send(wallet('borrower'), { address: contracts.inbox, abi: lienInboxAbi, functionName: 'confirm', args: [seededLienId] } as never)
+}

@@ -1,0 +1,116 @@
+import { Instance } from 'prool'
+import {
+  type Account,
+  type Chain,
+  createPublicClient,
+  createTestClient,
+  createWalletClient,
+  http,
+  type PublicClient,
+  type TestClient,
+  type Transport,
+  type WalletClient,
+} from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { chainFor, deployContracts, type DeployProgress, type Manifest } from '../chain/index.ts'
+import { freePort } from '../shared/index.ts'
+import { type DevnetRole, devnetAccounts } from './accounts.ts'
+import { findAnvil } from './findAnvil.ts'
+import { seedDevnet } from './seed.ts'
+
+export type StartDevnetOptions = {
+  /** 421614 (default) or 46630, or any id. */
+  chainId?: number
+  /** anvil's port; a free one when absent. */
+  port?: number
+  /** Run anvil as a fork of this RPC and deploy onto it. */
+  forkUrl?: string
+  /** Deploy and seed (default true); false gives a bare chain. */
+  deploy?: boolean
+  /** Vaults to configure on the allocation adapter. */
+  vaults?: { vaultId: bigint; slots: number }[]
+  onProgress?: (progress: DeployProgress) => void
+}
+
+export type Devnet = Awaited<ReturnType<typeof startDevnet>>
+
+/**
+ * Starts anvil through prool, deploys everything and seeds it: the harness behind
+ * every test and `order-relay devnet`. Always `stop()` it.
+ *
+ * @example
+ * const devnet = await startDevnet({ chainId: 421614 })
+ * devnet.manifest.contracts.broker // 0x…
+ * await devnet.stop()
+ */
+export async function startDevnet(options: StartDevnetOptions = {}) {
+  const chainId = options.chainId ?? 421614
+  const port = options.port ?? (await freePort())
+  const instance = Instance.anvil({
+    binary: findAnvil(),
+    chainId,
+    port,
+    host: '127.0.0.1',
+    ...(options.forkUrl ? { forkUrl: options.forkUrl } : {}),
+  })
+  await instance.start()
+  const rpcUrl = `http://127.0.0.1:${port}`
+  try {
+    const chain = chainFor(chainId, rpcUrl)
+    const transport = http(rpcUrl, { retryCount: 0 })
+    const publicClient = createPublicClient({ chain, transport, pollingInterval: 50 }) as PublicClient
+    const testClient = createTestClient({ chain, transport, mode: 'anvil', pollingInterval: 50 }) as TestClient<'anvil'>
+    const wallet = (role: DevnetRole): WalletClient<Transport, Chain, Account> =>
+      createWalletClient({ chain, transport, account: privateKeyToAccount(devnetAccounts[role].privateKey), pollingInterval: 50 })
+
+    const vaults = options.vaults ?? [{ vaultId: 1n, slots: 1000 }]
+    let manifest: Manifest | undefined
+    if (options.deploy !== false) {
+      // A fork starts with real balances; make sure our dev accounts can pay for gas.
+      if (options.forkUrl) {
+        for (const account of Object.values(devnetAccounts)) await testClient.setBalance({ address: account.address, value: 10n ** 22n })
+      }
+      const { contracts, deployedAt } = await deployContracts({
+        publicClient,
+        walletClient: wallet('deployer'),
+        owner: devnetAccounts.deployer.address,
+        attestor: devnetAccounts.attestor.address,
+        laneOperator: devnetAccounts.laneOperator.address,
+        onProgress: options.onProgress,
+      })
+      await seedDevnet({ publicClient, wallet, contracts, vaults })
+      manifest = {
+        chainId,
+        rpcUrl,
+        deployedAt: deployedAt.toString(),
+        contracts,
+        accounts: {
+          relayer: devnetAccounts.relayer.address,
+          consumer: devnetAccounts.consumer,
+          attestor: devnetAccounts.attestor,
+          laneOperator: devnetAccounts.laneOperator,
+        },
+        vaults: vaults.map((vault) => ({ vaultId: vault.vaultId.toString(), slots: vault.slots })),
+      }
+    }
+
+    return {
+      chainId,
+      rpcUrl,
+      port,
+      /** The deployment (undefined when started with `deploy: false`). */
+      manifest: manifest as Manifest,
+      accounts: devnetAccounts,
+      publicClient,
+      testClient,
+      wallet,
+      /** Stops anvil; safe to call twice. */
+      async stop() {
+        await instance.stop().catch(() => {})
+      },
+    }
+  } catch (error) {
+    await instance.stop().catch(() => {})
+    throw error
+  }
+}

@@ -1,0 +1,40 @@
+import type { PublicClient } from 'viem'
+import type { Logger } from '../shared/index.ts'
+
+export type ChainClock = ReturnType<typeof createChainClock>
+
+/**
+ * The chain's time, estimated from the latest block polled in the background: its
+ * timestamp plus the wall time since it was read. Chain time, not the relayer's
+ * clock, decides whether an authorization has expired (a devnet may be warped).
+ */
+export function createChainClock(client: PublicClient, options: { refreshMs: number; logger: Logger }) {
+  let sample: { timestamp: bigint; readAt: number } | undefined
+  let timer: ReturnType<typeof setInterval> | undefined
+
+  async function refresh() {
+    const block = await client.getBlock({ blockTag: 'latest' })
+    sample = { timestamp: block.timestamp, readAt: Date.now() }
+  }
+
+  return {
+    /** Estimated chain time in unix seconds; reads the head if nothing is known yet. */
+    async now(): Promise<bigint> {
+      if (!sample) await refresh()
+      const elapsed = BigInt(Math.floor((Date.now() - sample!.readAt) / 1000))
+      return sample!.timestamp + elapsed
+    },
+    refresh,
+    start() {
+      if (timer) return
+      timer = setInterval(() => {
+        refresh().catch(() => options.logger.warn('chain head read failed; keeping the last block time'))
+      }, options.refreshMs)
+      timer.unref?.()
+    },
+    stop() {
+      if (timer) clearInterval(timer)
+      timer = undefined
+    },
+  }
+}

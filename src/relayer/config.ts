@@ -1,0 +1,117 @@
+import type { Address, Hex } from 'viem'
+import { defaultRpcUrl } from '../chain/chains.ts'
+import { type Manifest, ManifestError, readManifest } from '../chain/manifest.ts'
+import { ConfigError, createEnvReader, type Env } from '../shared/index.ts'
+
+/** Hardened-edge settings (SPEC.md 4.5); `enabled` is false unless asked for. */
+export type EdgeConfig = {
+  enabled: boolean
+  ratePerSec: number
+  rateBurst: number
+  maxInflight: number
+  gasFloorWei: bigint
+  corsOrigins: string[]
+  trustProxy: boolean
+  /** How often the gas breaker polls the relayer's balance. */
+  balancePollMs: number
+}
+
+export type RelayerConfig = {
+  /** The gas key. Never logged, never in a response or error. */
+  privateKey: Hex
+  chainId: number
+  rpcUrl: string
+  broker: Address
+  /** First block to search for `Brokered` logs when recovering a replayed order's txHash. */
+  deployedAt: bigint
+  host: string
+  port: number
+  feeFloorBps: number
+  receiptTimeoutMs: number
+  receiptPollMs: number
+  edge: EdgeConfig
+}
+
+/** Documented defaults of the optional variables. */
+export const relayerDefaults = {
+  port: 8787,
+  host: '127.0.0.1',
+  feeFloorBps: 0,
+  receiptTimeoutMs: 60_000,
+  receiptPollMs: 250,
+  ratePerSec: 5,
+  rateBurst: 20,
+  maxInflight: 64,
+  gasFloorWei: 1_000_000_000_000_000n, // 0.001 ETH
+  balancePollMs: 5_000,
+} as const
+
+export type RelayerConfigOverrides = Partial<Omit<RelayerConfig, 'edge'>> & {
+  manifestPath?: string | undefined
+  edge?: Partial<EdgeConfig> | undefined
+}
+
+/**
+ * Reads the relayer's configuration from the environment (DESIGN.md "Relayer"),
+ * checking every value; a `--manifest` flag (overrides.manifestPath) wins over
+ * RELAYER_MANIFEST. Throws a ConfigError naming each bad variable.
+ */
+export function readRelayerConfig(env: Env, overrides: RelayerConfigOverrides = {}): RelayerConfig {
+  const read = createEnvReader(env)
+  const privateKey = overrides.privateKey ?? read.privateKey('RELAYER_PK', true)
+
+  let manifest: Manifest | undefined
+  const manifestPath = overrides.manifestPath ?? read.string('RELAYER_MANIFEST')
+  if (manifestPath) {
+    try {
+      manifest = readManifest(manifestPath)
+    } catch (error) {
+      read.problem(error instanceof ManifestError ? `RELAYER_MANIFEST: ${error.message}` : String(error))
+    }
+  }
+
+  const chainId = overrides.chainId ?? read.integer('RELAYER_CHAIN_ID', manifest?.chainId, 1, Number.MAX_SAFE_INTEGER)
+  if (chainId === undefined) read.problem('RELAYER_CHAIN_ID is required (421614 or 46630, or a devnet chain id)')
+  if (manifest && chainId !== undefined && manifest.chainId !== chainId) {
+    read.problem(`RELAYER_CHAIN_ID ${chainId} does not match the manifest's chainId ${manifest.chainId}`)
+  }
+
+  const rpcFallback = manifest?.rpcUrl ?? (chainId === undefined ? undefined : defaultRpcUrl(chainId))
+  const rpcUrl = overrides.rpcUrl ?? read.url('RELAYER_RPC_URL', rpcFallback)
+  if (!rpcUrl && chainId !== undefined) read.problem(`RELAYER_RPC_URL is required: chain ${chainId} has no built-in RPC`)
+
+  const broker = overrides.broker ?? read.address('RELAYER_BROKER') ?? (manifest?.contracts.broker as Address | undefined)
+  if (!broker) read.problem('RELAYER_BROKER (the Broker contract address) or RELAYER_MANIFEST is required')
+
+  const hardenedVars = ['RELAYER_RATE_PER_SEC', 'RELAYER_RATE_BURST', 'RELAYER_MAX_INFLIGHT', 'RELAYER_GAS_FLOOR_WEI', 'RELAYER_CORS_ORIGINS']
+  const edge: EdgeConfig = {
+    enabled: read.flag('RELAYER_HARDENED') || hardenedVars.some((name) => read.has(name)) || Object.keys(env).some((k) => k.startsWith('RELAYER_RATE_') && read.has(k)),
+    ratePerSec: read.positiveNumber('RELAYER_RATE_PER_SEC', relayerDefaults.ratePerSec),
+    rateBurst: read.integer('RELAYER_RATE_BURST', relayerDefaults.rateBurst, 1, 1_000_000) ?? relayerDefaults.rateBurst,
+    maxInflight: read.integer('RELAYER_MAX_INFLIGHT', relayerDefaults.maxInflight, 1, 1_000_000) ?? relayerDefaults.maxInflight,
+    gasFloorWei: read.bigint('RELAYER_GAS_FLOOR_WEI', relayerDefaults.gasFloorWei),
+    corsOrigins: read.list('RELAYER_CORS_ORIGINS'),
+    trustProxy: read.flag('RELAYER_TRUST_PROXY'),
+    balancePollMs: read.integer('RELAYER_BALANCE_POLL_MS', relayerDefaults.balancePollMs, 10, 3_600_000) ?? relayerDefaults.balancePollMs,
+    ...overrides.edge,
+  }
+
+  const config = {
+    privateKey: privateKey as Hex,
+    chainId: chainId as number,
+    rpcUrl: rpcUrl as string,
+    broker: broker as Address,
+    deployedAt: overrides.deployedAt ?? BigInt(manifest?.deployedAt ?? '0'),
+    host: overrides.host ?? read.string('RELAYER_HOST', relayerDefaults.host) ?? relayerDefaults.host,
+    port: overrides.port ?? read.integer('RELAYER_PORT', relayerDefaults.port, 0, 65535) ?? relayerDefaults.port,
+    feeFloorBps: overrides.feeFloorBps ?? read.integer('RELAYER_FEE_FLOOR_BPS', relayerDefaults.feeFloorBps, 0, 10000) ?? 0,
+    receiptTimeoutMs:
+      overrides.receiptTimeoutMs ?? read.integer('RELAYER_RECEIPT_TIMEOUT_MS', relayerDefaults.receiptTimeoutMs, 100, 3_600_000) ?? relayerDefaults.receiptTimeoutMs,
+    receiptPollMs: overrides.receiptPollMs ?? read.integer('RELAYER_RECEIPT_POLL_MS', relayerDefaults.receiptPollMs, 1, 60_000) ?? relayerDefaults.receiptPollMs,
+    edge,
+  }
+  read.done('relayer')
+  return config
+}
+
+export { ConfigError }

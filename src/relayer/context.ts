@@ -1,0 +1,20 @@
+import type { Hex, PublicClient } from 'viem'
+import type { Logger } from '../shared/index.ts'
+import type { RelaySuccess } from '../wire/index.ts'
+import type { RelayerConfig } from './config.ts'
+import type { ChainClock } from './chainClock.ts'
+import type { createGasLimitCache, Submitter } from './submitter/index.ts'
+
+/** Everything a pipeline step may use; built once by `createRelayer`. */
+export type RelayerContext = {
+  config: RelayerConfig
+  client: PublicClient
+  submitter: Submitter
+  gasLimits: ReturnType<typeof createGasLimitCache>
+  clock: ChainClock
+  logger: Logger
+  /** Orders being settled now, by orderHash: a duplicate shares the first one's outcome. */
+  inflight: Map<Hex, Promise<RelaySuccess>>
+  /** Recently settled orderHash → txHash, so a replay can name its settling tx. */
+  settled: Map<Hex, Hex>
+}

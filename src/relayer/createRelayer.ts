@@ -1,0 +1,103 @@
+import { createPublicClient, http, type PublicClient } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { chainFor } from '../chain/index.ts'
+import type { Logger } from '../shared/index.ts'
+import type { RelayerConfig } from './config.ts'
+import { createChainClock } from './chainClock.ts'
+import type { RelayerContext } from './context.ts'
+import { createEdge, describeEdge } from './edge/index.ts'
+import { createRelayerApp } from './http/app.ts'
+import { createGasLimitCache, createSubmitter } from './submitter/index.ts'
+
+export type RelayerDependencies = {
+  logger: Logger
+  version: string
+  /** Override the RPC client (tests). */
+  client?: PublicClient
+}
+
+/**
+ * Builds a relayer from its configuration: clients, the gas-key submitter, the
+ * pipeline context and the HTTP app (with the hardened edge when enabled). Nothing
+ * listens until `serve` is called.
+ *
+ * @example
+ * const relayer = createRelayer(readRelayerConfig(process.env), { logger, version })
+ * const server = await relayer.serve()
+ */
+export function createRelayer(config: RelayerConfig, dependencies: RelayerDependencies) {
+  const { logger } = dependencies
+  const client =
+    dependencies.client ??
+    (createPublicClient({
+      chain: chainFor(config.chainId, config.rpcUrl),
+      transport: http(config.rpcUrl, { retryCount: 1, timeout: 15_000 }),
+    }) as PublicClient)
+  const account = privateKeyToAccount(config.privateKey)
+  const submitter = createSubmitter({
+    client,
+    account,
+    chainId: config.chainId,
+    logger,
+    receiptTimeoutMs: config.receiptTimeoutMs,
+    receiptPollMs: config.receiptPollMs,
+  })
+  const context: RelayerContext = {
+    config,
+    client,
+    submitter,
+    gasLimits: createGasLimitCache(client, { ttlMs: 10 * 60_000, pad: (gas) => (gas * 13n) / 10n + 25_000n }),
+    clock: createChainClock(client, { refreshMs: 2_000, logger }),
+    logger,
+    inflight: new Map(),
+    settled: new Map(),
+  }
+
+  const running = new Set<Promise<unknown>>()
+  const track = <T>(work: Promise<T>): Promise<T> => {
+    running.add(work)
+    work.then(
+      () => running.delete(work),
+      () => running.delete(work),
+    )
+    return work
+  }
+  const edge = createEdge(config.edge, { client, address: account.address, logger })
+  const app = createRelayerApp(context, { version: dependencies.version, edge: edge.middleware, track })
+
+  return {
+    app,
+    context,
+    address: account.address,
+    /** Starts background work and listens; resolves once the port is bound. */
+    async serve() {
+      submitter.start()
+      context.clock.start()
+      edge.start()
+      const server = Bun.serve({ hostname: config.host, port: config.port, fetch: app.fetch, idleTimeout: 120 })
+      const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${server.port}`
+      logger.info(`relayer ${account.address} on chain ${config.chainId}, broker ${config.broker}, listening on ${url}`)
+      for (const line of describeEdge(config.edge)) logger.info(line)
+      let stopped: Promise<void> | undefined
+      return {
+        url,
+        port: server.port as number,
+        /** Stop accepting, finish every order already in the pipeline, then release everything. */
+        stop() {
+          stopped ??= (async () => {
+            server.stop(false)
+            await Promise.allSettled([...running])
+            submitter.stop()
+            context.clock.stop()
+            edge.stop()
+            server.stop(true)
+          })()
+          return stopped
+        },
+      }
+    },
+  }
+}
+
+export type Relayer = ReturnType<typeof createRelayer>
+export type RelayerServer = Awaited<ReturnType<Relayer['serve']>>

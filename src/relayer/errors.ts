@@ -1,0 +1,23 @@
+import { type RelayErrorCode, relayErrorCodes } from '../wire/index.ts'
+
+/**
+ * A failure of the `POST /broker` pipeline that maps to one wire code and status.
+ * Its message is what the client reads: it says what went wrong and never carries
+ * the order, the signature or a key.
+ */
+export class RelayError extends Error {
+  override name = 'RelayError'
+  readonly code: RelayErrorCode
+  readonly status: number
+
+  constructor(code: RelayErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options)
+    this.code = code
+    this.status = relayErrorCodes[code].status
+  }
+
+  /** The RelayFailure body. */
+  toBody() {
+    return { ok: false as const, code: this.code, message: this.message }
+  }
+}

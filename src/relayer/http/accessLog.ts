@@ -1,0 +1,15 @@
+import { createMiddleware } from 'hono/factory'
+import type { Logger } from '../../shared/index.ts'
+
+export type AccessLogVariables = { code: string | undefined }
+
+/**
+ * One line per request: `METHOD PATH STATUS CODE`, and nothing else: no query
+ * string, no client address, no body (SPEC.md 4.3).
+ */
+export function accessLog(logger: Logger) {
+  return createMiddleware<{ Variables: AccessLogVariables }>(async function accessLog(c, next) {
+    await next()
+    logger.info(`${c.req.method} ${c.req.path} ${c.res.status} ${c.get('code') ?? '-'}`)
+  })
+}

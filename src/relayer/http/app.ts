@@ -1,0 +1,54 @@
+import { Hono, type MiddlewareHandler } from 'hono'
+import type { ContentfulStatusCode } from 'hono/utils/http-status'
+import type { RelayerInfo } from '../../wire/index.ts'
+import type { RelayerContext } from '../context.ts'
+import { RelayError } from '../errors.ts'
+import { asRelayError, relay } from '../pipeline.ts'
+import { type AccessLogVariables, accessLog } from './accessLog.ts'
+import { openApiDocument } from './openapi.ts'
+import { readJsonBody } from './readJsonBody.ts'
+
+export type RelayerAppOptions = {
+  version: string
+  /** Hardened-edge middleware, run before the routes (SPEC.md 4.5). */
+  edge?: MiddlewareHandler[]
+  /** Called while a POST /broker is being handled (for draining on SIGTERM). */
+  track?: <T>(work: Promise<T>) => Promise<T>
+}
+
+/**
+ * The relayer's HTTP surface: `POST /broker`, `GET /info`, `GET /api/openapi.json`.
+ * Every failure is mapped once, in `onError`, to `{ok:false, code, message}`.
+ */
+export function createRelayerApp(context: RelayerContext, options: RelayerAppOptions) {
+  const app = new Hono<{ Variables: AccessLogVariables }>()
+  const info: RelayerInfo = {
+    feeFloorBps: context.config.feeFloorBps,
+    supportedChainIds: [context.config.chainId],
+    relayer: context.submitter.address,
+  }
+  const track = options.track ?? (<T>(work: Promise<T>) => work)
+
+  app.use(accessLog(context.logger))
+  for (const middleware of options.edge ?? []) app.use(middleware)
+
+  app.post('/broker', async (c) => {
+    const body = await readJsonBody(c)
+    const success = await track(relay(context, body))
+    c.set('code', 'OK')
+    return c.json(success, 200)
+  })
+  app.get('/info', (c) => c.json(info))
+  app.get('/api/openapi.json', (c) => c.json(openApiDocument(options.version)))
+
+  app.notFound((c) => {
+    c.set('code', 'NOT_FOUND')
+    return c.text('not found', 404)
+  })
+  app.onError((error, c) => {
+    const failure = error instanceof RelayError ? error : asRelayError(context, error)
+    c.set('code', failure.code)
+    return c.json(failure.toBody(), failure.status as ContentfulStatusCode)
+  })
+  return app
+}

@@ -1,0 +1,21 @@
+import * as v from 'valibot'
+import { describeIssues, type RelayRequest, RelayRequestSchema } from '../../wire/index.ts'
+import type { RelayerContext } from '../context.ts'
+import { RelayError } from '../errors.ts'
+
+/**
+ * Step 1: the body must be a RelayRequest for the chain this relayer serves.
+ * @throws RelayError MALFORMED_ORDER naming each bad field (never its value).
+ */
+export function validateRequest(context: Pick<RelayerContext, 'config'>, body: unknown): RelayRequest {
+  const parsed = v.safeParse(RelayRequestSchema, body)
+  if (!parsed.success) throw new RelayError('MALFORMED_ORDER', `malformed request: ${describeIssues(parsed.issues)}`)
+  const request = parsed.output
+  if (request.chainId !== context.config.chainId) {
+    throw new RelayError(
+      'MALFORMED_ORDER',
+      `chainId ${request.chainId} is not served by this relayer (it serves ${context.config.chainId}; see GET /info)`,
+    )
+  }
+  return request
+}

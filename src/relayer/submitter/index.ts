@@ -1,0 +1,3 @@
+export { createSubmitter, errorText, type Submitter, type SubmitterOptions } from './submitter.ts'
+export { createGasLimitCache } from './gasLimitCache.ts'
+export { createSerialQueue } from './serialQueue.ts'

@@ -1,0 +1,132 @@
+import {
+  type Address,
+  type Hex,
+  keccak256,
+  type LocalAccount,
+  type PublicClient,
+  type TransactionReceipt,
+  formatTransactionReceipt,
+  type RpcTransactionReceipt,
+} from 'viem'
+import type { Logger } from '../../shared/index.ts'
+import { RelayError } from '../errors.ts'
+import { createFeeCache } from './feeCache.ts'
+import { createLocalNonceManager } from './nonceSource.ts'
+import { createSerialQueue } from './serialQueue.ts'
+
+export type SubmitterOptions = {
+  client: PublicClient
+  account: LocalAccount
+  chainId: number
+  logger: Logger
+  receiptTimeoutMs: number
+  receiptPollMs: number
+  feeRefreshMs?: number
+}
+
+export type Submitter = ReturnType<typeof createSubmitter>
+
+const nonceDrift = /nonce too low|already known|replacement transaction underpriced|nonce too high|invalid nonce/i
+const noFunds = /insufficient funds|insufficient balance/i
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/**
+ * Sends transactions from the one gas key: nonces handed out locally (viem's nonce
+ * manager over a local source), signed locally, broadcast one after another in nonce
+ * order, and re-synced from the chain after any failed broadcast so one failure never
+ * wedges the orders behind it.
+ */
+export function createSubmitter(options: SubmitterOptions) {
+  const { client, account, chainId, logger } = options
+  const nonces = createLocalNonceManager()
+  const queue = createSerialQueue()
+  const fees = createFeeCache(client, { refreshMs: options.feeRefreshMs ?? 5_000, logger })
+  const nonceKey = { address: account.address, chainId }
+
+  async function signAndSend(tx: { to: Address; data: Hex; gas: bigint }, attempt: number): Promise<Hex> {
+    const { maxFeePerGas, maxPriorityFeePerGas } = await fees.current()
+    const nonce = await nonces.consume({ ...nonceKey, client })
+    const serialized = await account.signTransaction({
+      type: 'eip1559',
+      chainId,
+      nonce,
+      to: tx.to,
+      data: tx.data,
+      gas: tx.gas,
+      maxFeePerGas,
+      maxPriorityFeePerGas,
+    })
+    const hash = keccak256(serialized)
+    try {
+      await client.request({ method: 'eth_sendRawTransaction', params: [serialized] })
+      return hash
+    } catch (error) {
+      nonces.reset(nonceKey)
+      const text = errorText(error)
+      if (noFunds.test(text)) {
+        throw new RelayError('INSUFFICIENT_RELAYER_GAS', 'relayer gas account cannot pay for gas; try another relayer or run your own', { cause: error })
+      }
+      if (nonceDrift.test(text) && attempt === 0) {
+        logger.warn('nonce out of sync with the chain; re-synced and retrying the broadcast')
+        return signAndSend(tx, 1)
+      }
+      throw new RelayError('UPSTREAM_RPC', `broadcast failed at the relayer's RPC (tx ${hash} may or may not have reached the node); retry or try another relayer`, { cause: error })
+    }
+  }
+
+  return {
+    address: account.address,
+    start() {
+      fees.start()
+    },
+    stop() {
+      fees.stop()
+    },
+    /** Signs and broadcasts in nonce order; resolves with the txHash once the node accepted it. */
+    send(tx: { to: Address; data: Hex; gas: bigint }): Promise<Hex> {
+      return queue.run(() => signAndSend(tx, 0))
+    },
+    /** Polls for the receipt; a missing receipt after the timeout is UPSTREAM_RPC naming the txHash. */
+    async waitForReceipt(hash: Hex): Promise<TransactionReceipt> {
+      const deadline = Date.now() + options.receiptTimeoutMs
+      let failures = 0
+      for (;;) {
+        try {
+          const raw = (await client.request({ method: 'eth_getTransactionReceipt', params: [hash] })) as RpcTransactionReceipt | null
+          if (raw) return formatTransactionReceipt(raw)
+          failures = 0
+        } catch (error) {
+          // Ride out short RPC hiccups; give up only at the deadline.
+          failures++
+          if (failures === 1) logger.warn(`receipt poll failed for ${hash}; retrying`)
+          if (Date.now() > deadline) {
+            throw new RelayError('UPSTREAM_RPC', `broadcast as tx ${hash} but the relayer's RPC failed while waiting for the receipt; check the tx before retrying`, { cause: error })
+          }
+        }
+        if (Date.now() > deadline) {
+          throw new RelayError('UPSTREAM_RPC', `broadcast as tx ${hash} but no receipt within ${options.receiptTimeoutMs} ms; check the tx before retrying`)
+        }
+        await sleep(options.receiptPollMs)
+      }
+    },
+    /** Forget the local nonce so the next send asks the chain. */
+    resync() {
+      nonces.reset(nonceKey)
+    },
+    get queued() {
+      return queue.pending
+    },
+  }
+}
+
+export function errorText(error: unknown): string {
+  const parts: string[] = []
+  let current: unknown = error
+  for (let i = 0; current && i < 8; i++) {
+    const e = current as { message?: unknown; details?: unknown; shortMessage?: unknown }
+    parts.push(String(e.shortMessage ?? ''), String(e.details ?? ''), String(e.message ?? ''))
+    current = (current as { cause?: unknown }).cause
+  }
+  return parts.join(' ')
+}

@@ -1,0 +1,113 @@
+/** Thrown when configuration is invalid; the message names each bad variable (never its value when secret). */
+export class ConfigError extends Error {
+  override name = 'ConfigError'
+}
+
+export type Env = Record<string, string | undefined>
+
+/**
+ * Collects configuration problems so a user sees all of them at once, each naming
+ * the variable and what it expects.
+ */
+export function createEnvReader(env: Env) {
+  const problems: string[] = []
+  const has = (name: string) => env[name] !== undefined && env[name] !== ''
+
+  function integer(name: string, fallback: number | undefined, min: number, max: number): number | undefined {
+    const raw = env[name]
+    if (raw === undefined || raw === '') return fallback
+    if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+      problems.push(`${name} must be an integer from ${min} to ${max} (got ${JSON.stringify(raw.slice(0, 40))})`)
+      return fallback
+    }
+    return Number(raw)
+  }
+
+  function positiveNumber(name: string, fallback: number): number {
+    const raw = env[name]
+    if (raw === undefined || raw === '') return fallback
+    const value = Number(raw)
+    if (!Number.isFinite(value) || value <= 0) {
+      problems.push(`${name} must be a positive number (got ${JSON.stringify(raw.slice(0, 40))})`)
+      return fallback
+    }
+    return value
+  }
+
+  function bigintValue(name: string, fallback: bigint): bigint {
+    const raw = env[name]
+    if (raw === undefined || raw === '') return fallback
+    if (!/^\d+$/.test(raw)) {
+      problems.push(`${name} must be a whole number of wei (got ${JSON.stringify(raw.slice(0, 40))})`)
+      return fallback
+    }
+    return BigInt(raw)
+  }
+
+  function url(name: string, fallback: string | undefined): string | undefined {
+    const raw = env[name]
+    if (raw === undefined || raw === '') return fallback
+    try {
+      const parsed = new URL(raw)
+      if (!/^(https?|wss?):$/.test(parsed.protocol)) throw new Error('protocol')
+      return raw
+    } catch {
+      problems.push(`${name} must be an http(s) or ws(s) URL`)
+      return fallback
+    }
+  }
+
+  function address(name: string): `0x${string}` | undefined {
+    const raw = env[name]
+    if (raw === undefined || raw === '') return undefined
+    if (!/^0x[0-9a-fA-F]{40}$/.test(raw)) {
+      problems.push(`${name} must be an address: 0x followed by 40 hex digits`)
+      return undefined
+    }
+    return raw as `0x${string}`
+  }
+
+  /** A private key: validated, never echoed. */
+  function privateKey(name: string, required: boolean): `0x${string}` | undefined {
+    const raw = env[name]
+    if (raw === undefined || raw === '') {
+      if (required) problems.push(`${name} is required: the hex private key of the gas account (0x + 64 hex digits)`)
+      return undefined
+    }
+    const normalized = raw.trim().startsWith('0x') ? raw.trim() : `0x${raw.trim()}`
+    if (!/^0x[0-9a-fA-F]{64}$/.test(normalized)) {
+      problems.push(`${name} must be 0x followed by 64 hex digits (value not shown)`)
+      return undefined
+    }
+    return normalized as `0x${string}`
+  }
+
+  function flag(name: string): boolean {
+    const raw = env[name]
+    if (raw === undefined || raw === '' || raw === '0' || raw === 'false') return false
+    if (raw === '1' || raw === 'true') return true
+    problems.push(`${name} must be 1 or 0`)
+    return false
+  }
+
+  function list(name: string): string[] {
+    return (env[name] ?? '').split(',').map((s) => s.trim()).filter(Boolean)
+  }
+
+  function string(name: string, fallback?: string): string | undefined {
+    return has(name) ? env[name] : fallback
+  }
+
+  function problem(message: string) {
+    problems.push(message)
+  }
+
+  /** Throws one ConfigError listing every problem found. */
+  function done(what: string) {
+    if (problems.length > 0) {
+      throw new ConfigError(`invalid ${what} configuration:\n  - ${problems.join('\n  - ')}`)
+    }
+  }
+
+  return { has, integer, positiveNumber, bigint: bigintValue, url, address, privateKey, flag, list, string, problem, done }
+}

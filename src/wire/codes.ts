@@ -1,0 +1,33 @@
+/**
+ * Every code a relayer answers, with its HTTP status and the fix a user should try
+ * (SPEC.md 7.1 and 7.2). One table: the routes, the client library and the CLI read it.
+ */
+export const relayErrorCodes = {
+  MALFORMED_ORDER: {
+    status: 400,
+    fix: 'Check field types: feeBps is uint16, amount and nonce are decimal strings.',
+  },
+  ORDERHASH_MISMATCH: { status: 400, fix: 'Re-encode the order.' },
+  FEE_BELOW_FLOOR: {
+    status: 402,
+    fix: 'Raise feeBps or choose another relayer (see GET /info).',
+  },
+  WOULD_REVERT: { status: 422, fix: 'Fix inputs (fund the key, pick an open vault).' },
+  AUTH_EXPIRED: { status: 422, fix: 'Re-sign with a fresh window.' },
+  INSUFFICIENT_RELAYER_GAS: { status: 503, fix: 'Try another relayer or run your own.' },
+  UPSTREAM_RPC: { status: 502, fix: 'Retry or try another relayer.' },
+} as const
+
+export type RelayErrorCode = keyof typeof relayErrorCodes
+
+/** Codes only the hardened edge answers (SPEC.md 7.2); a separate union. */
+export const edgeErrorCodes = {
+  RATE_LIMITED: { status: 429, fix: 'Wait for the Retry-After delay, then retry.' },
+  SERVER_BUSY: { status: 429, fix: 'Retry shortly or use another relayer.' },
+  INSUFFICIENT_RELAYER_GAS: { status: 503, fix: 'Try another relayer or run your own.' },
+} as const
+
+export type EdgeErrorCode = keyof typeof edgeErrorCodes
+
+export const relayErrorCodeList = Object.keys(relayErrorCodes) as [RelayErrorCode, ...RelayErrorCode[]]
+export const edgeErrorCodeList = Object.keys(edgeErrorCodes) as [EdgeErrorCode, ...EdgeErrorCode[]]

@@ -1,0 +1,34 @@
+import type * as v from 'valibot'
+
+// Field names a message may repeat; any other key came from the client and is not echoed.
+const knownKeys = new Set([
+  'order', 'signature', 'validAfter', 'validBefore', 'chainId', 'orderHash',
+  'consumer', 'adapter', 'params', 'payToken', 'payee', 'amount', 'nonce', 'feeBps',
+  'v', 'r', 's',
+])
+
+function explain(issue: v.BaseIssue<unknown>, unknownKey: boolean): string {
+  if (unknownKey) return 'has an unexpected field'
+  if (issue.type === 'object' || issue.type === 'strict_object') {
+    return issue.input === undefined ? 'is required' : 'must be a JSON object'
+  }
+  if (issue.input === undefined) return 'is required'
+  // valibot's default messages embed the received value; ours (set in the schemas) do not.
+  return issue.message.includes('eceived') ? `expected ${issue.expected ?? 'a valid value'}` : issue.message
+}
+
+/**
+ * One line naming each failing field and what was expected, for `MALFORMED_ORDER`.
+ * Never includes the received value or an unknown key (either may be anything).
+ */
+export function describeIssues(issues: readonly v.BaseIssue<unknown>[]): string {
+  const parts = new Set<string>()
+  for (const issue of issues) {
+    const keys = (issue.path ?? []).map((item) => (typeof item.key === 'string' && knownKeys.has(item.key) ? item.key : null))
+    const unknownKey = keys.includes(null)
+    const path = keys.filter((key) => key !== null).join('.') || 'body'
+    parts.add(`${path} ${explain(issue, unknownKey)}`)
+    if (parts.size >= 6) break
+  }
+  return [...parts].join('; ')
+}

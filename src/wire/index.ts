@@ -1,0 +1,14 @@
+// The shared types library: the wire schemas (single source of the types and of
+// /api/openapi.json), the orderHash and the EIP-3009 typed data.
+export * from './primitives.ts'
+export * from './order.ts'
+export * from './relay.ts'
+export * from './activity.ts'
+export * from './codes.ts'
+export { hashOrder, orderTupleAbi } from './hashOrder.ts'
+export {
+  receiveAuthorizationTypedData,
+  receiveWithAuthorizationTypes,
+  type ReceiveAuthorizationParameters,
+} from './authorization.ts'
+export { describeIssues } from './describeIssues.ts'

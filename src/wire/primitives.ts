@@ -1,0 +1,53 @@
+import * as v from 'valibot'
+
+/** 2^256 - 1, the largest value a decimal wire string may carry. */
+export const maxUint256 = 2n ** 256n - 1n
+
+/** `0x` + 40 hex digits (any case; checksums are not enforced on the wire). */
+export const AddressSchema = v.pipe(
+  v.string('must be a string'),
+  v.regex(/^0x[0-9a-fA-F]{40}$/, 'must be an address: 0x followed by 40 hex digits'),
+  v.description('An address: 0x followed by 40 hex digits.'),
+)
+
+/** `0x` + an even number of hex digits. */
+export const HexSchema = v.pipe(
+  v.string('must be a string'),
+  v.regex(/^0x([0-9a-fA-F]{2})*$/, 'must be hex: 0x followed by an even number of hex digits'),
+  v.description('A byte string: 0x followed by an even number of hex digits.'),
+)
+
+/** `0x` + 64 hex digits. */
+export const Bytes32Schema = v.pipe(
+  v.string('must be a string'),
+  v.regex(/^0x[0-9a-fA-F]{64}$/, 'must be 32 bytes of hex: 0x followed by 64 hex digits'),
+  v.description('32 bytes: 0x followed by 64 hex digits.'),
+)
+
+/**
+ * A canonical decimal string that fits uint256: `0`, or digits without a leading
+ * zero, at most 2^256 - 1. Kept a string on the wire (JSON numbers lose precision);
+ * converted to bigint after validation.
+ */
+export const Uint256StringSchema = v.pipe(
+  v.string('must be a decimal string'),
+  v.regex(/^(0|[1-9][0-9]*)$/, 'must be a canonical decimal string (digits only, no sign, no leading zero)'),
+  v.check((s) => s.length <= 78 && BigInt(s) <= maxUint256, 'must fit in uint256'),
+  v.description('A uint256 as a canonical decimal string.'),
+)
+
+/** A block number as a canonical decimal string. */
+export const BlockNumberStringSchema = v.pipe(
+  v.string(),
+  v.regex(/^(0|[1-9][0-9]*)$/),
+  v.description('A block number as a decimal string.'),
+)
+
+/** A JSON integer in [min, max]. */
+export const integerIn = (min: number, max: number, what: string) =>
+  v.pipe(
+    v.number(`must be an integer (${what})`),
+    v.integer(`must be an integer (${what})`),
+    v.minValue(min, `must be at least ${min} (${what})`),
+    v.maxValue(max, `must be at most ${max} (${what})`),
+  )

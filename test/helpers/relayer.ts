@@ -1,0 +1,53 @@
+import { createMemoryLogger } from '../../src/shared/index.ts'
+import type { Devnet } from '../../src/devnet/index.ts'
+import { devnetAccounts } from '../../src/devnet/index.ts'
+import { createRelayer, readRelayerConfig, type RelayerConfig } from '../../src/relayer/index.ts'
+
+export type TestRelayer = Awaited<ReturnType<typeof startTestRelayer>>
+
+/**
+ * A real relayer over HTTP on 127.0.0.1 (free port) against the devnet, with its
+ * log lines captured. `env` adds RELAYER_* variables; `overrides` wins over both.
+ */
+export async function startTestRelayer(
+  devnet: Devnet,
+  options: { env?: Record<string, string>; overrides?: Partial<RelayerConfig> } = {},
+) {
+  const logger = createMemoryLogger()
+  const config = readRelayerConfig(
+    {
+      RELAYER_PK: devnetAccounts.relayer.privateKey,
+      RELAYER_CHAIN_ID: String(devnet.chainId),
+      RELAYER_RPC_URL: devnet.rpcUrl,
+      RELAYER_BROKER: devnet.manifest.contracts.broker,
+      RELAYER_RECEIPT_POLL_MS: '20',
+      ...options.env,
+    },
+    { host: '127.0.0.1', port: 0, deployedAt: BigInt(devnet.manifest.deployedAt), ...options.overrides },
+  )
+  const relayer = createRelayer(config, { logger, version: 'test' })
+  const server = await relayer.serve()
+  return {
+    url: server.url,
+    relayer,
+    logger,
+    config,
+    stop: () => server.stop(),
+    /** POST /broker with a JSON body (or raw text) and return status + parsed body. */
+    async post(body: unknown, init: { raw?: string; headers?: Record<string, string> } = {}) {
+      const response = await fetch(`${server.url}/broker`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...init.headers },
+        body: init.raw ?? JSON.stringify(body),
+      })
+      const text = await response.text()
+      let json: unknown
+      try {
+        json = JSON.parse(text)
+      } catch {
+        json = undefined
+      }
+      return { status: response.status, body: json as Record<string, unknown>, text, headers: response.headers }
+    },
+  }
+}
