@@ -23,6 +23,8 @@ const [relayer, consumer, payee, attestor] = keys.map((k) => privateKeyToAccount
 const pub = createPublicClient({ chain: foundry, transport: http(rpc) })
 const wallet = (acc = relayer!) => createWalletClient({ account: acc, chain: foundry, transport: http(rpc) })
 let failures = 0
+const allErrors = Object.entries(A).filter(([k]) => k.endsWith('Abi')).flatMap(([, v]) => (v as any[]).filter((x) => x.type === 'error'))
+const eq = (a: string, b: string, msg: string) => ok(a.toLowerCase() === b.toLowerCase(), `${msg}: ${a}`)
 const ok = (cond: boolean, msg: string) => { console.log(`${cond ? 'ok  ' : 'FAIL'} ${msg}`); if (!cond) failures++ }
 
 try {
@@ -41,11 +43,12 @@ try {
   }
   async function revertOf(address: Hex, abi: Abi, functionName: string, args: unknown[], acc = relayer!): Promise<string> {
     try {
-      await pub.simulateContract({ address, abi, functionName, args, account: acc } as any)
+      await pub.simulateContract({ address, abi: [...abi, ...allErrors], functionName, args, account: acc } as any)
       return 'NO REVERT'
     } catch (e) {
       const err = (e as BaseError).walk((x) => x instanceof ContractFunctionRevertedError) as ContractFunctionRevertedError | null
       if (!err) return `??? ${(e as Error).message.slice(0, 200)}`
+      if (err.data?.errorName === 'Error') return String(err.data.args?.[0])
       if (err.data) return `${err.data.errorName}(${(err.data.args ?? []).map(String).join(',')})`
       return err.reason ?? err.shortMessage
     }
@@ -57,7 +60,7 @@ try {
   console.log({ broker, token, alloc })
 
   const domain = await pub.readContract({ address: token, abi: A.mockEIP3009TokenAbi, functionName: 'eip712Domain' })
-  ok(domain[1] === 'USD Coin' && domain[2] === '2' && Number(domain[3]) === 31337 && domain[4] === token, `eip712Domain ${domain.slice(1, 5)}`)
+  ok(domain[1] === 'USD Coin' && domain[2] === '2' && Number(domain[3]) === 31337 && domain[4].toLowerCase() === token, `eip712Domain ${domain.slice(1, 5)}`)
   ok((await pub.readContract({ address: token, abi: A.mockEIP3009TokenAbi, functionName: 'decimals' })) === 6, 'decimals 6')
 
   await send(alloc, A.allocationAdapterAbi, 'configureVault', [7n, 1n])
@@ -86,7 +89,7 @@ try {
   const { nonce, args } = await sign(order)
   ok(onchainHash === nonce, `hashOrder matches TS (${onchainHash})`)
 
-  ok((await revertOf(broker, A.brokerAbi, 'broker', (await sign(mkOrder({ feeBps: 10001 }))).args)) === 'FeeTooHigh()', 'FeeTooHigh')
+  eq(await revertOf(broker, A.brokerAbi, 'broker', (await sign(mkOrder({ feeBps: 10001 }))).args), 'FeeTooHigh()', 'FeeTooHigh')
   const rc = await send(broker, A.brokerAbi, 'broker', args)
   const logs = parseEventLogs({ abi: [...A.brokerAbi, ...A.allocationAdapterAbi], logs: rc.logs })
   const brokered = logs.find((l) => l.eventName === 'Brokered') as any
@@ -95,57 +98,66 @@ try {
   ok(granted?.args.vaultId === 7n && granted.args.slot === 0n, 'AllocationGranted slot 0')
   const bal = (a: Hex, t = token) => pub.readContract({ address: t, abi: A.mockEIP3009TokenAbi, functionName: 'balanceOf', args: [a] })
   ok((await bal(payee!.address)) === 975_000n && (await bal(relayer!.address)) === 25_000n && (await bal(broker)) === 0n, 'payouts')
-  ok((await revertOf(broker, A.brokerAbi, 'broker', args)) === 'authorization used', 'replay → authorization used')
-  ok((await revertOf(broker, A.brokerAbi, 'broker', (await sign(mkOrder())).args)) === 'AllocationSoldOut(7)', 'AllocationSoldOut(7)')
+  eq(await revertOf(broker, A.brokerAbi, 'broker', args), 'authorization used', 'replay → authorization used')
+  eq(await revertOf(broker, A.brokerAbi, 'broker', (await sign(mkOrder())).args), 'AllocationSoldOut(7)', 'AllocationSoldOut(7)')
   const unconf = await sign(mkOrder({ params: encodeAbiParameters([{ type: 'uint256' }], [99n]) }))
-  ok((await revertOf(broker, A.brokerAbi, 'broker', unconf.args)) === 'AllocationSoldOut(99)', 'unconfigured vault')
+  eq(await revertOf(broker, A.brokerAbi, 'broker', unconf.args), 'AllocationSoldOut(99)', 'unconfigured vault')
   const expired = await sign(mkOrder(), 1n)
-  ok((await revertOf(broker, A.brokerAbi, 'broker', expired.args)) === 'authorization expired', 'expired')
+  eq(await revertOf(broker, A.brokerAbi, 'broker', expired.args), 'authorization expired', 'expired')
   const bad = await sign(mkOrder())
   ;(bad.args[0] as any).amount = 2n
-  ok((await revertOf(broker, A.brokerAbi, 'broker', bad.args)) === 'invalid signature', 'tampered → invalid signature')
+  eq(await revertOf(broker, A.brokerAbi, 'broker', bad.args), 'invalid signature', 'tampered → invalid signature')
   const badV = await sign(mkOrder()); (badV.args as any)[3] = 5
-  ok((await revertOf(broker, A.brokerAbi, 'broker', badV.args)) === 'invalid signature', 'bad v → invalid signature')
-  ok((await revertOf(token, A.mockEIP3009TokenAbi, 'receiveWithAuthorization', [consumer!.address, broker, 1n, 0n, 1n, nonce, 27, nonce, nonce])) === 'caller must be the payee', 'payee')
-  ok((await revertOf(token, A.mockEIP3009TokenAbi, 'transferWithAuthorization', [consumer!.address, broker, 1n, 2n ** 40n, 2n ** 41n, nonce, 27, nonce, nonce])) === 'authorization not yet valid', 'not yet valid')
-  ok((await revertOf(alloc, A.allocationAdapterAbi, 'grant', [nonce, consumer!.address, 1n, '0x'])) === 'NotBroker()', 'NotBroker')
+  eq(await revertOf(broker, A.brokerAbi, 'broker', badV.args), 'invalid signature', 'bad v → invalid signature')
+  eq(await revertOf(token, A.mockEIP3009TokenAbi, 'receiveWithAuthorization', [consumer!.address, broker, 1n, 0n, 1n, nonce, 27, nonce, nonce]), 'caller must be the payee', 'payee')
+  eq(await revertOf(token, A.mockEIP3009TokenAbi, 'transferWithAuthorization', [consumer!.address, broker, 1n, 2n ** 40n, 2n ** 41n, nonce, 27, nonce, nonce]), 'authorization not yet valid', 'not yet valid')
+  eq(await revertOf(alloc, A.allocationAdapterAbi, 'grant', [nonce, consumer!.address, 1n, '0x']), 'NotBroker()', 'NotBroker')
   ok(String(await revertOf(alloc, A.allocationAdapterAbi, 'configureVault', [1n, 1n], consumer)).startsWith('OwnableUnauthorizedAccount'), 'onlyOwner')
 
   // reentrancy
   const re = await deploy(A.reentrantAdapterAbi, A.reentrantAdapterBytecode, [broker])
-  ok((await revertOf(broker, A.brokerAbi, 'broker', (await sign(mkOrder({ adapter: re }))).args)) === 'ReentrancyGuardReentrantCall()', 'reentrancy')
+  eq(await revertOf(broker, A.brokerAbi, 'broker', (await sign(mkOrder({ adapter: re }))).args), 'ReentrancyGuardReentrantCall()', 'reentrancy')
   // false-return token
   const ft = await deploy(A.falseReturnTokenAbi, A.falseReturnTokenBytecode, ['USD Coin', '2'])
   await send(ft, A.falseReturnTokenAbi, 'mint', [consumer!.address, 10_000_000n])
   await send(alloc, A.allocationAdapterAbi, 'configureVault', [7n, 100n])
-  ok((await revertOf(broker, A.brokerAbi, 'broker', (await sign(mkOrder({ payToken: ft }), 2n ** 40n, ft)).args)) === `SafeERC20FailedOperation(${ft})`, 'false-return token')
-  ok((await revertOf(broker, A.brokerAbi, 'broker', (await sign(mkOrder({ payToken: ft, feeBps: 0 }), 2n ** 40n, ft)).args)) === `SafeERC20FailedOperation(${ft})`, 'false-return token, zero fee')
+  eq(await revertOf(broker, A.brokerAbi, 'broker', (await sign(mkOrder({ payToken: ft }), 2n ** 40n, ft)).args), `SafeERC20FailedOperation(${ft})`, 'false-return token')
+  eq(await revertOf(broker, A.brokerAbi, 'broker', (await sign(mkOrder({ payToken: ft, feeBps: 0 }), 2n ** 40n, ft)).args), `SafeERC20FailedOperation(${ft})`, 'false-return token, zero fee')
 
   // express lane
   const auction = await deploy(A.mockExpressLaneAuctionAbi, A.mockExpressLaneAuctionBytecode)
   const el = await deploy(A.expressLaneAdapterAbi, A.expressLaneAdapterBytecode, [broker, auction, payee!.address, relayer!.address])
   const elOrder = async () => (await sign(mkOrder({ adapter: el, params: '0x' }))).args
-  ok((await revertOf(broker, A.brokerAbi, 'broker', await elOrder())) === 'NoLaneControl()', 'no lane control (all unset, round 0)')
+  eq(await revertOf(broker, A.brokerAbi, 'broker', await elOrder()), 'NoLaneControl()', 'no lane control (all unset, round 0)')
   await send(auction, A.mockExpressLaneAuctionAbi, 'setCurrentRound', [5n])
   await send(auction, A.mockExpressLaneAuctionAbi, 'setResolvedRounds', [{ expressLaneController: consumer!.address, round: 5n }, { expressLaneController: payee!.address, round: 4n }])
-  ok((await revertOf(broker, A.brokerAbi, 'broker', await elOrder())) === 'NoLaneControl()', 'other controller this round')
+  eq(await revertOf(broker, A.brokerAbi, 'broker', await elOrder()), 'NoLaneControl()', 'other controller this round')
   await send(auction, A.mockExpressLaneAuctionAbi, 'setResolvedRounds', [{ expressLaneController: consumer!.address, round: 4n }, { expressLaneController: payee!.address, round: 5n }])
   const elRc = await send(broker, A.brokerAbi, 'broker', await elOrder())
   const lg = parseEventLogs({ abi: A.expressLaneAdapterAbi, logs: elRc.logs, eventName: 'LaneGranted' })[0]
   ok(lg?.args.round === 5n, 'LaneGranted round 5')
-  ok((await revertOf(el, A.expressLaneAdapterAbi, 'setLaneOperator', [zeroAddress])) === 'ZeroAddress()', 'ZeroAddress setLaneOperator')
+  eq(await revertOf(el, A.expressLaneAdapterAbi, 'setLaneOperator', [zeroAddress]), 'ZeroAddress()', 'ZeroAddress setLaneOperator')
 
   // attested
-  const at = await deploy(A.attestedAdapterAbi, A.attestedAdapterBytecode, [broker, attestor!.address, relayer!.address])
+  const at = await deploy(A.attestedAdapterAbi, A.attestedAdapterBytecode, [relayer!.address, attestor!.address, relayer!.address])
   const claim = keccak256('0x1234')
-  const attOrder = async (notAfter: bigint, signer = attestor!) => {
-    const base = mkOrder({ adapter: at, params: '0x' })
-    // orderHash depends on params which contain the attestation → attestation signs orderHash of... circular!
-    return { base, notAfter, signer }
+  const fakeHash = keccak256('0x99')
+  const now = (await pub.getBlock()).timestamp
+  const attest = async (notAfter: bigint, signer = attestor!, domainName = 'AttestedAdapter') => {
+    const sig = await signer.signTypedData({ domain: { name: domainName, version: '1', chainId: 31337, verifyingContract: at },
+      types: { Attestation: [{ name: 'orderHash', type: 'bytes32' }, { name: 'consumer', type: 'address' }, { name: 'claim', type: 'bytes32' }, { name: 'notAfter', type: 'uint64' }] },
+      primaryType: 'Attestation', message: { orderHash: fakeHash, consumer: consumer!.address, claim, notAfter } })
+    return encodeAbiParameters([{ type: 'bytes32' }, { type: 'uint64' }, { type: 'bytes' }], [claim, notAfter, sig])
   }
-  void attOrder
-  // Note: params include the signature over orderHash, and orderHash covers params → check circularity
-  console.log('attested: see note')
+  const grantArgs = async (...a: Parameters<typeof attest>) => [fakeHash, consumer!.address, 1n, await attest(...a)]
+  const arc = await send(at, A.attestedAdapterAbi, 'grant', await grantArgs(now + 600n))
+  ok(parseEventLogs({ abi: A.attestedAdapterAbi, logs: arc.logs, eventName: 'AttestedGranted' })[0]?.args.claim === claim, 'AttestedGranted')
+  eq(await revertOf(at, A.attestedAdapterAbi, 'grant', await grantArgs(now + 600n, payee)), 'BadAttestation()', 'BadAttestation wrong signer')
+  eq(await revertOf(at, A.attestedAdapterAbi, 'grant', await grantArgs(now + 600n, attestor, 'Other')), 'BadAttestation()', 'BadAttestation wrong domain')
+  eq(await revertOf(at, A.attestedAdapterAbi, 'grant', await grantArgs(1n)), 'AttestationExpired()', 'AttestationExpired')
+  const junk = encodeAbiParameters([{ type: 'bytes32' }, { type: 'uint64' }, { type: 'bytes' }], [claim, now + 600n, '0x1234'])
+  eq(await revertOf(at, A.attestedAdapterAbi, 'grant', [fakeHash, consumer!.address, 1n, junk]), 'BadAttestation()', 'BadAttestation short sig')
+  eq(await revertOf(at, A.attestedAdapterAbi, 'grant', [fakeHash, consumer!.address, 1n, junk], payee), 'NotBroker()', 'attested NotBroker')
 
   // registry set
   const reg = await deploy(A.lienRegistryAbi, A.lienRegistryBytecode, [relayer!.address])
@@ -157,7 +169,7 @@ try {
   const lienId = keccak256('0xabcd')
   const block = await pub.getBlock()
   await send(inbox, A.lienInboxAbi, 'propose', [lienId, consumer!.address, block.timestamp + 3600n])
-  ok((await revertOf(inbox, A.lienInboxAbi, 'confirm', [lienId])) === 'NotBorrower()', 'NotBorrower')
+  eq(await revertOf(inbox, A.lienInboxAbi, 'confirm', [lienId]), 'NotBorrower()', 'NotBorrower')
   const sig = await consumer!.signTypedData({ domain: { name: 'LienInbox', version: '1', chainId: 31337, verifyingContract: inbox },
     types: { Confirmation: [{ name: 'lienId', type: 'bytes32' }] }, primaryType: 'Confirmation', message: { lienId } })
   const [r, s, v] = [sig.slice(0, 66) as Hex, ('0x' + sig.slice(66, 130)) as Hex, parseInt(sig.slice(130, 132), 16)]
@@ -173,7 +185,7 @@ try {
   ok((await bal(consumer!.address)) - before === 2_000_000n, 'borrower paid')
   await send(token, A.mockEIP3009TokenAbi, 'approve', [escrow, 2_000_000n], consumer)
   await send(escrow, A.lienEscrowAbi, 'repay', [lienId, 500_000n], consumer)
-  ok((await revertOf(escrow, A.lienEscrowAbi, 'repay', [lienId, 2_000_000n], consumer)) === `RepaymentExceedsDebt(${lienId},1500000)`, 'overpay')
+  eq(await revertOf(escrow, A.lienEscrowAbi, 'repay', [lienId, 2_000_000n], consumer), `RepaymentExceedsDebt(${lienId},1500000)`, 'overpay')
   const rrc = await send(escrow, A.lienEscrowAbi, 'repay', [lienId, 1_500_000n], consumer)
   const rev = parseEventLogs({ abi: [...A.lienEscrowAbi, ...A.lienRegistryAbi, ...A.lienPoolAbi], logs: rrc.logs }).map((l) => l.eventName)
   ok(rev.join() === 'RepaymentCredited,Repaid,LienReleased' || rev.includes('LienReleased'), `repay events ${rev}`)

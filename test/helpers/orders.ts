@@ -36,7 +36,7 @@ export async function signed(
   return signOrder({
     account: options.account ?? consumerAccount,
     order,
-    broker: options.broker ?? devnet.manifest.contracts.broker,
+    broker: options.broker ?? (devnet.manifest.contracts.broker as Address),
     chainId: devnet.chainId,
     client: devnet.publicClient,
     validAfter: options.validAfter,

@@ -20,6 +20,8 @@ contract LienEscrow {
     error ZeroAmount();
     /// @dev The lien has no outstanding debt (never funded, or already repaid).
     error NothingOwed(bytes32 lienId);
+    /// @dev The repayment is larger than the lien's outstanding debt.
+    error RepaymentExceedsDebt(bytes32 lienId, uint256 debt);
 
     // ---------------------------------------------------------------- events
 
@@ -45,10 +47,12 @@ contract LienEscrow {
     }
 
     /// @notice Repays `amount` on lien `lienId` from the caller (approve the escrow first); anyone may pay.
-    /// @dev Clearing the debt releases the lien. More than the debt reverts in the pool.
+    /// @dev Clearing the debt releases the lien.
     function repay(bytes32 lienId, uint256 amount) external {
         if (amount == 0) revert ZeroAmount();
-        if (pool.debt(lienId) == 0) revert NothingOwed(lienId);
+        uint256 owed = pool.debt(lienId);
+        if (owed == 0) revert NothingOwed(lienId);
+        if (amount > owed) revert RepaymentExceedsDebt(lienId, owed);
         token.safeTransferFrom(msg.sender, address(pool), amount);
         uint256 remaining = pool.onRepaid(lienId, amount);
         emit Repaid(lienId, msg.sender, amount, remaining);

@@ -1,0 +1,47 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util'
+
+/** Thrown for bad flags or arguments: main prints it with the usage and exits 2. */
+export class UsageError extends Error {
+  override name = 'UsageError'
+}
+
+/** Thrown for a failure the command reports: main prints it and exits 1. */
+export class CommandError extends Error {
+  override name = 'CommandError'
+}
+
+export type CommandIo = {
+  env: Record<string, string | undefined>
+  out: (line: string) => void
+  err: (line: string) => void
+  /** Resolves when SIGINT/SIGTERM arrives (long-running commands await it). */
+  signal: AbortSignal
+}
+
+export type Command = {
+  name: string
+  summary: string
+  /** Lines under "Options:" — `--flag VALUE  what it does (default …)`. */
+  options: string[]
+  /** Lines under "Environment:" — `NAME  what it does (default …)`. */
+  environment: string[]
+  /** Runs the command; resolves with the exit code. */
+  run(argv: string[], io: CommandIo): Promise<number>
+}
+
+/** `node:util` parseArgs in strict mode, turning its errors into UsageError. */
+export function parseFlags<T extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: T, allowPositionals = false) {
+  try {
+    return parseArgs({ args: argv, options, strict: true, allowPositionals })
+  } catch (error) {
+    throw new UsageError((error as Error).message.split('\n')[0] ?? 'bad arguments')
+  }
+}
+
+/** The `--help` text of one command. */
+export function commandHelp(command: Command): string {
+  const lines = [`order-relay ${command.name}: ${command.summary}`, '', `Usage: order-relay ${command.name} [options]`]
+  if (command.options.length) lines.push('', 'Options:', ...command.options.map((line) => `  ${line}`))
+  if (command.environment.length) lines.push('', 'Environment:', ...command.environment.map((line) => `  ${line}`))
+  return lines.join('\n')
+}

@@ -1,0 +1,65 @@
+#!/usr/bin/env bun
+import { type Command, type CommandIo, CommandError, commandHelp, UsageError } from './command.ts'
+import { commands } from './commands/index.ts'
+import { version } from './version.ts'
+
+function usage(): string {
+  const width = Math.max(...commands.map((c) => c.name.length))
+  return [
+    `order-relay ${version}: gas relayer for signed orders, registry activity indexer, MCP is_encumbered`,
+    '',
+    'Usage: order-relay <command> [options]',
+    '',
+    'Commands:',
+    ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    '',
+    'Run `order-relay <command> --help` for its options and environment variables.',
+  ].join('\n')
+}
+
+/** Runs the CLI and resolves with the exit code (0 ok, 1 reported failure, 2 usage). */
+export async function main(argv: string[], io: CommandIo): Promise<number> {
+  const [name, ...rest] = argv
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    io.out(usage())
+    return name === undefined ? 2 : 0
+  }
+  if (name === '--version' || name === '-v') {
+    io.out(version)
+    return 0
+  }
+  const command: Command | undefined = commands.find((c) => c.name === name)
+  if (!command) {
+    io.err(`order-relay: unknown command ${JSON.stringify(name.slice(0, 40))}`)
+    io.err(usage())
+    return 2
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    io.out(commandHelp(command))
+    return 0
+  }
+  try {
+    return await command.run(rest, io)
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.err(`order-relay ${command.name}: ${error.message}`)
+      io.err(commandHelp(command))
+      return 2
+    }
+    const message = error instanceof Error ? error.message : String(error)
+    io.err(`order-relay ${command.name}: ${message}`)
+    return error instanceof CommandError || (error instanceof Error && /Error$/.test(error.name)) ? 1 : 1
+  }
+}
+
+if (import.meta.main) {
+  const controller = new AbortController()
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => controller.abort())
+  const code = await main(process.argv.slice(2), {
+    env: process.env,
+    out: (line) => process.stdout.write(`${line}\n`),
+    err: (line) => process.stderr.write(`${line}\n`),
+    signal: controller.signal,
+  })
+  process.exit(code)
+}
