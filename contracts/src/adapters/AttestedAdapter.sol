@@ -19,6 +19,8 @@ contract AttestedAdapter is IAdapter, EIP712, Ownable {
     error BadAttestation();
     /// @dev `block.timestamp` is past the attestation's `notAfter`.
     error AttestationExpired();
+    /// @dev This attestation was already redeemed by an earlier order.
+    error AttestationUsed();
 
     // ---------------------------------------------------------------- events
 
@@ -31,12 +33,14 @@ contract AttestedAdapter is IAdapter, EIP712, Ownable {
 
     /// @notice EIP-712 type hash of the attestor's signed statement.
     bytes32 public constant ATTESTATION_TYPEHASH =
-        keccak256("Attestation(bytes32 orderHash,address consumer,bytes32 claim,uint64 notAfter)");
+        keccak256("Attestation(address consumer,bytes32 claim,uint64 notAfter)");
 
     /// @notice The only caller allowed to `grant`.
     address public immutable broker;
     /// @notice The signer whose attestations are accepted.
     address public attestor;
+    /// @notice Attestation digests already redeemed: each attestation grants once.
+    mapping(bytes32 digest => bool) public used;
 
     // ---------------------------------------------------------------- functions
 
@@ -55,7 +59,10 @@ contract AttestedAdapter is IAdapter, EIP712, Ownable {
     }
 
     /// @notice Grants the claim in `params = abi.encode(bytes32 claim, uint64 notAfter, bytes signature)`
-    /// once the attestor's signature over (orderHash, consumer, claim, notAfter) checks out.
+    /// once the attestor's signature over (consumer, claim, notAfter) checks out.
+    /// @dev The attestation cannot name the orderHash: the order's `params` carry the
+    /// signature, so the hash would contain its own signature. It is bound to the
+    /// consumer instead (who signs the order's payment) and is single-use.
     /// @return receipt `abi.encode(bytes32 claim)`.
     function grant(bytes32 orderHash, address consumer, uint256, bytes calldata params)
         external
@@ -65,10 +72,11 @@ contract AttestedAdapter is IAdapter, EIP712, Ownable {
         (bytes32 claim, uint64 notAfter, bytes memory signature) = abi.decode(params, (bytes32, uint64, bytes));
         // forge-lint: disable-next-line(block-timestamp)
         if (block.timestamp > notAfter) revert AttestationExpired();
-        bytes32 digest =
-            _hashTypedDataV4(keccak256(abi.encode(ATTESTATION_TYPEHASH, orderHash, consumer, claim, notAfter)));
+        bytes32 digest = _hashTypedDataV4(keccak256(abi.encode(ATTESTATION_TYPEHASH, consumer, claim, notAfter)));
         (address signer, ECDSA.RecoverError err,) = ECDSA.tryRecover(digest, signature);
         if (err != ECDSA.RecoverError.NoError || signer != attestor) revert BadAttestation();
+        if (used[digest]) revert AttestationUsed();
+        used[digest] = true;
         emit AttestedGranted(orderHash, consumer, claim);
         return abi.encode(claim);
     }

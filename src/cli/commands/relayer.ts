@@ -1,0 +1,55 @@
+import { ConfigError, createRelayer, readRelayerConfig, relayerDefaults } from '../../relayer/index.ts'
+import { createLogger } from '../../shared/index.ts'
+import { type Command, parseFlags, UsageError } from '../command.ts'
+import { version } from '../version.ts'
+
+export const relayerEnvironment = [
+  'RELAYER_PK               gas key, 0x + 64 hex (required; never printed)',
+  'RELAYER_CHAIN_ID         chain served: 421614, 46630 or a devnet id (default: the manifest\'s)',
+  'RELAYER_RPC_URL          RPC endpoint (default: the manifest\'s, else the chain\'s public RPC)',
+  'RELAYER_BROKER           Broker contract address (or RELAYER_MANIFEST)',
+  'RELAYER_MANIFEST         devnet/deploy manifest to read addresses from',
+  `RELAYER_PORT             listening port (default ${relayerDefaults.port})`,
+  `RELAYER_HOST             listening address (default ${relayerDefaults.host}; 0.0.0.0 to serve others)`,
+  `RELAYER_FEE_FLOOR_BPS    lowest feeBps accepted (default ${relayerDefaults.feeFloorBps})`,
+  `RELAYER_RECEIPT_TIMEOUT_MS  receipt wait before UPSTREAM_RPC (default ${relayerDefaults.receiptTimeoutMs})`,
+  `RELAYER_RECEIPT_POLL_MS  receipt poll interval (default ${relayerDefaults.receiptPollMs})`,
+  'RELAYER_HARDENED         1 enables the hardened edge (default off)',
+  `RELAYER_RATE_PER_SEC     edge: token refill per second per client IP (default ${relayerDefaults.ratePerSec})`,
+  `RELAYER_RATE_BURST       edge: bucket size per client IP (default ${relayerDefaults.rateBurst})`,
+  `RELAYER_MAX_INFLIGHT     edge: concurrent POST /broker cap (default ${relayerDefaults.maxInflight})`,
+  `RELAYER_GAS_FLOOR_WEI    edge: pause POST /broker below this balance (default ${relayerDefaults.gasFloorWei})`,
+  'RELAYER_CORS_ORIGINS     edge: comma list of origins allowed to POST /broker',
+  'RELAYER_TRUST_PROXY      edge: 1 to take the client IP from X-Forwarded-For (default off)',
+]
+
+/** Reads the relayer config, turning configuration problems into usage errors. */
+export function relayerConfigFrom(env: Record<string, string | undefined>, values: { manifest?: string; port?: string }) {
+  if (values.port !== undefined && !/^\d+$/.test(values.port)) throw new UsageError('--port must be a port number')
+  try {
+    return readRelayerConfig(env, {
+      manifestPath: values.manifest,
+      ...(values.port !== undefined ? { port: Number(values.port) } : {}),
+    })
+  } catch (error) {
+    if (error instanceof ConfigError) throw new UsageError(error.message)
+    throw error
+  }
+}
+
+export const relayerCommand: Command = {
+  name: 'relayer',
+  summary: 'run a relayer (POST /broker, GET /info) with only a gas key',
+  options: ['--manifest PATH   read chain, RPC and Broker from a manifest (wins over RELAYER_MANIFEST)', '--port N          listening port (wins over RELAYER_PORT)'],
+  environment: relayerEnvironment,
+  async run(argv, io) {
+    const { values } = parseFlags(argv, { manifest: { type: 'string' }, port: { type: 'string' } })
+    const config = relayerConfigFrom(io.env, values)
+    const relayer = createRelayer(config, { logger: createLogger(io.out), version })
+    const server = await relayer.serve()
+    await new Promise<void>((resolve) => io.signal.addEventListener('abort', () => resolve(), { once: true }))
+    io.out('stopping: finishing orders already in flight')
+    await server.stop()
+    return 0
+  },
+}
