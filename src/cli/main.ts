@@ -1,5 +1,5 @@
 #!/usr/bin/env bun
-import { type Command, type CommandIo, CommandError, commandHelp, UsageError } from './command.ts'
+import { type Command, type CommandIo, commandHelp, UsageError } from './command.ts'
 import { commands } from './commands/index.ts'
 import { version } from './version.ts'
 
@@ -43,12 +43,13 @@ export async function main(argv: string[], io: CommandIo): Promise<number> {
   } catch (error) {
     if (error instanceof UsageError) {
       io.err(`order-relay ${command.name}: ${error.message}`)
-      io.err(commandHelp(command))
+      io.err(`Usage: order-relay ${command.name} [options]   (order-relay ${command.name} --help lists them)`)
       return 2
     }
+    // A reported failure: the message says what to do. Never a stack trace.
     const message = error instanceof Error ? error.message : String(error)
     io.err(`order-relay ${command.name}: ${message}`)
-    return error instanceof CommandError || (error instanceof Error && /Error$/.test(error.name)) ? 1 : 1
+    return 1
   }
 }
 

@@ -1,0 +1,73 @@
+import { createPublicClient, createWalletClient, http, type PublicClient } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { chainFor, deployContracts } from '../../chain/index.ts'
+import { createEnvReader } from '../../shared/index.ts'
+import { type Command, CommandError, parseFlags, UsageError } from '../command.ts'
+import { writeManifest } from '../lib/writeManifest.ts'
+
+const addressFlag = (name: string, value: string | undefined) => {
+  if (value === undefined) return undefined
+  if (!/^0x[0-9a-fA-F]{40}$/.test(value)) throw new UsageError(`--${name} must be an address (0x + 40 hex digits)`)
+  return value as `0x${string}`
+}
+
+export const deployCommand: Command = {
+  name: 'deploy',
+  summary: 'deploy the Broker, adapters and registry set to any RPC and write a manifest',
+  options: [
+    '--rpc URL             RPC endpoint (or DEPLOY_RPC_URL; required)',
+    '--manifest PATH       where to write the manifest (default deployments/<chainId>.json)',
+    '--pay-token ADDR      existing EIP-3009 token, e.g. USDC (default: deploy a mock USD Coin)',
+    '--auction ADDR        existing ExpressLaneAuction (default: deploy a mock)',
+    '--owner ADDR          adapters\' owner (default: the deployer)',
+    '--attestor ADDR       AttestedAdapter attestor (default: the deployer)',
+    '--lane-operator ADDR  ExpressLaneAdapter lane operator (default: the deployer)',
+  ],
+  environment: ['DEPLOYER_PK      deployer key, 0x + 64 hex (required; never printed)', 'DEPLOY_RPC_URL   RPC endpoint when --rpc is not given'],
+  async run(argv, io) {
+    const { values } = parseFlags(argv, {
+      rpc: { type: 'string' },
+      manifest: { type: 'string' },
+      'pay-token': { type: 'string' },
+      auction: { type: 'string' },
+      owner: { type: 'string' },
+      attestor: { type: 'string' },
+      'lane-operator': { type: 'string' },
+    })
+    const read = createEnvReader(io.env)
+    const key = read.privateKey('DEPLOYER_PK', true)
+    const rpcUrl = values.rpc ?? read.url('DEPLOY_RPC_URL', undefined)
+    if (!rpcUrl) read.problem('--rpc URL (or DEPLOY_RPC_URL) is required')
+    try {
+      read.done('deploy')
+    } catch (error) {
+      throw new UsageError((error as Error).message)
+    }
+    const account = privateKeyToAccount(key!)
+    const probe = createPublicClient({ transport: http(rpcUrl, { retryCount: 1 }) })
+    let chainId: number
+    try {
+      chainId = await probe.getChainId()
+    } catch {
+      throw new CommandError(`cannot reach ${rpcUrl}: check the URL and that the node is up`)
+    }
+    const chain = chainFor(chainId, rpcUrl)
+    const publicClient = createPublicClient({ chain, transport: http(rpcUrl), pollingInterval: 500 }) as PublicClient
+    const walletClient = createWalletClient({ chain, transport: http(rpcUrl), account })
+    io.out(`deploying to chain ${chainId} from ${account.address}`)
+    const { contracts, deployedAt } = await deployContracts({
+      publicClient,
+      walletClient,
+      owner: addressFlag('owner', values.owner) ?? account.address,
+      attestor: addressFlag('attestor', values.attestor) ?? account.address,
+      laneOperator: addressFlag('lane-operator', values['lane-operator']) ?? account.address,
+      payToken: addressFlag('pay-token', values['pay-token']),
+      expressLaneAuction: addressFlag('auction', values.auction),
+      onProgress: (p) => io.out(`[${p.step}/${p.total}] ${p.name}${p.address ? ` at ${p.address}` : ''} (tx ${p.txHash})`),
+    })
+    const path = values.manifest ?? `deployments/${chainId}.json`
+    writeManifest(path, { chainId, rpcUrl: rpcUrl!, deployedAt: deployedAt.toString(), contracts })
+    io.out(`manifest written to ${path}`)
+    return 0
+  },
+}
