@@ -37,7 +37,7 @@ contract AllocationAdapter is IAdapter, Ownable {
 
     // ---------------------------------------------------------------- functions
 
-    constructor(address broker_, address owner_) Ownable(owner_) {
+    constructor(address broker_, address owner_) Ownable(_nonZero(owner_)) {
         if (broker_ == address(0) || owner_ == address(0)) revert ZeroAddress();
         broker = broker_;
     }
@@ -61,5 +61,12 @@ contract AllocationAdapter is IAdapter, Ownable {
         uint256 slot = vault.used++;
         emit AllocationGranted(orderHash, vaultId, consumer, slot);
         return abi.encode(vaultId, slot);
+    }
+
+    /// @dev `account`, or a `ZeroAddress()` revert when it is zero. Wraps the owner passed to
+    /// `Ownable`, whose constructor runs before ours and would otherwise answer `OwnableInvalidOwner`.
+    function _nonZero(address account) private pure returns (address) {
+        if (account == address(0)) revert ZeroAddress();
+        return account;
     }
 }

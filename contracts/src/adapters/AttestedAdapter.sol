@@ -44,7 +44,7 @@ contract AttestedAdapter is IAdapter, EIP712, Ownable {
 
     // ---------------------------------------------------------------- functions
 
-    constructor(address broker_, address attestor_, address owner_) EIP712("AttestedAdapter", "1") Ownable(owner_) {
+    constructor(address broker_, address attestor_, address owner_) EIP712("AttestedAdapter", "1") Ownable(_nonZero(owner_)) {
         if (broker_ == address(0) || attestor_ == address(0) || owner_ == address(0)) revert ZeroAddress();
         broker = broker_;
         attestor = attestor_;
@@ -79,5 +79,12 @@ contract AttestedAdapter is IAdapter, EIP712, Ownable {
         used[digest] = true;
         emit AttestedGranted(orderHash, consumer, claim);
         return abi.encode(claim);
+    }
+
+    /// @dev `account`, or a `ZeroAddress()` revert when it is zero. Wraps the owner passed to
+    /// `Ownable`, whose constructor runs before ours and would otherwise answer `OwnableInvalidOwner`.
+    function _nonZero(address account) private pure returns (address) {
+        if (account == address(0)) revert ZeroAddress();
+        return account;
     }
 }

@@ -36,7 +36,7 @@ contract ExpressLaneAdapter is IAdapter, Ownable {
 
     // ---------------------------------------------------------------- functions
 
-    constructor(address broker_, address auction_, address laneOperator_, address owner_) Ownable(owner_) {
+    constructor(address broker_, address auction_, address laneOperator_, address owner_) Ownable(_nonZero(owner_)) {
         if (broker_ == address(0) || auction_ == address(0) || laneOperator_ == address(0) || owner_ == address(0)) {
             revert ZeroAddress();
         }
@@ -72,5 +72,12 @@ contract ExpressLaneAdapter is IAdapter, Ownable {
     function _controls(ELCRound memory entry, uint64 round) private view returns (bool) {
         return entry.round == round && entry.expressLaneController != address(0)
             && entry.expressLaneController == laneOperator;
+    }
+
+    /// @dev `account`, or a `ZeroAddress()` revert when it is zero. Wraps the owner passed to
+    /// `Ownable`, whose constructor runs before ours and would otherwise answer `OwnableInvalidOwner`.
+    function _nonZero(address account) private pure returns (address) {
+        if (account == address(0)) revert ZeroAddress();
+        return account;
     }
 }
