@@ -1,0 +1,217 @@
+// Shared by the contract tests: send calls straight to the deployed contracts (never
+// through the relayer), decode reverts exactly, and prove that a revert moved nothing.
+import { expect } from 'bun:test'
+import {
+  type Abi,
+  type Address,
+  encodeAbiParameters,
+  encodeFunctionData,
+  hashTypedData,
+  type Hex,
+  type LocalAccount,
+  type TransactionReceipt,
+} from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import {
+  attestedAdapterAbi,
+  brokerAbi,
+  type ContractAddresses,
+  decodeRevert,
+  type DecodedRevert,
+  errorAbis,
+  extractRevertData,
+  mockEIP3009TokenAbi,
+} from '../../src/chain/index.ts'
+import { type Devnet, type DevnetRole, devnetAccounts } from '../../src/devnet/index.ts'
+import { hashOrder, type RelayRequest, toOrderStruct } from '../../src/wire/index.ts'
+
+/** The devnet's contract addresses, typed as viem addresses (the manifest holds validated strings). */
+export function contractsOf(devnet: Devnet): { [name in keyof ContractAddresses]: Address } {
+  return devnet.manifest.contracts as { [name in keyof ContractAddresses]: Address }
+}
+
+/** A raw call: `to` absent means a contract creation (`data` = bytecode + constructor args). */
+export type RawCall = { to?: Address; data: Hex }
+
+/** Gas given to every transaction, so viem sends it without an `eth_estimateGas` that would refuse a revert. */
+const fixedGas = 3_000_000n
+
+/** What `revertState` watches: token balances of some holders and EIP-3009 authorization states. */
+export type Watch = {
+  token: Address
+  holders: readonly Address[]
+  authorizations?: readonly { authorizer: Address; nonce: Hex }[]
+  /** Further reads whose results must not change (adapter state, …). */
+  extra?: readonly (() => Promise<unknown>)[]
+}
+
+/** The ABI-encoded `broker(...)` call for a signed request. */
+export function brokerCall(devnet: Devnet, request: RelayRequest): RawCall {
+  return {
+    to: contractsOf(devnet).broker,
+    data: encodeFunctionData({
+      abi: brokerAbi,
+      functionName: 'broker',
+      args: [
+        toOrderStruct(request.order),
+        BigInt(request.validAfter),
+        BigInt(request.validBefore),
+        request.signature.v,
+        request.signature.r as Hex,
+        request.signature.s as Hex,
+      ],
+    }),
+  }
+}
+
+/** Token balances, authorization states and extra reads, as one comparable value. */
+export async function readState(devnet: Devnet, watch: Watch) {
+  const client = devnet.publicClient
+  const balances = await Promise.all(
+    watch.holders.map((holder) =>
+      client.readContract({ address: watch.token, abi: mockEIP3009TokenAbi, functionName: 'balanceOf', args: [holder] }),
+    ),
+  )
+  const authorizations = await Promise.all(
+    (watch.authorizations ?? []).map(({ authorizer, nonce }) =>
+      client.readContract({ address: watch.token, abi: mockEIP3009TokenAbi, functionName: 'authorizationState', args: [authorizer, nonce] }),
+    ),
+  )
+  const extra = await Promise.all((watch.extra ?? []).map((read) => read()))
+  return { balances, authorizations, extra }
+}
+
+/** The usual watch for a `broker()` call: consumer, payee, relayer and broker balances and the order's authorization. */
+export function orderWatch(devnet: Devnet, request: RelayRequest, extra: Watch['extra'] = []): Watch {
+  const { order } = request
+  return {
+    token: order.payToken as Address,
+    holders: [order.consumer as Address, order.payee as Address, devnetAccounts.relayer.address, contractsOf(devnet).broker],
+    authorizations: [{ authorizer: order.consumer as Address, nonce: hashOrder(order) }],
+    extra,
+  }
+}
+
+/** The revert data a mined transaction ended with, read back through anvil's call tracer. */
+async function minedRevertData(devnet: Devnet, hash: Hex): Promise<Hex | undefined> {
+  const trace = (await devnet.publicClient.request({
+    method: 'debug_traceTransaction',
+    params: [hash, { tracer: 'callTracer' }],
+  } as never)) as { output?: Hex; error?: string }
+  return trace.output
+}
+
+/** Sends `call` from `role` with a fixed gas limit and waits for the receipt (success or not). */
+export async function send(devnet: Devnet, role: DevnetRole, call: RawCall): Promise<TransactionReceipt> {
+  const wallet = devnet.wallet(role)
+  const hash = await wallet.sendTransaction({ ...call, to: call.to ?? null, gas: fixedGas })
+  return devnet.publicClient.waitForTransactionReceipt({ hash, pollingInterval: 20 })
+}
+
+/**
+ * Proves a call reverts with exactly `expected` (e.g. `AllocationSoldOut(vaultId=7)`,
+ * `invalid signature`): first as an `eth_call`, then as a mined transaction whose
+ * revert data is read back from the trace. Token balances, authorization states and
+ * the extra reads of `watch` are the same before and after. Returns the decoded error.
+ */
+export async function expectRevert(
+  devnet: Devnet,
+  options: { from?: DevnetRole; call: RawCall; expected: string; watch: Watch },
+): Promise<DecodedRevert> {
+  const from = options.from ?? 'relayer'
+  const before = await readState(devnet, options.watch)
+
+  let simulated: DecodedRevert | undefined
+  try {
+    await devnet.publicClient.call({ account: devnetAccounts[from].address, to: options.call.to, data: options.call.data })
+  } catch (error) {
+    simulated = decodeRevert(extractRevertData(error), errorAbis)
+  }
+  expect(simulated?.text).toBe(options.expected)
+
+  const receipt = await send(devnet, from, options.call)
+  expect(receipt.status).toBe('reverted')
+  const mined = decodeRevert(await minedRevertData(devnet, receipt.transactionHash), errorAbis)
+  expect(mined).toEqual(simulated!)
+
+  expect(await readState(devnet, options.watch)).toEqual(before)
+  return mined
+}
+
+/** Chain time of the latest block (unix seconds). */
+export async function chainNow(devnet: Devnet): Promise<bigint> {
+  return (await devnet.publicClient.getBlock()).timestamp
+}
+
+/** Sends a call from `role` and fails the test unless it succeeds. */
+export async function sendOk(devnet: Devnet, role: DevnetRole, call: RawCall): Promise<TransactionReceipt> {
+  const receipt = await send(devnet, role, call)
+  expect(receipt.status).toBe('success')
+  return receipt
+}
+
+/** A contract call as a RawCall. */
+export function callOf<const abi extends Abi>(to: Address, abi: abi, functionName: string, args: readonly unknown[]): RawCall {
+  return { to, data: encodeFunctionData({ abi, functionName, args } as Parameters<typeof encodeFunctionData>[0]) }
+}
+
+export const attestorAccount: LocalAccount = privateKeyToAccount(devnetAccounts.attestor.privateKey)
+
+/** The EIP-712 `Attestation(address consumer,bytes32 claim,uint64 notAfter)` for the devnet's AttestedAdapter. */
+export function attestationTypedData(devnet: Devnet, message: { consumer: Address; claim: Hex; notAfter: bigint }) {
+  return {
+    domain: {
+      name: 'AttestedAdapter',
+      version: '1',
+      chainId: devnet.chainId,
+      verifyingContract: contractsOf(devnet).attestedAdapter,
+    },
+    types: {
+      Attestation: [
+        { name: 'consumer', type: 'address' },
+        { name: 'claim', type: 'bytes32' },
+        { name: 'notAfter', type: 'uint64' },
+      ],
+    },
+    primaryType: 'Attestation',
+    message,
+  } as const
+}
+
+/**
+ * `params` of an attested order: `abi.encode(claim, notAfter, signature)`, the signature
+ * over `attestationTypedData` by `signer` (the devnet attestor unless given).
+ */
+export async function attestationParams(
+  devnet: Devnet,
+  attestation: { consumer: Address; claim: Hex; notAfter: bigint; signer?: LocalAccount },
+): Promise<Hex> {
+  const { signer = attestorAccount, ...message } = attestation
+  const signature = await signer.signTypedData(attestationTypedData(devnet, message))
+  return encodeAbiParameters([{ type: 'bytes32' }, { type: 'uint64' }, { type: 'bytes' }], [message.claim, message.notAfter, signature])
+}
+
+/** Whether the AttestedAdapter has redeemed the attestation (its `used(digest)`). */
+export function attestationUsed(devnet: Devnet, message: { consumer: Address; claim: Hex; notAfter: bigint }) {
+  return () =>
+    devnet.publicClient.readContract({
+      address: contractsOf(devnet).attestedAdapter,
+      abi: attestedAdapterAbi,
+      functionName: 'used',
+      args: [hashTypedData(attestationTypedData(devnet, message))],
+    })
+}
+
+/** Wraps each test in an anvil snapshot so state changes (vaults, rounds, settled orders) never leak. */
+export function snapshots(getDevnet: () => Devnet) {
+  let id: Hex | undefined
+  return {
+    async take() {
+      id = await getDevnet().testClient.snapshot()
+    },
+    async restore() {
+      if (id) await getDevnet().testClient.revert({ id })
+      id = undefined
+    },
+  }
+}
