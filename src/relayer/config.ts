@@ -83,14 +83,18 @@ export function readRelayerConfig(env: Env, overrides: RelayerConfigOverrides = 
   const broker = overrides.broker ?? read.address('RELAYER_BROKER') ?? (manifest?.contracts.broker as Address | undefined)
   if (!broker) read.problem('RELAYER_BROKER (the Broker contract address) or RELAYER_MANIFEST is required')
 
-  const hardenedVars = ['RELAYER_RATE_PER_SEC', 'RELAYER_RATE_BURST', 'RELAYER_MAX_INFLIGHT', 'RELAYER_GAS_FLOOR_WEI', 'RELAYER_CORS_ORIGINS']
+  const rateVars = ['RELAYER_RATE_PER_SEC', 'RELAYER_RATE_BURST']
+  for (const name of Object.keys(env)) {
+    if (name.startsWith('RELAYER_RATE_') && !rateVars.includes(name)) read.problem(`${name} is not a known variable (expected ${rateVars.join(' or ')})`)
+  }
+  const hardenedVars = [...rateVars, 'RELAYER_MAX_INFLIGHT', 'RELAYER_GAS_FLOOR_WEI', 'RELAYER_CORS_ORIGINS']
   const edge: EdgeConfig = {
-    enabled: read.flag('RELAYER_HARDENED') || hardenedVars.some((name) => read.has(name)) || Object.keys(env).some((k) => k.startsWith('RELAYER_RATE_') && read.has(k)),
+    enabled: read.flag('RELAYER_HARDENED') || hardenedVars.some((name) => read.has(name)),
     ratePerSec: read.positiveNumber('RELAYER_RATE_PER_SEC', relayerDefaults.ratePerSec),
     rateBurst: read.integer('RELAYER_RATE_BURST', relayerDefaults.rateBurst, 1, 1_000_000) ?? relayerDefaults.rateBurst,
     maxInflight: read.integer('RELAYER_MAX_INFLIGHT', relayerDefaults.maxInflight, 1, 1_000_000) ?? relayerDefaults.maxInflight,
     gasFloorWei: read.bigint('RELAYER_GAS_FLOOR_WEI', relayerDefaults.gasFloorWei),
-    corsOrigins: read.list('RELAYER_CORS_ORIGINS'),
+    corsOrigins: read.list('RELAYER_CORS_ORIGINS').map((entry) => corsOrigin(entry, read.problem)),
     trustProxy: read.flag('RELAYER_TRUST_PROXY'),
     balancePollMs: read.integer('RELAYER_BALANCE_POLL_MS', relayerDefaults.balancePollMs, 10, 3_600_000) ?? relayerDefaults.balancePollMs,
     ...overrides.edge,
@@ -112,6 +116,22 @@ export function readRelayerConfig(env: Env, overrides: RelayerConfigOverrides = 
   }
   read.done('relayer')
   return config
+}
+
+/**
+ * One RELAYER_CORS_ORIGINS entry as the browser sends it in `Origin`
+ * (`scheme://host[:port]`, lower-case, default port dropped), or `*` for any origin.
+ */
+function corsOrigin(entry: string, problem: (message: string) => void): string {
+  if (entry === '*') return entry
+  try {
+    const url = new URL(entry)
+    if (/^https?:$/.test(url.protocol) && (url.pathname === '/' || url.pathname === '') && !url.search && !url.hash && !url.username) {
+      return url.origin
+    }
+  } catch {}
+  problem(`RELAYER_CORS_ORIGINS entries must be origins like https://app.example.com or http://127.0.0.1:3000, or * (got ${JSON.stringify(entry.slice(0, 80))})`)
+  return entry
 }
 
 export { ConfigError }

@@ -1,20 +1,94 @@
-import type { MiddlewareHandler } from 'hono'
+import type { Context, MiddlewareHandler } from 'hono'
 import type { Address, PublicClient } from 'viem'
 import type { Logger } from '../../shared/index.ts'
 import type { EdgeConfig } from '../config.ts'
+import { createBalanceWatch } from './balanceWatch.ts'
+import { concurrencyCap } from './concurrencyCap.ts'
+import { edgeCors } from './cors.ts'
+import { gasBreaker } from './gasBreaker.ts'
+import { rateLimit } from './rateLimit.ts'
+import { createTokenBuckets } from './tokenBucket.ts'
+
+export { normalizeIp } from './clientIp.ts'
+
+export type EdgeDependencies = { client: PublicClient; address: Address; logger: Logger }
+
+export type Edge = {
+  /** Run in this order before the routes. Empty when the edge is off. */
+  middleware: MiddlewareHandler[]
+  /** Starts the background work: the bucket sweep and the balance poll. */
+  start(): void
+  stop(): void
+}
+
+/** Most clients the rate limiter remembers at once (least recently seen forgotten first). */
+export const maxRateLimitBuckets = 100_000
 
 /**
- * The hardened edge (SPEC.md 4.5): middleware around the unchanged pipeline.
- * Placeholder until issue 4: no middleware when the edge is off.
+ * The hardened edge (SPEC.md 4.5): hono middleware around the unchanged pipeline,
+ * in this order:
+ * 1. CORS (answers preflights itself, so they meet neither the limit nor the breaker);
+ * 2. per-client token bucket on every other request → 429 `RATE_LIMITED` + `Retry-After`;
+ * 3. on `POST /broker`: gas breaker → 503 `INSUFFICIENT_RELAYER_GAS` while the polled
+ *    balance is below the floor;
+ * 4. on `POST /broker`: global in-flight cap → 429 `SERVER_BUSY`, never a queue.
+ *
+ * @example
+ * const edge = createEdge(config.edge, { client, address, logger })
+ * for (const middleware of edge.middleware) app.use(middleware)
+ * edge.start()
  */
-export function createEdge(config: EdgeConfig, _deps: { client: PublicClient; address: Address; logger: Logger }) {
-  const middleware: MiddlewareHandler[] = []
-  if (config.enabled) throw new Error('the hardened edge is not built yet')
-  return { middleware, start() {}, stop() {} }
+export function createEdge(config: EdgeConfig, deps: EdgeDependencies): Edge {
+  if (!config.enabled) return { middleware: [], start() {}, stop() {} }
+  const { client, address, logger } = deps
+  const buckets = createTokenBuckets({ ratePerSec: config.ratePerSec, burst: config.rateBurst, maxBuckets: maxRateLimitBuckets })
+  const watch = createBalanceWatch({
+    readBalance: () => client.getBalance({ address }),
+    floorWei: config.gasFloorWei,
+    pollMs: config.balancePollMs,
+    logger,
+  })
+  const middleware: MiddlewareHandler[] = [
+    edgeCors({ origins: config.corsOrigins }),
+    rateLimit({ buckets, trustProxy: config.trustProxy, ratePerSec: config.ratePerSec, burst: config.rateBurst }),
+    onlyBroker(gasBreaker({ paused: watch.paused })),
+    onlyBroker(concurrencyCap({ max: config.maxInflight })),
+  ]
+  return {
+    middleware,
+    start() {
+      buckets.start()
+      void watch.start()
+    },
+    stop() {
+      buckets.stop()
+      watch.stop()
+    },
+  }
+}
+
+/** Runs `middleware` for `POST /broker` only. */
+function onlyBroker(middleware: MiddlewareHandler): MiddlewareHandler {
+  const isBroker = (c: Context) => c.req.method === 'POST' && c.req.path === '/broker'
+  return async function onlyBroker(c, next) {
+    return isBroker(c) ? middleware(c, next) : next()
+  }
 }
 
 /** Start-up lines saying which edge features are on, with their limits. */
 export function describeEdge(config: EdgeConfig): string[] {
   if (!config.enabled) return ['hardened edge: off (set RELAYER_HARDENED=1 to enable)']
-  return [`hardened edge: on`]
+  const key = config.trustProxy ? 'first X-Forwarded-For entry (RELAYER_TRUST_PROXY=1)' : 'socket address'
+  const origins = config.corsOrigins.includes('*')
+    ? 'any origin'
+    : config.corsOrigins.length > 0
+      ? `${config.corsOrigins.join(', ')} and callers without Origin`
+      : 'callers without Origin only (no browser origin listed in RELAYER_CORS_ORIGINS)'
+  return [
+    'hardened edge: on',
+    `  rate limit: ${config.ratePerSec} requests/s per client, burst ${config.rateBurst}, client = ${key}; over it 429 RATE_LIMITED with Retry-After`,
+    `  concurrency cap: ${config.maxInflight} POST /broker in flight; over it 429 SERVER_BUSY at once`,
+    `  gas breaker: POST /broker paused (503 INSUFFICIENT_RELAYER_GAS) while the relayer balance is below ${config.gasFloorWei} wei, polled every ${config.balancePollMs} ms`,
+    `  CORS: GET /info from any origin; POST /broker from ${origins}`,
+  ]
 }

@@ -1,0 +1,76 @@
+import type { Context } from 'hono'
+import { getConnInfo } from 'hono/bun'
+
+export type ClientIpOptions = {
+  /** Believe the first `X-Forwarded-For` entry (only behind a proxy that sets it). */
+  trustProxy: boolean
+}
+
+/**
+ * The key a client is rate-limited by: the socket's address, or with `trustProxy`
+ * the first `X-Forwarded-For` entry. Addresses are normalized by `normalizeIp`;
+ * `unknown` when neither is available (e.g. `app.request` in a test).
+ *
+ * @example
+ * const key = clientIp(c, { trustProxy: false }) // '127.0.0.1'
+ */
+export function clientIp(c: Context, options: ClientIpOptions): string {
+  if (options.trustProxy) {
+    const first = c.req.header('x-forwarded-for')?.split(',')[0]?.trim()
+    if (first) return normalizeIp(first)
+  }
+  let address: string | undefined
+  try {
+    address = getConnInfo(c).remote.address
+  } catch {
+    // Not served by Bun.serve (no server in env): no socket to read.
+  }
+  return address ? normalizeIp(address) : 'unknown'
+}
+
+const ipv4 = /^\d{1,3}(\.\d{1,3}){3}$/
+
+/**
+ * One key per client: IPv4 as is (a `:port` suffix dropped), an IPv4-mapped IPv6
+ * address as its IPv4, any other IPv6 address as its /64 network (`2001:db8:0:1::/64`),
+ * since one IPv6 host commonly owns a whole /64. Anything else is kept verbatim,
+ * lower-cased and cut at 64 characters.
+ */
+export function normalizeIp(raw: string): string {
+  let value = raw.trim().toLowerCase()
+  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(value)
+  if (bracketed?.[1]) value = bracketed[1]
+  const withPort = /^(\d{1,3}(?:\.\d{1,3}){3}):\d+$/.exec(value)
+  if (withPort?.[1]) value = withPort[1]
+  if (ipv4.test(value)) return value
+  const mapped = /^(?:::|(?:0{1,4}:){5})ffff:(\d{1,3}(?:\.\d{1,3}){3})$/.exec(value)
+  if (mapped?.[1]) return mapped[1]
+  if (value.includes(':')) {
+    const prefix = ipv6Prefix64(value.split('%')[0] ?? value)
+    if (prefix) return prefix
+  }
+  return value.slice(0, 64)
+}
+
+/** The /64 network of an IPv6 address, or undefined when it is not one. */
+function ipv6Prefix64(address: string): string | undefined {
+  const halves = address.split('::')
+  if (halves.length > 2) return undefined
+  const groupsOf = (part: string | undefined) => (part ? part.split(':') : [])
+  const widen = (groups: string[]) => groups.flatMap((g) => (ipv4.test(g) ? ['0', '0'] : [g]))
+  const head = widen(groupsOf(halves[0]))
+  const tail = widen(groupsOf(halves[1]))
+  let groups: string[]
+  if (halves.length === 2) {
+    const missing = 8 - head.length - tail.length
+    if (missing < 1) return undefined
+    groups = [...head, ...Array<string>(missing).fill('0'), ...tail]
+  } else {
+    groups = head
+  }
+  if (groups.length !== 8 || !groups.every((g) => /^[0-9a-f]{1,4}$/.test(g))) return undefined
+  return `${groups
+    .slice(0, 4)
+    .map((g) => Number.parseInt(g, 16).toString(16))
+    .join(':')}::/64`
+}

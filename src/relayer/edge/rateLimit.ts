@@ -1,0 +1,41 @@
+import { createMiddleware } from 'hono/factory'
+import type { AccessLogVariables } from '../http/accessLog.ts'
+import { clientIp } from './clientIp.ts'
+import { edgeReject } from './reject.ts'
+import type { TokenBuckets } from './tokenBucket.ts'
+
+export type RateLimitOptions = {
+  buckets: TokenBuckets
+  /** Key clients by the first `X-Forwarded-For` entry instead of the socket address. */
+  trustProxy: boolean
+  /** For the message: the configured rate and burst. */
+  ratePerSec: number
+  burst: number
+}
+
+/**
+ * Per-client token bucket (SPEC.md 4.5 item 1): a request over the client's budget is
+ * answered 429 `RATE_LIMITED` with `Retry-After` in whole seconds, after which the
+ * next request passes. CORS preflights (`OPTIONS`) are never counted: a browser that
+ * got a 429 on its preflight would report a CORS failure instead of the limit.
+ *
+ * @example
+ * app.use(rateLimit({ buckets: createTokenBuckets({ ratePerSec: 5, burst: 20 }), trustProxy: false, ratePerSec: 5, burst: 20 }))
+ */
+export function rateLimit(options: RateLimitOptions) {
+  const { buckets, trustProxy, ratePerSec, burst } = options
+  return createMiddleware<{ Variables: AccessLogVariables }>(async function rateLimit(c, next) {
+    if (c.req.method === 'OPTIONS') return next()
+    const verdict = buckets.take(clientIp(c, { trustProxy }))
+    if (!verdict.allowed) {
+      const seconds = verdict.retryAfterSeconds
+      return edgeReject(
+        c,
+        'RATE_LIMITED',
+        `rate limit exceeded for this client (${ratePerSec} requests/s, burst ${burst}); retry after ${seconds} s`,
+        { 'Retry-After': String(seconds) },
+      )
+    }
+    await next()
+  })
+}
