@@ -1,4 +1,4 @@
-import type { Abi, Account, Address, Chain, Hex, PublicClient, Transport, WalletClient } from 'viem'
+import { type Abi, type Account, type Address, type Chain, getAddress, type Hex, type PublicClient, type Transport, type WalletClient } from 'viem'
 import {
   allocationAdapterAbi,
   allocationAdapterBytecode,
@@ -60,7 +60,7 @@ export async function deployContracts(parameters: DeployParameters): Promise<{ c
     if (receipt.status !== 'success' || !receipt.contractAddress) throw new Error(`deploying ${name} reverted in tx ${txHash}`)
     deployedAt ??= receipt.blockNumber
     onProgress?.({ step: ++step, total, name, address: receipt.contractAddress, txHash })
-    return receipt.contractAddress
+    return getAddress(receipt.contractAddress)
   }
 
   async function call(name: string, address: Address, abi: Abi, functionName: string, args: readonly unknown[]) {

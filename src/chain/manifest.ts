@@ -1,6 +1,12 @@
 import { readFileSync } from 'node:fs'
 import * as v from 'valibot'
-import { AddressSchema, BlockNumberStringSchema, Bytes32Schema } from '../wire/index.ts'
+import type { Address, Hex } from 'viem'
+import { BlockNumberStringSchema } from '../wire/index.ts'
+
+// The manifest is not a wire type (never in the OpenAPI document), so its schemas can
+// give viem's template-literal types directly.
+const AddressSchema = v.custom<Address>((x) => typeof x === 'string' && /^0x[0-9a-fA-F]{40}$/.test(x), 'must be an address')
+const Bytes32Schema = v.custom<Hex>((x) => typeof x === 'string' && /^0x[0-9a-fA-F]{64}$/.test(x), 'must be 32 bytes of hex')
 
 const KeyedAccountSchema = v.object({ address: AddressSchema, privateKey: Bytes32Schema })
 
@@ -64,7 +70,8 @@ export function readManifest(path: string): Manifest {
   if (!parsed.success) {
     const issue = parsed.issues[0]
     const where = issue?.path?.map((p) => String(p.key)).join('.') ?? 'root'
-    throw new ManifestError(`manifest ${path} is invalid at ${where}: expected ${issue?.expected ?? 'a valid value'}`)
+    const what = issue && !issue.message.includes('eceived') ? issue.message : `expected ${issue?.expected ?? 'a valid value'}`
+    throw new ManifestError(`manifest ${path} is invalid at ${where}: ${what}`)
   }
   return parsed.output
 }

@@ -1,0 +1,115 @@
+import { devnetAccounts, startDevnet } from '../../devnet/index.ts'
+import { createIndexer, readIndexerConfig } from '../../indexer/index.ts'
+import { createRelayer, readRelayerConfig } from '../../relayer/index.ts'
+import { createLogger } from '../../shared/index.ts'
+import { type Command, CommandError, parseFlags, UsageError } from '../command.ts'
+import { invocation } from '../lib/invocation.ts'
+import { writeManifest } from '../lib/writeManifest.ts'
+import { version } from '../version.ts'
+
+const portNumber = (name: string, value: string | undefined, fallback: number) => {
+  if (value === undefined) return fallback
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 65533) throw new UsageError(`--${name} must be a port number (1-65533)`)
+  return Number(value)
+}
+
+export const devnetCommand: Command = {
+  name: 'devnet',
+  summary: 'local chain with everything deployed and seeded, plus a relayer and an indexer',
+  options: [
+    '--chain-id ID      421614 (default) or 46630',
+    '--port-base N      anvil on N, relayer on N+1, indexer on N+2 (default: 8545, 8787, 8788)',
+    '--manifest PATH    where to write the manifest (default .devnet/manifest.json)',
+    '--fork-url URL     run anvil as a fork of a real chain and deploy onto it',
+  ],
+  environment: [],
+  async run(argv, io) {
+    const { values } = parseFlags(argv, {
+      'chain-id': { type: 'string' },
+      'port-base': { type: 'string' },
+      manifest: { type: 'string' },
+      'fork-url': { type: 'string' },
+    })
+    const chainId = values['chain-id'] === undefined ? 421614 : Number(values['chain-id'])
+    if (!Number.isInteger(chainId) || chainId < 1) throw new UsageError('--chain-id must be a chain id such as 421614 or 46630')
+    const base = values['port-base'] === undefined ? undefined : portNumber('port-base', values['port-base'], 0)
+    const ports = base === undefined ? { anvil: 8545, relayer: 8787, indexer: 8788 } : { anvil: base, relayer: base + 1, indexer: base + 2 }
+    const manifestPath = values.manifest ?? '.devnet/manifest.json'
+    const logger = createLogger(io.out)
+
+    io.out(`starting anvil (chain ${chainId}${values['fork-url'] ? ', forked' : ''}) on 127.0.0.1:${ports.anvil}`)
+    let devnet: Awaited<ReturnType<typeof startDevnet>>
+    try {
+      devnet = await startDevnet({
+        chainId,
+        port: ports.anvil,
+        forkUrl: values['fork-url'],
+        onProgress: (p) => io.out(`  [${p.step}/${p.total}] ${p.name}${p.address ? ` ${p.address}` : ''}`),
+      })
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error)
+      throw new CommandError(`${message.split('\n')[0]} (is port ${ports.anvil} free? try --port-base)`)
+    }
+    const { manifest } = devnet
+    const stops: (() => Promise<unknown>)[] = [() => devnet.stop()]
+    const stopAll = async () => {
+      for (const stop of stops.reverse()) await stop().catch(() => {})
+    }
+    try {
+      const relayer = createRelayer(
+        readRelayerConfig(
+          {},
+          {
+            privateKey: devnetAccounts.relayer.privateKey,
+            chainId,
+            rpcUrl: devnet.rpcUrl,
+            broker: manifest.contracts.broker as `0x${string}`,
+            deployedAt: BigInt(manifest.deployedAt),
+            host: '127.0.0.1',
+            port: ports.relayer,
+            receiptPollMs: 50,
+          },
+        ),
+        { logger, version },
+      )
+      const relayerServer = await relayer.serve()
+      stops.push(() => relayerServer.stop())
+      const { registry, inbox, pool, escrow } = manifest.contracts
+      const indexer = createIndexer(
+        readIndexerConfig(
+          {},
+          {
+            chainId,
+            rpcUrl: devnet.rpcUrl,
+            addresses: [registry, inbox, pool, escrow] as [`0x${string}`, `0x${string}`, `0x${string}`, `0x${string}`],
+            deployedAt: BigInt(manifest.deployedAt),
+            host: '127.0.0.1',
+            port: ports.indexer,
+            pollMs: 250,
+          },
+        ),
+        { logger },
+      )
+      const indexerServer = await indexer.serve()
+      stops.push(() => indexerServer.stop())
+
+      writeManifest(manifestPath, { ...manifest, relayerUrl: relayerServer.url, indexerUrl: indexerServer.url })
+      io.out('')
+      io.out(`devnet ready: chain ${chainId}, RPC ${devnet.rpcUrl}`)
+      io.out(`  relayer  ${relayerServer.url}  (POST /broker, GET /info, GET /api/openapi.json)`)
+      io.out(`  indexer  ${indexerServer.url}  (GET /activity, GET /health)`)
+      io.out(`  manifest ${manifestPath}`)
+      io.out('')
+      io.out('Next: settle an order through the relayer:')
+      io.out(`  ${invocation()} order --manifest ${manifestPath}`)
+      io.out('Ctrl-C stops everything.')
+    } catch (error) {
+      await stopAll()
+      throw error
+    }
+    await new Promise<void>((resolve) => io.signal.addEventListener('abort', () => resolve(), { once: true }))
+    io.out('stopping relayer, indexer and anvil')
+    await stopAll()
+    return 0
+  },
+}

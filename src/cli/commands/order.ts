@@ -1,0 +1,113 @@
+import { createPublicClient, http, type PublicClient } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { chainFor, ManifestError, readManifest } from '../../chain/index.ts'
+import { chooseRelayer, createRelayClient, signOrder, SubmitError } from '../../client/index.ts'
+import { createEnvReader } from '../../shared/index.ts'
+import { relayErrorCodes, edgeErrorCodes } from '../../wire/index.ts'
+import { type Command, CommandError, parseFlags, UsageError } from '../command.ts'
+import { type AdapterKind, buildOrderParams } from '../lib/buildOrderParams.ts'
+
+const decimal = (name: string, value: string | undefined, fallback: bigint) => {
+  if (value === undefined) return fallback
+  if (!/^(0|[1-9]\d*)$/.test(value)) throw new UsageError(`--${name} must be a whole decimal number`)
+  return BigInt(value)
+}
+
+export const orderCommand: Command = {
+  name: 'order',
+  summary: 'build, sign and submit an order through a relayer',
+  options: [
+    '--manifest PATH     devnet/deploy manifest (default .devnet/manifest.json)',
+    '--relayer URL       a relayer to consider; repeatable (default: the manifest\'s relayerUrl)',
+    '--adapter KIND      allocation (default), express-lane or attested',
+    '--vault ID          allocation vault (default: the manifest\'s first vault, else 1)',
+    '--amount UNITS      amount in token base units (default 1000000 = 1 USDC)',
+    '--fee-bps N         relayer fee in basis points (default 50)',
+    '--payee ADDR        who receives amount - fee (default: the consumer)',
+    '--valid-for SECS    authorization window from now (default 600)',
+    '--rpc URL           RPC to read the token\'s EIP-712 domain (default: the manifest\'s)',
+  ],
+  environment: ['CONSUMER_PK   consumer key, 0x + 64 hex (default: the devnet manifest\'s consumer; never printed)'],
+  async run(argv, io) {
+    const { values } = parseFlags(argv, {
+      manifest: { type: 'string' },
+      relayer: { type: 'string', multiple: true },
+      adapter: { type: 'string' },
+      vault: { type: 'string' },
+      amount: { type: 'string' },
+      'fee-bps': { type: 'string' },
+      payee: { type: 'string' },
+      'valid-for': { type: 'string' },
+      rpc: { type: 'string' },
+    })
+    const kind = (values.adapter ?? 'allocation') as AdapterKind
+    if (!['allocation', 'express-lane', 'attested'].includes(kind)) throw new UsageError('--adapter must be allocation, express-lane or attested')
+    const feeBps = Number(decimal('fee-bps', values['fee-bps'], 50n))
+    if (feeBps > 65535) throw new UsageError('--fee-bps must fit uint16 (0-65535)')
+    if (values.payee !== undefined && !/^0x[0-9a-fA-F]{40}$/.test(values.payee)) throw new UsageError('--payee must be an address')
+
+    let manifest
+    try {
+      manifest = readManifest(values.manifest ?? '.devnet/manifest.json')
+    } catch (error) {
+      if (error instanceof ManifestError) throw new CommandError(`${error.message} (start one with \`order-relay devnet\`, or pass --manifest)`)
+      throw error
+    }
+    const read = createEnvReader(io.env)
+    const key = read.privateKey('CONSUMER_PK', false) ?? manifest.accounts?.consumer?.privateKey
+    try {
+      read.done('order')
+    } catch (error) {
+      throw new UsageError((error as Error).message)
+    }
+    if (!key) throw new UsageError('CONSUMER_PK is required (the manifest has no consumer key)')
+    const account = privateKeyToAccount(key)
+    const relayers = values.relayer ?? (manifest.relayerUrl ? [manifest.relayerUrl] : [])
+    if (relayers.length === 0) throw new UsageError('no relayer: pass --relayer URL (repeatable)')
+    const rpcUrl = values.rpc ?? manifest.rpcUrl
+    const client = createPublicClient({ chain: chainFor(manifest.chainId, rpcUrl), transport: http(rpcUrl, { retryCount: 1 }) }) as PublicClient
+
+    const { chosen, skipped } = await chooseRelayer(relayers, { chainId: manifest.chainId, feeBps })
+    for (const skip of skipped) if (skip.reason !== 'NOT_CHEAPEST') io.err(`skipped ${skip.url}: ${skip.message}`)
+    if (!chosen) throw new CommandError(`no relayer can take this order (chain ${manifest.chainId}, feeBps ${feeBps})`)
+    io.err(`relayer ${chosen.url} (feeFloorBps ${chosen.info.feeFloorBps}, gas address ${chosen.info.relayer})`)
+
+    let now: bigint
+    try {
+      now = (await client.getBlock()).timestamp
+    } catch {
+      throw new CommandError(`cannot reach the RPC ${rpcUrl}: check it is up or pass --rpc`)
+    }
+    const vaultId = decimal('vault', values.vault, BigInt(manifest.vaults?.[0]?.vaultId ?? '1'))
+    const { adapter, params } = await buildOrderParams(kind, manifest, { consumer: account.address, vaultId, nowSeconds: now })
+    const order = {
+      consumer: account.address,
+      adapter,
+      params,
+      payToken: manifest.contracts.payToken,
+      payee: values.payee ?? account.address,
+      amount: decimal('amount', values.amount, 1_000_000n).toString(),
+      nonce: BigInt(Date.now() * 1000 + Math.floor(Math.random() * 1000)).toString(),
+      feeBps,
+    }
+    const request = await signOrder({
+      account,
+      order,
+      broker: manifest.contracts.broker,
+      chainId: manifest.chainId,
+      client,
+      validBefore: now + decimal('valid-for', values['valid-for'], 600n),
+    })
+    try {
+      const success = await createRelayClient({ url: chosen.url }).broker(request)
+      io.out(JSON.stringify(success, null, 2))
+      return 0
+    } catch (error) {
+      if (!(error instanceof SubmitError)) throw error
+      const fix = (relayErrorCodes as Record<string, { fix: string }>)[error.code]?.fix ?? (edgeErrorCodes as Record<string, { fix: string }>)[error.code]?.fix
+      io.err(`${error.code} (HTTP ${error.status}): ${error.message}`)
+      if (fix) io.err(`fix: ${fix}`)
+      return 1
+    }
+  },
+}
