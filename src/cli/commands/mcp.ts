@@ -1,0 +1,27 @@
+import { createMcpServer, mcpEnvironment, readMcpConfig, serveStdio } from '../../mcp/index.ts'
+import { ConfigError, createLogger } from '../../shared/index.ts'
+import { type Command, parseFlags, UsageError } from '../command.ts'
+import { version } from '../version.ts'
+
+export const mcpCommand: Command = {
+  name: 'mcp',
+  summary: 'serve the MCP tool is_encumbered over stdio (run by an MCP client)',
+  options: ['--manifest PATH   read chain, RPC and registry from a manifest (wins over INDEXER_MANIFEST)'],
+  environment: mcpEnvironment,
+  async run(argv, io) {
+    const { values } = parseFlags(argv, { manifest: { type: 'string' } })
+    let config
+    try {
+      config = readMcpConfig(io.env, { manifestPath: values.manifest })
+    } catch (error) {
+      if (error instanceof ConfigError) throw new UsageError(error.message)
+      throw error
+    }
+    // stdout carries the MCP protocol: every diagnostic goes to stderr.
+    const logger = createLogger(io.err)
+    const server = createMcpServer(config, { logger, version })
+    logger.info(`order-relay mcp ${version}: is_encumbered on chain ${config.chainId}, registry ${config.registry}, over stdio`)
+    await serveStdio(server, io.signal)
+    return 0
+  },
+}

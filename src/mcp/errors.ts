@@ -1,0 +1,88 @@
+import { BaseError, HttpRequestError, TimeoutError } from 'viem'
+
+/** What went wrong answering `is_encumbered` or replaying a receipt; `code` is stable, the message says what to do. */
+export type McpErrorCode =
+  | 'INVALID_INPUT'
+  | 'FUTURE_BLOCK'
+  | 'WRONG_CHAIN'
+  | 'NO_REGISTRY'
+  | 'NEEDS_ARCHIVE_NODE'
+  | 'RPC_UNREACHABLE'
+  | 'RPC_ERROR'
+  | 'INVALID_RECEIPT'
+
+/** A failure with a code, reported as a tool error (`isError: true`) or by `verify-receipt`. */
+export class McpError extends Error {
+  override name = 'McpError'
+  constructor(
+    readonly code: McpErrorCode,
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
+/**
+ * The scheme, host and port of an RPC URL: enough to say which node, without the
+ * path or query, where providers put API keys.
+ */
+export function rpcOrigin(rpcUrl: string): string {
+  try {
+    return new URL(rpcUrl).origin
+  } catch {
+    return 'the configured RPC'
+  }
+}
+
+/** True when the node could not be reached at all (refused, DNS, timeout), as opposed to answering with an error. */
+export function isUnreachable(error: unknown): boolean {
+  if (!(error instanceof BaseError)) return false
+  return error.walk((cause) => cause instanceof HttpRequestError || cause instanceof TimeoutError) !== null
+}
+
+// How nodes say they no longer hold the state of an old block: geth ("missing trie
+// node", "historical state … is not available", "header not found"), nethermind
+// ("No state available"), reth/erigon ("pruned", "state history"), anvil with
+// --prune-history ("BlockOutOfRangeError").
+const missingState = [
+  /missing trie node/i,
+  /header not found/i,
+  /state[^.]{0,80}not available/i,
+  /no state (is )?available/i,
+  /pruned/i,
+  /state histor/i,
+  /historical state/i,
+  /BlockOutOfRange/i,
+  /distance to target block exceeds/i,
+  /archive/i,
+]
+
+/** True when the node answered that it has no state for the block (it is not an archive node). */
+export function isMissingState(error: unknown): boolean {
+  const texts: string[] = []
+  if (error instanceof BaseError) {
+    error.walk((cause) => {
+      if (cause instanceof BaseError) texts.push(cause.details, cause.shortMessage)
+      else if (cause instanceof Error) texts.push(cause.message)
+      return false
+    })
+  } else if (error instanceof Error) texts.push(error.message)
+  return texts.some((text) => missingState.some((pattern) => pattern.test(text)))
+}
+
+/** One line naming the node's own error, without viem's multi-line request dump. */
+export function rpcErrorDetail(error: unknown): string {
+  if (error instanceof BaseError) return (error.details || error.shortMessage).split('\n')[0] ?? 'unknown error'
+  if (error instanceof Error) return error.message.split('\n')[0] ?? 'unknown error'
+  return String(error)
+}
+
+/** Turns any failure talking to the node into an McpError naming the node by its origin. */
+export function toRpcError(error: unknown, rpcUrl: string, doing: string): McpError {
+  if (error instanceof McpError) return error
+  if (isUnreachable(error)) return new McpError('RPC_UNREACHABLE', `cannot reach the RPC at ${rpcOrigin(rpcUrl)} (${doing}): ${rpcErrorDetail(error)}`)
+  if (isMissingState(error)) {
+    return new McpError('NEEDS_ARCHIVE_NODE', `the RPC at ${rpcOrigin(rpcUrl)} has no state for that block (${rpcErrorDetail(error)}): this needs an archive node`)
+  }
+  return new McpError('RPC_ERROR', `the RPC at ${rpcOrigin(rpcUrl)} failed ${doing}: ${rpcErrorDetail(error)}`)
+}
