@@ -1,10 +1,24 @@
 import type { Command } from '../command.ts'
+import { deployCommand } from './deploy.ts'
+import { devnetCommand } from './devnet.ts'
+import { indexerCommand } from './indexer.ts'
 import { mcpCommand } from './mcp.ts'
+import { orderCommand } from './order.ts'
 import { relayerCommand } from './relayer.ts'
+import { serveCommand } from './serve.ts'
 import { verifyReceiptCommand } from './verifyReceipt.ts'
 
 /**
  * Every subcommand, in the order `--help` lists them. Each lives in its own file
  * here and exports one Command.
  */
-export const commands: Command[] = [relayerCommand, mcpCommand, verifyReceiptCommand]
+export const commands: Command[] = [
+  serveCommand,
+  relayerCommand,
+  indexerCommand,
+  devnetCommand,
+  mcpCommand,
+  deployCommand,
+  orderCommand,
+  verifyReceiptCommand,
+]

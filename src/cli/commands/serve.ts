@@ -1,0 +1,34 @@
+import { createIndexer } from '../../indexer/index.ts'
+import { createRelayer } from '../../relayer/index.ts'
+import { createLogger } from '../../shared/index.ts'
+import { type Command, parseFlags } from '../command.ts'
+import { version } from '../version.ts'
+import { indexerConfigFrom } from './indexer.ts'
+import { relayerConfigFrom, relayerEnvironment } from './relayer.ts'
+import { indexerEnvironment } from '../../indexer/index.ts'
+
+export const serveCommand: Command = {
+  name: 'serve',
+  summary: 'run both surfaces: the relayer (RELAYER_PORT) and the indexer (INDEXER_PORT)',
+  options: ['--manifest PATH   manifest for both (wins over RELAYER_MANIFEST and INDEXER_MANIFEST)'],
+  environment: [...relayerEnvironment, ...indexerEnvironment],
+  async run(argv, io) {
+    const { values } = parseFlags(argv, { manifest: { type: 'string' } })
+    // Read both configurations before starting anything, so a bad value starts nothing.
+    const relayerConfig = relayerConfigFrom(io.env, { manifest: values.manifest })
+    const indexerConfig = indexerConfigFrom(io.env, { manifest: values.manifest })
+    const logger = createLogger(io.out)
+    const relayer = await createRelayer(relayerConfig, { logger, version }).serve()
+    let indexer: Awaited<ReturnType<ReturnType<typeof createIndexer>['serve']>>
+    try {
+      indexer = await createIndexer(indexerConfig, { logger }).serve()
+    } catch (error) {
+      await relayer.stop()
+      throw error
+    }
+    if (!io.signal.aborted) await new Promise<void>((resolve) => io.signal.addEventListener('abort', () => resolve(), { once: true }))
+    io.out('stopping: finishing orders already in flight')
+    await Promise.all([relayer.stop(), indexer.stop()])
+    return 0
+  },
+}
