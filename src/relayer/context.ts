@@ -17,4 +17,12 @@ export type RelayerContext = {
   inflight: Map<Hex, Promise<RelaySuccess>>
   /** Recently settled orderHash → txHash, so a replay can name its settling tx. */
   settled: Map<Hex, Hex>
+  /**
+   * Orders broadcast whose receipt did not come in time, by orderHash: a retry looks
+   * at that tx instead of broadcasting the order a second time.
+   */
+  unconfirmed: Map<Hex, UnconfirmedBroadcast>
 }
+
+/** A broadcast transaction whose outcome the relayer has not seen yet. */
+export type UnconfirmedBroadcast = { txHash: Hex; data: Hex; gas: bigint }

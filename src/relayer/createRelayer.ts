@@ -51,6 +51,7 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
     logger,
     inflight: new Map(),
     settled: new Map(),
+    unconfirmed: new Map(),
   }
 
   const running = new Set<Promise<unknown>>()

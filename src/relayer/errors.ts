@@ -1,3 +1,4 @@
+import type { Hex } from 'viem'
 import { type RelayErrorCode, relayErrorCodes } from '../wire/index.ts'
 
 /**
@@ -9,11 +10,14 @@ export class RelayError extends Error {
   override name = 'RelayError'
   readonly code: RelayErrorCode
   readonly status: number
+  /** The transaction this failure concerns, when one was signed (it may have reached the node). */
+  readonly txHash: Hex | undefined
 
-  constructor(code: RelayErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options)
+  constructor(code: RelayErrorCode, message: string, options?: { cause?: unknown; txHash?: Hex }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause })
     this.code = code
     this.status = relayErrorCodes[code].status
+    this.txHash = options?.txHash
   }
 
   /** The RelayFailure body. */

@@ -7,6 +7,7 @@ import { checkAuthorizationWindow } from './steps/checkAuthorizationWindow.ts'
 import { checkFeeFloor } from './steps/checkFeeFloor.ts'
 import { checkOrderHash } from './steps/checkOrderHash.ts'
 import { decodeSettlement } from './steps/decodeSettlement.ts'
+import { resumeUnconfirmed } from './steps/resumeUnconfirmed.ts'
 import { simulate } from './steps/simulate.ts'
 import { validateRequest } from './steps/validateRequest.ts'
 
@@ -15,7 +16,8 @@ const settledMemory = 10_000
 /**
  * `POST /broker` (SPEC.md 4.3): validate → orderHash → fee floor → window →
  * simulate → broadcast → decode. The orderHash is the idempotency key: a duplicate
- * arriving while the first is in flight shares its outcome instead of broadcasting.
+ * arriving while the first is in flight shares its outcome instead of broadcasting,
+ * and a retry of an order whose receipt timed out looks at that tx first.
  * @throws RelayError for every refusal; anything else unexpected becomes UPSTREAM_RPC.
  */
 export async function relay(context: RelayerContext, body: unknown): Promise<RelaySuccess> {
@@ -26,11 +28,17 @@ export async function relay(context: RelayerContext, body: unknown): Promise<Rel
   const running = context.inflight.get(orderHash)
   if (running) return running
 
+  const adapter = request.order.adapter as Hex
   const settlement = (async () => {
+    const resumed = await resumeUnconfirmed(context, orderHash, adapter)
+    if (resumed) {
+      remember(context, orderHash, resumed.txHash as Hex)
+      return resumed
+    }
     await checkAuthorizationWindow(context, request)
     const simulated = await simulate(context, request, orderHash)
-    const receipt = await broadcast(context, simulated, request.order.adapter as Hex)
-    const success = decodeSettlement(receipt, context.config.broker, request.order.adapter as Hex, orderHash)
+    const receipt = await broadcast(context, simulated, adapter, orderHash)
+    const success = decodeSettlement(receipt, context.config.broker, adapter, orderHash)
     remember(context, orderHash, success.txHash as Hex)
     return success
   })()

@@ -8,6 +8,8 @@ import { RelayError } from '../errors.ts'
  * @throws RelayError MALFORMED_ORDER naming each bad field (never its value).
  */
 export function validateRequest(context: Pick<RelayerContext, 'config'>, body: unknown): RelayRequest {
+  // valibot's object schemas accept arrays (then report every field missing): say what is wrong.
+  if (Array.isArray(body)) throw new RelayError('MALFORMED_ORDER', 'malformed request: body must be a JSON object')
   const parsed = v.safeParse(RelayRequestSchema, body)
   if (!parsed.success) throw new RelayError('MALFORMED_ORDER', `malformed request: ${describeIssues(parsed.issues)}`)
   const request = parsed.output

@@ -71,7 +71,10 @@ export function createSubmitter(options: SubmitterOptions) {
         logger.warn('nonce out of sync with the chain; re-synced and retrying the broadcast')
         return signAndSend(tx, 1)
       }
-      throw new RelayError('UPSTREAM_RPC', `broadcast failed at the relayer's RPC (tx ${hash} may or may not have reached the node); retry or try another relayer`, { cause: error })
+      throw new RelayError('UPSTREAM_RPC', `broadcast failed at the relayer's RPC (tx ${hash} may or may not have reached the node); retry or try another relayer`, {
+        cause: error,
+        txHash: hash,
+      })
     }
   }
 
