@@ -34,6 +34,14 @@ export type StartDevnetOptions = {
 
 export type Devnet = Awaited<ReturnType<typeof startDevnet>>
 
+async function remoteChainId(url: string): Promise<number> {
+  try {
+    return await createPublicClient({ transport: http(url, { retryCount: 1 }) }).getChainId()
+  } catch {
+    throw new Error(`cannot read the chain id of the fork URL ${new URL(url).origin}: is it up?`)
+  }
+}
+
 /**
  * Starts anvil through prool, deploys everything and seeds it: the harness behind
  * every test and `order-relay devnet`. Always `stop()` it.
@@ -44,7 +52,8 @@ export type Devnet = Awaited<ReturnType<typeof startDevnet>>
  * await devnet.stop()
  */
 export async function startDevnet(options: StartDevnetOptions = {}) {
-  const chainId = options.chainId ?? 421614
+  // A fork keeps the forked chain's id unless told otherwise.
+  const chainId = options.chainId ?? (options.forkUrl ? await remoteChainId(options.forkUrl) : 421614)
   const port = options.port ?? (await freePort())
   const instance = Instance.anvil({
     binary: findAnvil(),

@@ -17,7 +17,7 @@ export const devnetCommand: Command = {
   name: 'devnet',
   summary: 'local chain with everything deployed and seeded, plus a relayer and an indexer',
   options: [
-    '--chain-id ID      421614 (default) or 46630',
+    '--chain-id ID      421614 (default; with --fork-url, the forked chain\'s) or 46630',
     '--port-base N      anvil on N, relayer on N+1, indexer on N+2 (default: 8545, 8787, 8788)',
     '--manifest PATH    where to write the manifest (default .devnet/manifest.json)',
     '--fork-url URL     run anvil as a fork of a real chain and deploy onto it',
@@ -30,18 +30,19 @@ export const devnetCommand: Command = {
       manifest: { type: 'string' },
       'fork-url': { type: 'string' },
     })
-    const chainId = values['chain-id'] === undefined ? 421614 : Number(values['chain-id'])
-    if (!Number.isInteger(chainId) || chainId < 1) throw new UsageError('--chain-id must be a chain id such as 421614 or 46630')
+    // Default 421614; a fork keeps the forked chain's id unless --chain-id says otherwise.
+    const requested = values['chain-id'] === undefined ? undefined : Number(values['chain-id'])
+    if (requested !== undefined && (!Number.isInteger(requested) || requested < 1)) throw new UsageError('--chain-id must be a chain id such as 421614 or 46630')
     const base = values['port-base'] === undefined ? undefined : portNumber('port-base', values['port-base'], 0)
     const ports = base === undefined ? { anvil: 8545, relayer: 8787, indexer: 8788 } : { anvil: base, relayer: base + 1, indexer: base + 2 }
     const manifestPath = values.manifest ?? '.devnet/manifest.json'
     const logger = createLogger(io.out)
 
-    io.out(`starting anvil (chain ${chainId}${values['fork-url'] ? ', forked' : ''}) on 127.0.0.1:${ports.anvil}`)
+    io.out(`starting anvil${values['fork-url'] ? ' (fork)' : ''} on 127.0.0.1:${ports.anvil}`)
     let devnet: Awaited<ReturnType<typeof startDevnet>>
     try {
       devnet = await startDevnet({
-        chainId,
+        chainId: requested ?? (values['fork-url'] ? undefined : 421614),
         port: ports.anvil,
         forkUrl: values['fork-url'],
         onProgress: (p) => io.out(`  [${p.step}/${p.total}] ${p.name}${p.address ? ` ${p.address}` : ''}`),
@@ -50,7 +51,7 @@ export const devnetCommand: Command = {
       const message = error instanceof Error ? error.message : String(error)
       throw new CommandError(`${message.split('\n')[0]} (is port ${ports.anvil} free? try --port-base)`)
     }
-    const { manifest } = devnet
+    const { manifest, chainId } = devnet
     const stops: (() => Promise<unknown>)[] = [() => devnet.stop()]
     const stopAll = async () => {
       for (const stop of stops.reverse()) await stop().catch(() => {})
