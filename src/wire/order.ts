@@ -1,4 +1,5 @@
 import * as v from 'valibot'
+import { getAddress } from 'viem'
 import { AddressSchema, HexSchema, integerIn, Uint256StringSchema } from './primitives.ts'
 
 /**
@@ -33,14 +34,18 @@ export type OrderStruct = {
   feeBps: number
 }
 
-/** Converts a validated wire order to the struct the contracts take. */
+/**
+ * Converts a validated wire order to the struct the contracts take. Addresses are
+ * checksummed: the wire accepts any case, and viem refuses to ABI-encode a mixed-case
+ * address whose checksum is wrong (the encoded bytes are the same for every case).
+ */
 export function toOrderStruct(order: Order): OrderStruct {
   return {
-    consumer: order.consumer as `0x${string}`,
-    adapter: order.adapter as `0x${string}`,
+    consumer: getAddress(order.consumer),
+    adapter: getAddress(order.adapter),
     params: order.params as `0x${string}`,
-    payToken: order.payToken as `0x${string}`,
-    payee: order.payee as `0x${string}`,
+    payToken: getAddress(order.payToken),
+    payee: getAddress(order.payee),
     amount: BigInt(order.amount),
     nonce: BigInt(order.nonce),
     feeBps: order.feeBps,
