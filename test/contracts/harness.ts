@@ -6,6 +6,7 @@ import {
   type Address,
   encodeAbiParameters,
   encodeFunctionData,
+  getAddress,
   hashTypedData,
   type Hex,
   type LocalAccount,
@@ -25,9 +26,10 @@ import {
 import { type Devnet, type DevnetRole, devnetAccounts } from '../../src/devnet/index.ts'
 import { hashOrder, type RelayRequest, toOrderStruct } from '../../src/wire/index.ts'
 
-/** The devnet's contract addresses, typed as viem addresses (the manifest holds validated strings). */
+/** The devnet's contract addresses, checksummed and typed as viem addresses (the manifest holds validated strings). */
 export function contractsOf(devnet: Devnet): { [name in keyof ContractAddresses]: Address } {
-  return devnet.manifest.contracts as { [name in keyof ContractAddresses]: Address }
+  const entries = Object.entries(devnet.manifest.contracts).map(([name, address]) => [name, getAddress(address)])
+  return Object.fromEntries(entries) as { [name in keyof ContractAddresses]: Address }
 }
 
 /** A raw call: `to` absent means a contract creation (`data` = bytecode + constructor args). */
