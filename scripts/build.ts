@@ -1,10 +1,16 @@
-// Compiles the CLI into one executable, dist/order-relay. The contract artifacts are
-// TypeScript modules (src/chain/generated), so they are embedded; at run time the
-// binary needs no node_modules (only `devnet` needs an anvil executable).
+// Compiles the CLI into one executable, dist/order-relay (or --outfile PATH). The
+// contract artifacts are TypeScript modules (src/chain/generated), so they are
+// embedded; at run time the binary needs no node_modules (only `devnet` needs an
+// anvil executable).
 import { $ } from 'bun'
+import { parseArgs } from 'node:util'
 
-await $`bun scripts/build-contracts.ts`
+const { values } = parseArgs({ args: Bun.argv.slice(2), options: { outfile: { type: 'string' }, 'skip-contracts': { type: 'boolean' } } })
+const outfile = values.outfile ?? 'dist/order-relay'
+
+if (!values['skip-contracts']) await $`bun scripts/build-contracts.ts`
 const started = performance.now()
-await $`bun build --compile --minify --sourcemap src/cli/main.ts --outfile dist/order-relay`
-const { size } = Bun.file('dist/order-relay')
-console.log(`built dist/order-relay (${(size / 1e6).toFixed(1)} MB) in ${((performance.now() - started) / 1000).toFixed(1)} s`)
+// prool can also start alto (a bundler) via an optional peer dependency we never use.
+await $`bun build --compile --minify --sourcemap --external @pimlico/alto src/cli/main.ts --outfile ${outfile}`.quiet()
+const { size } = Bun.file(outfile)
+console.log(`built ${outfile} (${(size / 1e6).toFixed(1)} MB) in ${((performance.now() - started) / 1000).toFixed(1)} s`)

@@ -1,0 +1,147 @@
+// The executable as a user runs it: built with `bun build --compile`, started with
+// only the documented flags and variables, stopped with SIGTERM.
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createRelayClient } from '../../src/client/index.ts'
+import { devnetAccounts, type Devnet, startDevnet } from '../../src/devnet/index.ts'
+import type { ActivitySnapshot } from '../../src/wire/index.ts'
+import { allocationOrder, signed } from '../helpers/orders.ts'
+import { freePortBase, processesMatching, watchOutput } from '../helpers/processes.ts'
+
+const dir = mkdtempSync(join(tmpdir(), 'order-relay-bin-'))
+const exe = join(dir, 'order-relay')
+
+beforeAll(async () => {
+  const build = Bun.spawnSync(['bun', 'scripts/build.ts', '--skip-contracts', '--outfile', exe], { stdout: 'pipe', stderr: 'pipe' })
+  if (build.exitCode !== 0) throw new Error(`build failed: ${build.stderr.toString()}`)
+}, 120_000)
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+const run = (args: string[], env: Record<string, string> = {}) => {
+  const result = Bun.spawnSync([exe, ...args], { stdout: 'pipe', stderr: 'pipe', env: { PATH: process.env.PATH ?? '', ...env } })
+  return { code: result.exitCode, out: result.stdout.toString(), err: result.stderr.toString() }
+}
+
+test('--version, --help, unknown command and bad flag', () => {
+  const packageVersion = JSON.parse(readFileSync('package.json', 'utf8')).version
+  expect(run(['--version'])).toEqual({ code: 0, out: `${packageVersion}\n`, err: '' })
+  const help = run(['--help'])
+  expect(help.code).toBe(0)
+  for (const name of ['serve', 'relayer', 'indexer', 'devnet', 'mcp', 'deploy', 'order', 'verify-receipt']) expect(help.out).toContain(`  ${name} `)
+  const unknown = run(['frobnicate'])
+  expect(unknown.code).toBe(2)
+  expect(unknown.err.split('\n')[0]).toBe('order-relay: unknown command "frobnicate"')
+  expect(unknown.err).toContain('Usage: order-relay <command>')
+  const badFlag = run(['devnet', '--bogus'])
+  expect(badFlag.code).toBe(2)
+  expect(badFlag.err.split('\n')[0]).toStartWith("order-relay devnet: Unknown option '--bogus'")
+})
+
+test('every subcommand documents its options and environment', () => {
+  const relayer = run(['relayer', '--help'])
+  expect(relayer.code).toBe(0)
+  for (const name of ['RELAYER_PK', 'RELAYER_CHAIN_ID', 'RELAYER_PORT', 'RELAYER_HARDENED', 'RELAYER_GAS_FLOOR_WEI', 'RELAYER_CORS_ORIGINS', '--manifest']) {
+    expect(relayer.out).toContain(name)
+  }
+  expect(run(['indexer', '--help']).out).toContain('INDEXER_RETENTION')
+  expect(run(['mcp', '--help']).out).toContain('INDEXER_RPC_URL')
+  expect(run(['devnet', '--help']).out).toContain('--port-base')
+  expect(run(['deploy', '--help']).out).toContain('DEPLOYER_PK')
+  expect(run(['order', '--help']).out).toContain('--relayer URL')
+  expect(run(['verify-receipt', '--help']).out).toContain('--rpc')
+})
+
+test('relayer without a key: names the variable, exit 2, starts nothing', () => {
+  const result = run(['relayer'], { RELAYER_CHAIN_ID: '421614', RELAYER_BROKER: devnetAccounts.spare.address })
+  expect(result.code).toBe(2)
+  expect(result.err).toContain('RELAYER_PK is required')
+})
+
+test('devnet without anvil anywhere: exit 1 naming the npm package', () => {
+  const result = Bun.spawnSync([exe, 'devnet', '--port-base', '1'], { cwd: dir, stdout: 'pipe', stderr: 'pipe', env: { PATH: '/usr/bin:/bin' } })
+  expect(result.exitCode).toBe(1)
+  expect(result.stderr.toString()).toContain('npm install @foundry-rs/anvil')
+})
+
+test('devnet on free ports: order settles, /activity shows the events, openapi answers, SIGTERM leaves nothing', async () => {
+  const base = await freePortBase()
+  const manifestPath = join(dir, 'manifest.json')
+  const child = Bun.spawn([exe, 'devnet', '--port-base', String(base), '--manifest', manifestPath], {
+    stdout: 'pipe',
+    stderr: 'pipe',
+    stdin: 'ignore',
+    env: { PATH: process.env.PATH ?? '' },
+  })
+  const output = watchOutput(child)
+  try {
+    await output.waitFor(/Ctrl-C stops everything/)
+    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'))
+    expect(manifest.relayerUrl).toBe(`http://127.0.0.1:${base + 1}`)
+    expect(manifest.indexerUrl).toBe(`http://127.0.0.1:${base + 2}`)
+    expect(output.text).toContain(`order --manifest ${manifestPath}`)
+
+    const order = run(['order', '--manifest', manifestPath])
+    expect(order.code).toBe(0)
+    const success = JSON.parse(order.out)
+    expect(success.ok).toBe(true)
+    expect(success.receipt.event).toBe('AllocationGranted')
+
+    const openapi = await (await fetch(`${manifest.relayerUrl}/api/openapi.json`)).json()
+    expect(openapi.openapi).toBe('3.1.0')
+
+    // The indexer catches up within a few polls.
+    let snapshot: ActivitySnapshot | undefined
+    for (let i = 0; i < 40; i++) {
+      snapshot = (await (await fetch(`${manifest.indexerUrl}/activity`)).json()) as ActivitySnapshot
+      if (snapshot.indexedThrough === snapshot.head && snapshot.events.some((e) => e.name === 'LienRecorded')) break
+      await Bun.sleep(100)
+    }
+    const recorded = snapshot!.events.find((event) => event.name === 'LienRecorded')
+    expect(Object.keys(recorded!.fields).sort()).toEqual(['borrower', 'expiresAt', 'lienId'])
+    expect(await processesMatching(`--port ${base} `)).toHaveLength(1)
+  } finally {
+    child.kill('SIGTERM')
+  }
+  expect(await child.exited).toBe(0)
+  expect(await processesMatching(`--port ${base} `)).toEqual([])
+  expect(output.text).not.toContain(devnetAccounts.relayer.privateKey.slice(2))
+}, 90_000)
+
+test('the executable runs a relayer with only RELAYER_PK, RELAYER_CHAIN_ID, RELAYER_RPC_URL and RELAYER_BROKER', async () => {
+  const devnet: Devnet = await startDevnet()
+  const base = await freePortBase(1)
+  // Run from a folder without node_modules: the relayer needs nothing but the binary.
+  const child = Bun.spawn([exe, 'relayer'], {
+    cwd: dir,
+    stdout: 'pipe',
+    stderr: 'pipe',
+    stdin: 'ignore',
+    env: {
+      PATH: process.env.PATH ?? '',
+      RELAYER_PK: devnetAccounts.secondRelayer.privateKey,
+      RELAYER_CHAIN_ID: String(devnet.chainId),
+      RELAYER_RPC_URL: devnet.rpcUrl,
+      RELAYER_BROKER: devnet.manifest.contracts.broker,
+      RELAYER_PORT: String(base),
+    },
+  })
+  const output = watchOutput(child)
+  try {
+    await output.waitFor(/listening on/)
+    expect(output.text).toContain(devnetAccounts.secondRelayer.address)
+    const client = createRelayClient({ url: `http://127.0.0.1:${base}` })
+    expect(await client.info()).toEqual({ feeFloorBps: 0, supportedChainIds: [devnet.chainId], relayer: devnetAccounts.secondRelayer.address })
+    const success = await client.broker(await signed(devnet, allocationOrder(devnet)))
+    expect(success.feeCollected).toBe('50000')
+  } finally {
+    child.kill('SIGTERM')
+    await devnet.stop()
+  }
+  expect(await child.exited).toBe(0)
+  const key = devnetAccounts.secondRelayer.privateKey
+  expect(output.text.toLowerCase()).not.toContain(key.slice(2).toLowerCase())
+  expect(output.text).toContain('POST /broker 200 OK')
+}, 90_000)
