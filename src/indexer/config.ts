@@ -1,0 +1,143 @@
+import { type Address, getAddress } from 'viem'
+import { defaultRpcUrl } from '../chain/chains.ts'
+import { type Manifest, ManifestError, readManifest } from '../chain/manifest.ts'
+import { ConfigError, createEnvReader, type Env } from '../shared/index.ts'
+
+export type IndexerConfig = {
+  chainId: number
+  rpcUrl: string
+  /** registry, inbox, pool, escrow — in that order. */
+  addresses: readonly [Address, Address, Address, Address]
+  /** First block to index: the block the contracts were deployed at. */
+  deployedAt: bigint
+  host: string
+  port: number
+  /** Most events the snapshot keeps; older ones drop from the front. */
+  retention: number
+  /** `stale` once the indexer is more than this many blocks behind the head. */
+  staleBlocks: number
+  /** `stale` once the head could not be read for longer than this. */
+  headStaleMs: number
+  /** Pause between sync ticks. */
+  pollMs: number
+  /** Largest `eth_getLogs` block range asked for; shrinks when the node refuses. */
+  maxRange: number
+  /** How many recent block hashes are kept for reorg detection. */
+  reorgWindow: number
+}
+
+/** Documented defaults of the optional variables. */
+export const indexerDefaults = {
+  port: 8788,
+  host: '127.0.0.1',
+  retention: 10_000,
+  staleBlocks: 64,
+  headStaleMs: 30_000,
+  pollMs: 1_000,
+  maxRange: 2_000,
+  reorgWindow: 128,
+} as const
+
+export type IndexerConfigOverrides = Partial<IndexerConfig> & { manifestPath?: string | undefined }
+
+/** The environment variables the indexer reads, for `--help`. */
+export const indexerEnvironment = [
+  'INDEXER_RPC_URL       JSON-RPC URL of the node (default: the manifest\'s, or the chain\'s public RPC)',
+  'INDEXER_CHAIN_ID      chain id (default: the manifest\'s)',
+  'INDEXER_MANIFEST      devnet/deploy manifest with the addresses and deployedAt (--manifest wins)',
+  'INDEXER_ADDRESSES     registry,inbox,pool,escrow (4 addresses, comma-separated) instead of a manifest',
+  'INDEXER_DEPLOYED_AT   first block to index (required with INDEXER_ADDRESSES)',
+  `INDEXER_HOST          listening address (default ${indexerDefaults.host})`,
+  `INDEXER_PORT          listening port (default ${indexerDefaults.port})`,
+  `INDEXER_RETENTION     most events kept; older ones drop and set truncated (default ${indexerDefaults.retention})`,
+  `INDEXER_STALE_BLOCKS  stale when more blocks than this behind the head (default ${indexerDefaults.staleBlocks})`,
+  `INDEXER_HEAD_STALE_MS stale when the head was unreadable for longer than this (default ${indexerDefaults.headStaleMs})`,
+  `INDEXER_POLL_MS       pause between sync ticks (default ${indexerDefaults.pollMs})`,
+  `INDEXER_MAX_RANGE     largest eth_getLogs block range; halves when the node refuses (default ${indexerDefaults.maxRange})`,
+]
+
+/**
+ * Reads the indexer's configuration (DESIGN.md "Indexer"), checking every value; a
+ * `--manifest` flag (overrides.manifestPath) wins over INDEXER_MANIFEST, and explicit
+ * variables win over the manifest. Throws one ConfigError naming each bad variable.
+ *
+ * @example
+ * const config = readIndexerConfig(process.env, { manifestPath: '.devnet/manifest.json' })
+ */
+export function readIndexerConfig(env: Env, overrides: IndexerConfigOverrides = {}): IndexerConfig {
+  const read = createEnvReader(env)
+
+  let manifest: Manifest | undefined
+  const manifestPath = overrides.manifestPath ?? read.string('INDEXER_MANIFEST')
+  if (manifestPath) {
+    try {
+      manifest = readManifest(manifestPath)
+    } catch (error) {
+      read.problem(error instanceof ManifestError ? `INDEXER_MANIFEST: ${error.message}` : String(error))
+    }
+  }
+
+  const chainId = overrides.chainId ?? read.integer('INDEXER_CHAIN_ID', manifest?.chainId, 1, Number.MAX_SAFE_INTEGER)
+  if (chainId === undefined && !manifestPath && !read.has('INDEXER_CHAIN_ID')) read.problem('INDEXER_CHAIN_ID is required (or INDEXER_MANIFEST)')
+  if (manifest && chainId !== undefined && manifest.chainId !== chainId) {
+    read.problem(`INDEXER_CHAIN_ID ${chainId} does not match the manifest's chainId ${manifest.chainId}`)
+  }
+
+  const rpcFallback = manifest?.rpcUrl ?? (chainId === undefined ? undefined : defaultRpcUrl(chainId))
+  const rpcUrl = overrides.rpcUrl ?? read.url('INDEXER_RPC_URL', rpcFallback)
+  if (!rpcUrl && chainId !== undefined) read.problem(`INDEXER_RPC_URL is required: chain ${chainId} has no built-in RPC`)
+
+  const addresses = overrides.addresses ?? readAddresses(read, manifest)
+  const deployedAt = overrides.deployedAt ?? readDeployedAt(read, manifest)
+
+  const int = (name: string, fallback: number, min: number, max: number) => read.integer(name, fallback, min, max) ?? fallback
+  const config: IndexerConfig = {
+    chainId: chainId as number,
+    rpcUrl: rpcUrl as string,
+    addresses: addresses as IndexerConfig['addresses'],
+    deployedAt: deployedAt ?? 0n,
+    host: overrides.host ?? read.string('INDEXER_HOST', indexerDefaults.host) ?? indexerDefaults.host,
+    port: overrides.port ?? int('INDEXER_PORT', indexerDefaults.port, 0, 65535),
+    retention: overrides.retention ?? int('INDEXER_RETENTION', indexerDefaults.retention, 1, 10_000_000),
+    staleBlocks: overrides.staleBlocks ?? int('INDEXER_STALE_BLOCKS', indexerDefaults.staleBlocks, 0, 1_000_000_000),
+    headStaleMs: overrides.headStaleMs ?? int('INDEXER_HEAD_STALE_MS', indexerDefaults.headStaleMs, 1, 86_400_000),
+    pollMs: overrides.pollMs ?? int('INDEXER_POLL_MS', indexerDefaults.pollMs, 1, 3_600_000),
+    maxRange: overrides.maxRange ?? int('INDEXER_MAX_RANGE', indexerDefaults.maxRange, 1, 10_000_000),
+    reorgWindow: overrides.reorgWindow ?? indexerDefaults.reorgWindow,
+  }
+  read.done('indexer')
+  return config
+}
+
+function readAddresses(read: ReturnType<typeof createEnvReader>, manifest: Manifest | undefined): Address[] | undefined {
+  if (read.has('INDEXER_ADDRESSES')) {
+    const list = read.list('INDEXER_ADDRESSES')
+    if (list.length !== 4 || !list.every((item) => /^0x[0-9a-fA-F]{40}$/.test(item))) {
+      read.problem('INDEXER_ADDRESSES must be 4 comma-separated addresses (0x + 40 hex digits): registry,inbox,pool,escrow')
+      return undefined
+    }
+    return list.map((item) => getAddress(item.toLowerCase()))
+  }
+  if (manifest) {
+    const { registry, inbox, pool, escrow } = manifest.contracts
+    return [registry, inbox, pool, escrow].map((item) => getAddress(item.toLowerCase()))
+  }
+  read.problem('INDEXER_MANIFEST or INDEXER_ADDRESSES (registry,inbox,pool,escrow) is required')
+  return undefined
+}
+
+function readDeployedAt(read: ReturnType<typeof createEnvReader>, manifest: Manifest | undefined): bigint | undefined {
+  const raw = read.string('INDEXER_DEPLOYED_AT')
+  if (raw !== undefined) {
+    if (/^(0|[1-9]\d*)$/.test(raw)) return BigInt(raw)
+    read.problem(`INDEXER_DEPLOYED_AT must be a block number (got ${JSON.stringify(raw.slice(0, 40))})`)
+    return undefined
+  }
+  if (manifest) return BigInt(manifest.deployedAt)
+  if (read.has('INDEXER_ADDRESSES')) {
+    read.problem('INDEXER_DEPLOYED_AT is required with INDEXER_ADDRESSES: the block the contracts were deployed at (0 scans from genesis)')
+  }
+  return undefined
+}
+
+export { ConfigError }

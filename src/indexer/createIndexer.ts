@@ -1,0 +1,87 @@
+import { createPublicClient, http, type PublicClient, webSocket } from 'viem'
+import { chainFor } from '../chain/index.ts'
+import type { Logger } from '../shared/index.ts'
+import type { IndexerConfig } from './config.ts'
+import { createIndexerApp } from './http/app.ts'
+import { createSnapshotCache } from './snapshot.ts'
+import { createSyncer } from './sync/syncer.ts'
+
+export type IndexerDependencies = {
+  logger: Logger
+  /** Override the RPC client (tests). */
+  client?: PublicClient
+  /** Clock for staleness (tests); Date.now by default. */
+  now?: () => number
+}
+
+export type IndexerServeOptions = {
+  /** Run the sync loop (default true); tests may drive `sync.syncOnce()` themselves. */
+  sync?: boolean
+}
+
+/**
+ * Builds the indexer: the syncer following the registry contracts' logs, the
+ * snapshot cache and the HTTP app. Nothing listens or syncs until `serve`.
+ *
+ * @example
+ * const indexer = createIndexer(readIndexerConfig(process.env), { logger })
+ * const server = await indexer.serve()
+ * // GET `${server.url}/activity`
+ * await server.stop()
+ */
+export function createIndexer(config: IndexerConfig, dependencies: IndexerDependencies) {
+  const { logger } = dependencies
+  const now = dependencies.now ?? Date.now
+  const client =
+    dependencies.client ??
+    (createPublicClient({
+      chain: chainFor(config.chainId, config.rpcUrl),
+      transport: /^wss?:/.test(config.rpcUrl) ? webSocket(config.rpcUrl, { retryCount: 0, timeout: 10_000 }) : http(config.rpcUrl, { retryCount: 0, timeout: 10_000 }),
+      cacheTime: 0,
+    }) as PublicClient)
+  const syncer = createSyncer({ client, config, logger, now })
+  const snapshots = createSnapshotCache(config, syncer.status, now)
+  const app = createIndexerApp(snapshots, logger)
+
+  return {
+    app,
+    config,
+    sync: {
+      /** One tick: read the head, rewind a reorg, index up to the head. Never throws. */
+      syncOnce: syncer.syncOnce,
+      /** Reads the head without indexing. */
+      refreshHead: syncer.refreshHead,
+      start: syncer.start,
+      stop: syncer.stop,
+      status: syncer.status,
+      /** The snapshot `GET /activity` answers right now. */
+      snapshot: () => snapshots.current().snapshot,
+    },
+    /** Listens and starts syncing; resolves once the port is bound. */
+    async serve(options: IndexerServeOptions = {}) {
+      const server = Bun.serve({ hostname: config.host, port: config.port, fetch: app.fetch })
+      const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${server.port}`
+      if (options.sync !== false) syncer.start()
+      const [registry, inbox, pool, escrow] = config.addresses
+      logger.info(
+        `indexer on chain ${config.chainId} from block ${config.deployedAt} (registry ${registry}, inbox ${inbox}, pool ${pool}, escrow ${escrow}), listening on ${url}`,
+      )
+      let stopped: Promise<void> | undefined
+      return {
+        url,
+        port: server.port as number,
+        /** Stops syncing and listening; safe to call twice. */
+        stop() {
+          stopped ??= (async () => {
+            await syncer.stop()
+            server.stop(true)
+          })()
+          return stopped
+        },
+      }
+    },
+  }
+}
+
+export type Indexer = ReturnType<typeof createIndexer>
+export type IndexerServer = Awaited<ReturnType<Indexer['serve']>>

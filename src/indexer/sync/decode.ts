@@ -1,0 +1,52 @@
+import { type Abi, type Address, decodeEventLog, getAddress, type Log } from 'viem'
+import { formatEventArgs, registryAbis } from '../../chain/index.ts'
+import type { ActivityEvent } from '../../wire/index.ts'
+
+/**
+ * Decodes logs of the four registry contracts into ActivityEvents, generically:
+ * whatever event of the emitting contract's ABI matches, `fields` its named
+ * arguments (integers as decimal strings, addresses and bytes as hex).
+ *
+ * @example
+ * const decode = createLogDecoder(config.addresses)
+ * const event = decode(log) // { name: 'LienRecorded', fields: { lienId, borrower, expiresAt }, … }
+ */
+export function createLogDecoder(addresses: readonly [Address, Address, Address, Address]) {
+  const byAddress = new Map<string, { address: Address; abi: Abi }>()
+  addresses.forEach((address, index) => {
+    byAddress.set(address.toLowerCase(), { address: getAddress(address), abi: registryAbis[index] as Abi })
+  })
+  const all = registryAbis.flat() as Abi
+
+  return function decodeLog(log: Log): ActivityEvent | undefined {
+    if (log.blockNumber === null || log.logIndex === null || log.transactionHash === null) return undefined
+    const known = byAddress.get(log.address.toLowerCase())
+    const base = {
+      address: known?.address ?? getAddress(log.address),
+      blockNumber: log.blockNumber.toString(),
+      logIndex: log.logIndex,
+      transactionHash: log.transactionHash,
+    }
+    const decoded = tryDecode(known?.abi ?? all, log) ?? tryDecode(all, log)
+    if (decoded) return { name: decoded.eventName, ...base, fields: formatEventArgs(decoded.args) }
+    // Not in the ABIs (a contract upgraded under us?): keep it visible rather than lose it.
+    return { name: 'UnknownEvent', ...base, fields: { topics: log.topics.join(','), data: log.data } }
+  }
+}
+
+function tryDecode(abi: Abi, log: Log) {
+  try {
+    const decoded = decodeEventLog({ abi, data: log.data, topics: log.topics, strict: true })
+    return decoded.eventName === undefined ? undefined : { eventName: decoded.eventName, args: decoded.args }
+  } catch {
+    return undefined
+  }
+}
+
+/** Chain order: block number, then log index. */
+export function compareEvents(a: ActivityEvent, b: ActivityEvent): number {
+  const blockA = BigInt(a.blockNumber)
+  const blockB = BigInt(b.blockNumber)
+  if (blockA !== blockB) return blockA < blockB ? -1 : 1
+  return a.logIndex - b.logIndex
+}

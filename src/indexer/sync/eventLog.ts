@@ -1,0 +1,44 @@
+import type { ActivityEvent } from '../../wire/index.ts'
+import { compareEvents } from './decode.ts'
+
+/**
+ * The indexed events in chain order, capped at `retention`: appending past the cap
+ * drops the oldest events from the front and marks the log truncated (for good:
+ * what was dropped is gone). A reorg rewinds the tail with `dropAbove`.
+ *
+ * @example
+ * const log = createEventLog(10_000)
+ * log.append(events)
+ * log.dropAbove(forkBlock)
+ */
+export function createEventLog(retention: number) {
+  let events: ActivityEvent[] = []
+  let truncated = false
+
+  return {
+    get events(): readonly ActivityEvent[] {
+      return events
+    },
+    get truncated() {
+      return truncated
+    },
+    /** Adds events that all come after the ones held (sorted here into chain order). */
+    append(added: readonly ActivityEvent[]) {
+      if (added.length === 0) return
+      events.push(...[...added].sort(compareEvents))
+      if (events.length > retention) {
+        events = events.slice(events.length - retention)
+        truncated = true
+      }
+    },
+    /** Drops every event above `block` (orphaned by a reorg); returns how many. */
+    dropAbove(block: bigint): number {
+      const keep = events.filter((event) => BigInt(event.blockNumber) <= block)
+      const dropped = events.length - keep.length
+      events = keep
+      return dropped
+    },
+  }
+}
+
+export type EventLog = ReturnType<typeof createEventLog>

@@ -1,0 +1,91 @@
+import type { Address, Log, PublicClient } from 'viem'
+
+/**
+ * The block range `eth_getLogs` is asked for: halves each time the node refuses a
+ * range (too many results, range too large, any error) and doubles back after a
+ * full-size success — but not past the last refused size until `relearnAfter`
+ * successes in a row, so a node with a fixed limit is not asked for too much on
+ * every other call. Never above `max`.
+ */
+export function createRangeSizer(max: number, relearnAfter = 16) {
+  const limit = BigInt(Math.max(1, max))
+  let size = limit
+  let ceiling = limit
+  let streak = 0
+  return {
+    get size() {
+      return size
+    },
+    refused(tried: bigint) {
+      size = tried > 1n ? tried / 2n : 1n
+      ceiling = tried > 1n ? tried - 1n : 1n
+      streak = 0
+    },
+    succeeded(tried: bigint) {
+      if (tried < size) return // a short remainder says nothing about the node's limit
+      if (++streak >= relearnAfter) {
+        ceiling = limit
+        streak = 0
+      }
+      size = size * 2n < ceiling ? size * 2n : ceiling
+    },
+  }
+}
+
+export type RangeSizer = ReturnType<typeof createRangeSizer>
+
+/** Thrown when the node refuses even a one-block range. */
+export class LogsRefusedError extends Error {
+  override name = 'LogsRefusedError'
+  constructor(
+    readonly block: bigint,
+    override readonly cause: unknown,
+  ) {
+    super(`eth_getLogs refused block ${block}: ${describeError(cause)}`)
+  }
+}
+
+export type FetchLogsParameters = {
+  address: readonly Address[]
+  fromBlock: bigint
+  /** Upper bound: the range actually fetched may end earlier. */
+  toBlock: bigint
+  sizer: RangeSizer
+}
+
+/**
+ * Fetches the logs of `address` from `fromBlock` on, in one range no larger than
+ * the sizer allows, halving the range down to one block while the node refuses.
+ * Returns the logs and the last block they cover.
+ *
+ * @example
+ * const { logs, toBlock } = await fetchLogs(client, { address, fromBlock: 1n, toBlock: head, sizer })
+ */
+export async function fetchLogs(client: PublicClient, parameters: FetchLogsParameters): Promise<{ logs: Log[]; toBlock: bigint }> {
+  const { address, fromBlock, sizer } = parameters
+  const span = parameters.toBlock - fromBlock + 1n
+  let tried = sizer.size < span ? sizer.size : span
+  for (;;) {
+    const toBlock = fromBlock + tried - 1n
+    try {
+      const logs = await client.getLogs({ address: [...address], fromBlock, toBlock })
+      sizer.succeeded(tried)
+      return { logs, toBlock }
+    } catch (error) {
+      if (tried <= 1n) throw new LogsRefusedError(fromBlock, error)
+      sizer.refused(tried)
+      tried = sizer.size
+    }
+  }
+}
+
+/** A short, URL-free description of an RPC error (an RPC URL may carry an API key). */
+export function describeError(error: unknown): string {
+  if (error && typeof error === 'object') {
+    const { shortMessage, details, message } = error as { shortMessage?: unknown; details?: unknown; message?: unknown }
+    const head = typeof shortMessage === 'string' ? shortMessage : typeof message === 'string' ? message.split('\n')[0] : 'unknown error'
+    const detail = typeof details === 'string' && details && !head?.includes(details) ? ` (${details.slice(0, 200)})` : ''
+    return `${head}${detail}`.replace(/https?:\/\/\S+/g, '<rpc>')
+  }
+  return String(error).replace(/https?:\/\/\S+/g, '<rpc>')
+}

@@ -1,0 +1,43 @@
+import { type Hex, keccak256, stringToHex, type TransactionReceipt } from 'viem'
+import { lienEscrowAbi, lienInboxAbi, lienPoolAbi, mockEIP3009TokenAbi } from '../../src/chain/index.ts'
+import { type Devnet, devnetAccounts, usdc } from '../../src/devnet/index.ts'
+
+/**
+ * Runs a whole lien life on the devnet: the lender proposes, the borrower confirms
+ * (recorded), the lender deposits and funds it, the borrower repays in full
+ * (released). Returns the lien and each step's receipt.
+ */
+export async function runRegistryFlow(devnet: Devnet, label: string) {
+  const { contracts } = devnet.manifest
+  const lienId: Hex = keccak256(stringToHex(`indexer test lien ${label}`))
+  const amount = 250n * usdc
+  const expiresAt = (await devnet.publicClient.getBlock()).timestamp + 30n * 24n * 3600n
+  const lender = devnet.wallet('lender')
+  const borrower = devnet.wallet('borrower')
+
+  async function send(role: 'lender' | 'borrower', request: { address: Hex; abi: unknown; functionName: string; args: unknown[] }) {
+    const client = role === 'lender' ? lender : borrower
+    const hash = await client.writeContract(request as Parameters<typeof client.writeContract>[0])
+    const receipt = await devnet.publicClient.waitForTransactionReceipt({ hash, pollingInterval: 20 })
+    if (receipt.status !== 'success') throw new Error(`${request.functionName} reverted`)
+    return receipt
+  }
+
+  const receipts: Record<string, TransactionReceipt> = {}
+  receipts.propose = await send('lender', { address: contracts.inbox, abi: lienInboxAbi, functionName: 'propose', args: [lienId, devnetAccounts.borrower.address, expiresAt] })
+  receipts.confirm = await send('borrower', { address: contracts.inbox, abi: lienInboxAbi, functionName: 'confirm', args: [lienId] })
+  await send('lender', { address: contracts.payToken, abi: mockEIP3009TokenAbi, functionName: 'approve', args: [contracts.pool, amount] })
+  receipts.deposit = await send('lender', { address: contracts.pool, abi: lienPoolAbi, functionName: 'deposit', args: [amount] })
+  receipts.fund = await send('lender', { address: contracts.pool, abi: lienPoolAbi, functionName: 'fund', args: [lienId, amount] })
+  await send('borrower', { address: contracts.payToken, abi: mockEIP3009TokenAbi, functionName: 'approve', args: [contracts.escrow, amount] })
+  receipts.repay = await send('borrower', { address: contracts.escrow, abi: lienEscrowAbi, functionName: 'repay', args: [lienId, amount] })
+  return { lienId, amount, expiresAt, receipts: receipts as Record<'propose' | 'confirm' | 'deposit' | 'fund' | 'repay', TransactionReceipt> }
+}
+
+/** Where the n-th log of `receipt` emitted by one of `addresses` sits: block, index, tx. */
+export function logPositions(receipt: TransactionReceipt, addresses: readonly string[]) {
+  const ours = new Set(addresses.map((a) => a.toLowerCase()))
+  return receipt.logs
+    .filter((log) => ours.has(log.address.toLowerCase()))
+    .map((log) => ({ blockNumber: receipt.blockNumber.toString(), logIndex: log.logIndex, transactionHash: receipt.transactionHash }))
+}
