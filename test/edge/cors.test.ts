@@ -79,6 +79,12 @@ describe('edgeCors', () => {
     expect((await app.request('/info', { headers: { origin: allowed } })).headers.get('access-control-allow-origin')).toBe('*')
   })
 
+  test('other paths get no CORS: an OPTIONS there falls through to the app', async () => {
+    const { app } = corsApp([allowed])
+    const response = await app.request('/nope', preflight(allowed))
+    expect([response.status, response.headers.get('access-control-allow-origin')]).toEqual([404, null])
+  })
+
   test('`*` grants POST /broker to every origin', async () => {
     const { app } = corsApp(['*'])
     const pre = await app.request('/broker', preflight(other))

@@ -1,10 +1,14 @@
 import type { Context } from 'hono'
 import { cors } from 'hono/cors'
+import { createMiddleware } from 'hono/factory'
 
 export type EdgeCorsOptions = {
   /** Origins allowed to call `POST /broker` from a browser; `*` allows any. */
   origins: readonly string[]
 }
+
+/** The relayer's routes; any other path gets no CORS headers (and its plain 404). */
+const relayerPaths = new Set(['/broker', '/info', '/api/openapi.json'])
 
 /**
  * CORS for the relayer (SPEC.md 4.5 item 4), built on `hono/cors`:
@@ -14,7 +18,8 @@ export type EdgeCorsOptions = {
  *   not concern them and they pass.
  * - every other route (`GET /info`, `GET /api/openapi.json`): readable from any origin.
  * `Retry-After` is exposed so a page can read it from a 429. Preflights are answered
- * here, before the rate limit and the breaker, so they never see either.
+ * here, before the rate limit and the breaker, so they never see either. Paths that
+ * are not relayer routes get no CORS at all.
  *
  * @example
  * app.use(edgeCors({ origins: ['https://app.example.com'] }))
@@ -23,7 +28,7 @@ export function edgeCors(options: EdgeCorsOptions) {
   const anyOrigin = options.origins.includes('*')
   const allowed = new Set(options.origins)
   const isBroker = (c: Context) => c.req.path === '/broker'
-  return cors({
+  const grant = cors({
     origin: (origin, c) => {
       if (!isBroker(c)) return '*'
       if (anyOrigin) return '*'
@@ -36,5 +41,9 @@ export function edgeCors(options: EdgeCorsOptions) {
     allowHeaders: ['Content-Type'],
     exposeHeaders: ['Retry-After'],
     maxAge: 600,
+  })
+  return createMiddleware(async function edgeCors(c, next) {
+    if (!relayerPaths.has(c.req.path)) return next()
+    return grant(c, next)
   })
 }
