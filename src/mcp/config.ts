@@ -54,6 +54,7 @@ export function readMcpConfig(env: Env, overrides: McpConfigOverrides = {}): Mcp
 
   const rpcUrl = read.url('INDEXER_RPC_URL', manifest?.rpcUrl ?? (chainId === undefined ? undefined : defaultRpcUrl(chainId)))
   if (rpcUrl === undefined && chainId !== undefined) read.problem(`INDEXER_RPC_URL is required: chain ${chainId} has no public RPC built in`)
+  if (rpcUrl !== undefined && /^wss?:/i.test(rpcUrl)) read.problem('INDEXER_RPC_URL must be an http(s) URL for order-relay mcp (it reads with single requests)')
 
   let registry = manifest?.contracts.registry as Address | undefined
   if (!registry && !manifestPath) {

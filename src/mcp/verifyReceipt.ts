@@ -47,7 +47,8 @@ export function parseReceipt(input: unknown): Receipt {
   if (parsed.success) return parsed.output
   const issue = parsed.issues[0]
   const where = issue?.path?.map((item) => String(item.key)).join('.') || 'receipt'
-  throw new McpError('INVALID_RECEIPT', `not an is_encumbered receipt: ${where} is invalid (expected ${issue?.expected ?? 'a valid value'})`)
+  const problem = issue?.input === undefined && where !== 'receipt' ? 'is missing' : `is invalid (expected ${issue?.expected ?? 'a valid value'})`
+  throw new McpError('INVALID_RECEIPT', `not an is_encumbered receipt: ${where} ${problem}`)
 }
 
 const check = (expected: string, actual: string | null): ReceiptCheck => ({

@@ -12,12 +12,15 @@ export const repoRoot = resolve(import.meta.dir, '../..')
 /** A fresh temporary directory for manifests and receipt files. */
 export const tempDir = () => mkdtempSync(join(tmpdir(), 'order-relay-mcp-'))
 
-/** Writes a manifest file (the devnet's, or any) and returns its path. */
-export function writeManifest(dir: string, manifest: Manifest, name = 'manifest.json'): string {
+/** Writes `value` as JSON to `dir/name` and returns the path. */
+export function writeJson(dir: string, name: string, value: unknown): string {
   const path = join(dir, name)
-  writeFileSync(path, JSON.stringify(manifest, null, 2))
+  writeFileSync(path, JSON.stringify(value, null, 2))
   return path
 }
+
+/** Writes a manifest file (the devnet's, or any) and returns its path. */
+export const writeManifest = (dir: string, manifest: Manifest, name = 'manifest.json') => writeJson(dir, name, manifest)
 
 /** Sends one contract call from a devnet role and waits for a successful receipt. */
 export async function send(devnet: Devnet, role: 'lender' | 'borrower', address: string, abi: Abi, functionName: string, args: unknown[]) {
