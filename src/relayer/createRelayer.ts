@@ -9,6 +9,9 @@ import { createEdge, describeEdge } from './edge/index.ts'
 import { createRelayerApp } from './http/app.ts'
 import { createGasLimitCache, createSubmitter } from './submitter/index.ts'
 
+/** How long answers may take to reach their clients once every order is finished. */
+const drainMarginMs = 10_000
+
 export type RelayerDependencies = {
   logger: Logger
   version: string
@@ -83,15 +86,24 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
       return {
         url,
         port: server.port as number,
-        /** Stop accepting, finish every order already in the pipeline, then release everything. */
+        /**
+         * Stop accepting, finish every order already in the pipeline and deliver its
+         * answer, then release everything. A connection still open 10 s after the
+         * last order finished (a client not reading its answer) is cut.
+         */
         stop() {
           stopped ??= (async () => {
-            server.stop(false)
+            // Resolves once every connection is closed: idle ones at once, the others
+            // when their response has been written (not merely computed).
+            const closed = server.stop(false)
             await Promise.allSettled([...running])
+            let limit: ReturnType<typeof setTimeout> | undefined
+            await Promise.race([closed, new Promise((resolve) => (limit = setTimeout(resolve, drainMarginMs)))])
+            clearTimeout(limit)
             submitter.stop()
             context.clock.stop()
             edge.stop()
-            server.stop(true)
+            await server.stop(true)
           })()
           return stopped
         },

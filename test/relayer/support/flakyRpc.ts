@@ -5,6 +5,7 @@
  */
 export function startFlakyRpc(upstream: string) {
   const failing = new Map<string, 'refuse' | 'loseAnswer'>()
+  const failNext = new Map<string, number>()
   const seen: string[] = []
   const server = Bun.serve({
     hostname: '127.0.0.1',
@@ -14,7 +15,14 @@ export function startFlakyRpc(upstream: string) {
       const body = JSON.parse(text) as { method: string } | { method: string }[]
       const methods = (Array.isArray(body) ? body : [body]).map((call) => call.method)
       seen.push(...methods)
-      const mode = methods.map((method) => failing.get(method)).find(Boolean)
+      let mode = methods.map((method) => failing.get(method)).find(Boolean)
+      for (const method of methods) {
+        const left = failNext.get(method) ?? 0
+        if (left > 0) {
+          failNext.set(method, left - 1)
+          mode = 'refuse'
+        }
+      }
       if (mode === 'refuse') return new Response('upstream unavailable', { status: 503 })
       const answer = await fetch(upstream, { method: 'POST', headers: { 'content-type': 'application/json' }, body: text })
       const answerText = await answer.text()
@@ -29,8 +37,13 @@ export function startFlakyRpc(upstream: string) {
     fail(method: string, mode: 'refuse' | 'loseAnswer' = 'refuse') {
       failing.set(method, mode)
     },
+    /** Refuse the next `count` calls of `method`, then behave again. */
+    failNext(method: string, count = 1) {
+      failNext.set(method, count)
+    },
     heal() {
       failing.clear()
+      failNext.clear()
     },
     stop() {
       server.stop(true)
