@@ -2,6 +2,7 @@
 // HTTP on 127.0.0.1, settling real orders on anvil. The browser half of CORS is in
 // browser.test.ts.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { createRelayClient, SubmitError } from '../../src/client/index.ts'
 import { type Devnet, devnetAccounts, startDevnet } from '../../src/devnet/index.ts'
 import { hashOrder, type RelayRequest } from '../../src/wire/index.ts'
 import { allocationOrder, signed } from '../helpers/orders.ts'
@@ -105,6 +106,27 @@ describe('per-client token bucket', () => {
   })
 })
 
+describe('client library', () => {
+  test('reads an edge rejection as a SubmitError with its code and retryAfter', async () => {
+    const relayer = await hardened({ RELAYER_RATE_BURST: '1', RELAYER_RATE_PER_SEC: '0.25' })
+    const client = createRelayClient({ url: relayer.url })
+    expect((await client.info()).relayer).toBe(relayerAddress)
+    const error = await client.info().then(
+      () => undefined,
+      (e: unknown) => e,
+    )
+    expect(error).toBeInstanceOf(SubmitError)
+    const { code, status, retryAfter, message } = error as SubmitError
+    expect({ code, status, retryAfter, message }).toEqual({
+      code: 'RATE_LIMITED',
+      status: 429,
+      retryAfter: 4,
+      message: 'rate limit exceeded for this client (0.25 requests/s, burst 1); retry after 4 s',
+    })
+    await stopRelayer(relayer)
+  })
+})
+
 describe('global in-flight cap', () => {
   test('a burst of slow settlements over the cap: SERVER_BUSY at once for the excess, the rest settle', async () => {
     const relayer = await hardened({ RELAYER_MAX_INFLIGHT: '3', RELAYER_RATE_BURST: '100' })
@@ -126,6 +148,14 @@ describe('global in-flight cap', () => {
       )
       // GET /info is not capped.
       expect((await fetch(`${relayer.url}/info`)).status).toBe(200)
+      // The client library sees SERVER_BUSY with Retry-After 1.
+      const busy = await createRelayClient({ url: relayer.url })
+        .broker(await order())
+        .then(
+          () => undefined,
+          (e: unknown) => e as SubmitError,
+        )
+      expect([busy?.code, busy?.status, busy?.retryAfter]).toEqual(['SERVER_BUSY', 429, 1])
       await until('three transactions in the pool', async () => (await devnet.testClient.getTxpoolStatus()).pending === 3)
       expect(done.length).toBe(5)
       await devnet.testClient.mine({ blocks: 1 })
