@@ -86,3 +86,12 @@ export function toRpcError(error: unknown, rpcUrl: string, doing: string): McpEr
   }
   return new McpError('RPC_ERROR', `the RPC at ${rpcOrigin(rpcUrl)} failed ${doing}: ${rpcErrorDetail(error)}`)
 }
+
+/** Runs one request against the node, turning any failure into an McpError (see toRpcError). */
+export async function withRpc<T>(rpcUrl: string, doing: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run()
+  } catch (error) {
+    throw toRpcError(error, rpcUrl, doing)
+  }
+}

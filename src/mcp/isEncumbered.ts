@@ -1,6 +1,6 @@
 import { type Address, BlockNotFoundError, type Hex, type PublicClient } from 'viem'
 import { decodeIsEncumbered, isEncumberedRequest } from './call.ts'
-import { McpError, toRpcError } from './errors.ts'
+import { McpError, withRpc } from './errors.ts'
 import { isEncumberedSignature, type IsEncumberedOutput } from './receipt.ts'
 
 export type ReadIsEncumberedParameters = {
@@ -33,13 +33,7 @@ export type ReadIsEncumberedErrorType = McpError
  */
 export async function readIsEncumbered(client: PublicClient, parameters: ReadIsEncumberedParameters): Promise<ReadIsEncumberedReturnType> {
   const { chainId, rpcUrl, registry, lienId, blockNumber } = parameters
-  const rpc = async <T>(doing: string, run: () => Promise<T>): Promise<T> => {
-    try {
-      return await run()
-    } catch (error) {
-      throw toRpcError(error, rpcUrl, doing)
-    }
-  }
+  const rpc = <T>(doing: string, run: () => Promise<T>) => withRpc(rpcUrl, doing, run)
 
   const nodeChainId = await rpc('reading eth_chainId', () => client.getChainId())
   if (nodeChainId !== chainId) {

@@ -2,7 +2,7 @@ import * as v from 'valibot'
 import { BlockNotFoundError, createPublicClient, decodeFunctionData, type Hex, http } from 'viem'
 import { lienRegistryAbi } from '../chain/index.ts'
 import { decodeIsEncumbered } from './call.ts'
-import { McpError, isMissingState, rpcOrigin, toRpcError } from './errors.ts'
+import { McpError, isMissingState, rpcOrigin, toRpcError, withRpc } from './errors.ts'
 import { type Receipt, ReceiptSchema } from './receipt.ts'
 
 /** One comparison: `match`, `mismatch`, or `not-checked` (it could not be run, see the verdict). */
@@ -90,13 +90,7 @@ function answerCheck(receipt: Receipt): ReceiptCheck {
 export async function verifyReceipt(receipt: Receipt, rpcUrl: string, options: VerifyReceiptOptions = {}): Promise<VerifyReceiptReturnType> {
   const parsed = parseReceipt(receipt)
   const client = createPublicClient({ transport: http(rpcUrl, { retryCount: 1, timeout: options.timeoutMs ?? 10_000 }) })
-  const rpc = async <T>(doing: string, run: () => Promise<T>): Promise<T> => {
-    try {
-      return await run()
-    } catch (error) {
-      throw toRpcError(error, rpcUrl, doing)
-    }
-  }
+  const rpc = <T>(doing: string, run: () => Promise<T>) => withRpc(rpcUrl, doing, run)
 
   const answer = answerCheck(parsed)
   const chainId = check(String(parsed.chainId), String(await rpc('reading eth_chainId', () => client.getChainId())))
