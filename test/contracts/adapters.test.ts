@@ -232,4 +232,18 @@ describe('ZeroAddress()', () => {
     await expectRevert(devnet, { from: 'deployer', call, expected: 'ZeroAddress()', watch: { token: contracts().payToken, holders: [], extra: [attestorOf] } })
     expect(await attestorOf()).toBe(devnetAccounts.attestor.address)
   })
+
+  // OpenZeppelin's Ownable would answer OwnableInvalidOwner(0); SPEC 7.3 says ZeroAddress().
+  for (const [name, abi, address] of [
+    ['AllocationAdapter', allocationAdapterAbi, () => contracts().allocationAdapter],
+    ['ExpressLaneAdapter', expressLaneAdapterAbi, () => contracts().expressLaneAdapter],
+    ['AttestedAdapter', attestedAdapterAbi, () => contracts().attestedAdapter],
+  ] as const) {
+    test(`admin: ${name}.transferOwnership(0) by the owner`, async () => {
+      const ownerOf = () => devnet.publicClient.readContract({ address: address(), abi, functionName: 'owner' })
+      const call = callOf(address(), abi, 'transferOwnership', [zeroAddress])
+      await expectRevert(devnet, { from: 'deployer', call, expected: 'ZeroAddress()', watch: { token: contracts().payToken, holders: [], extra: [ownerOf] } })
+      expect(await ownerOf()).toBe(devnetAccounts.deployer.address)
+    })
+  }
 })

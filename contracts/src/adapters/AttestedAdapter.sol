@@ -1,20 +1,15 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.24;
 
-import {Ownable} from "@openzeppelin/contracts/access/Ownable.sol";
+import {BrokerAdapter} from "./BrokerAdapter.sol";
 import {ECDSA} from "@openzeppelin/contracts/utils/cryptography/ECDSA.sol";
 import {EIP712} from "@openzeppelin/contracts/utils/cryptography/EIP712.sol";
-import {IAdapter} from "../interfaces/IAdapter.sol";
 
 /// @title AttestedAdapter
 /// @notice Grants a claim vouched for by an off-chain attestor's EIP-712 signature over the order.
-contract AttestedAdapter is IAdapter, EIP712, Ownable {
+contract AttestedAdapter is BrokerAdapter, EIP712 {
     // ---------------------------------------------------------------- errors
 
-    /// @dev `grant` was called by something other than the broker.
-    error NotBroker();
-    /// @dev A required address argument was zero.
-    error ZeroAddress();
     /// @dev The attestation is malformed or not signed by the configured attestor.
     error BadAttestation();
     /// @dev `block.timestamp` is past the attestation's `notAfter`.
@@ -35,8 +30,6 @@ contract AttestedAdapter is IAdapter, EIP712, Ownable {
     bytes32 public constant ATTESTATION_TYPEHASH =
         keccak256("Attestation(address consumer,bytes32 claim,uint64 notAfter)");
 
-    /// @notice The only caller allowed to `grant`.
-    address public immutable broker;
     /// @notice The signer whose attestations are accepted.
     address public attestor;
     /// @notice Attestation digests already redeemed: each attestation grants once.
@@ -44,10 +37,11 @@ contract AttestedAdapter is IAdapter, EIP712, Ownable {
 
     // ---------------------------------------------------------------- functions
 
-    constructor(address broker_, address attestor_, address owner_) EIP712("AttestedAdapter", "1") Ownable(_nonZero(owner_)) {
-        if (broker_ == address(0) || attestor_ == address(0) || owner_ == address(0)) revert ZeroAddress();
-        broker = broker_;
-        attestor = attestor_;
+    constructor(address broker_, address attestor_, address owner_)
+        BrokerAdapter(broker_, owner_)
+        EIP712("AttestedAdapter", "1")
+    {
+        attestor = _nonZero(attestor_);
         emit AttestorSet(attestor_);
     }
 
@@ -66,9 +60,9 @@ contract AttestedAdapter is IAdapter, EIP712, Ownable {
     /// @return receipt `abi.encode(bytes32 claim)`.
     function grant(bytes32 orderHash, address consumer, uint256, bytes calldata params)
         external
+        onlyBroker
         returns (bytes memory receipt)
     {
-        if (msg.sender != broker) revert NotBroker();
         (bytes32 claim, uint64 notAfter, bytes memory signature) = abi.decode(params, (bytes32, uint64, bytes));
         // forge-lint: disable-next-line(block-timestamp)
         if (block.timestamp > notAfter) revert AttestationExpired();
@@ -79,12 +73,5 @@ contract AttestedAdapter is IAdapter, EIP712, Ownable {
         used[digest] = true;
         emit AttestedGranted(orderHash, consumer, claim);
         return abi.encode(claim);
-    }
-
-    /// @dev `account`, or a `ZeroAddress()` revert when it is zero. Wraps the owner passed to
-    /// `Ownable`, whose constructor runs before ours and would otherwise answer `OwnableInvalidOwner`.
-    function _nonZero(address account) private pure returns (address) {
-        if (account == address(0)) revert ZeroAddress();
-        return account;
     }
 }
