@@ -1,7 +1,14 @@
 import * as v from 'valibot'
-import { EdgeRejectionSchema, edgeErrorCodes, RelayFailureSchema, relayErrorCodes } from '../wire/index.ts'
+import { edgeErrorCodeList, edgeErrorCodes, relayErrorCodeList, relayErrorCodes } from '../wire/index.ts'
 import { parseRetryAfter } from './retryAfter.ts'
 import { SubmitError } from './SubmitError.ts'
+
+/** A RelayFailure (SPEC.md 2.6) or an edge rejection (7.2): the same shape, two code unions. */
+const FailureSchema = v.object({
+  ok: v.literal(false),
+  code: v.picklist([...new Set([...relayErrorCodeList, ...edgeErrorCodeList])], 'not a relayer or edge code'),
+  message: v.string(),
+})
 
 /**
  * Reads a relayer's answer: a 200 whose JSON matches `schema` is the result; a
@@ -38,7 +45,7 @@ export async function readAnswer<const TSchema extends v.GenericSchema>(
     throw new SubmitError('BAD_RESPONSE', `${what}: answered 200 with unexpected JSON (${describe(parsed.issues)})`, { status })
   }
 
-  const failure = v.safeParse(v.union([RelayFailureSchema, EdgeRejectionSchema]), body)
+  const failure = v.safeParse(FailureSchema, body)
   if (!failure.success) {
     throw new SubmitError('BAD_RESPONSE', `${what}: answered ${status} with JSON that is not a relayer failure (${describe(failure.issues)})`, { status })
   }
@@ -57,7 +64,9 @@ function describe(issues: readonly v.BaseIssue<unknown>[]): string {
   const parts = new Set<string>()
   for (const issue of issues) {
     const path = (issue.path ?? []).map((item) => String(item.key)).join('.') || 'body'
-    parts.add(`${path}: expected ${issue.expected ?? 'a valid value'}`)
+    // valibot's default messages quote the received value; the wire schemas' own messages do not.
+    const what = issue.input === undefined ? 'missing' : issue.message.includes('eceived') ? `expected ${issue.expected ?? 'a valid value'}` : issue.message
+    parts.add(`${path}: ${what}`)
     if (parts.size >= 4) break
   }
   return [...parts].join('; ')

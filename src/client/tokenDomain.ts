@@ -9,6 +9,10 @@ const domainAbi = parseAbi([
 /**
  * The payment token's EIP-712 domain: through EIP-5267 `eip712Domain()`, or from
  * `name()` and `version()` where the token lacks it (as real USDC does).
+ *
+ * @example
+ * import { readTokenDomain } from 'order-relay/client'
+ * const domain = await readTokenDomain(publicClient, usdcAddress) // { name: 'USD Coin', version: '2', chainId: 421614, verifyingContract: '0x…' }
  */
 export async function readTokenDomain(client: PublicClient, token: Address): Promise<TypedDataDomain> {
   try {
