@@ -1,4 +1,4 @@
-import { encodeFunctionData, type Hex } from 'viem'
+import { BaseError, encodeFunctionData, type Hex, HttpRequestError, size, TimeoutError, WebSocketRequestError } from 'viem'
 import { brokerAbi, decodeRevert, errorAbis, extractRevertData, isRevertError } from '../../chain/index.ts'
 import { type RelayRequest, toOrderStruct } from '../../wire/index.ts'
 import type { RelayerContext } from '../context.ts'
@@ -24,30 +24,63 @@ export function encodeBrokerCall(request: RelayRequest): Hex {
 }
 
 /**
- * Step 5: one `eth_call` of `broker(...)` from the relayer's own address, so an order
- * that would revert is refused without spending gas. The revert is decoded against
- * every ABI the call can reach (broker, adapters, token, OpenZeppelin).
+ * Step 5: one `eth_call` of `broker(...)` from the relayer's own address, with the gas
+ * limit the transaction will carry, so an order that would revert is refused without
+ * spending gas and an order that passes is broadcast exactly as simulated. The limit
+ * comes from the per-adapter cache; an order that does not fit it (large `params`
+ * pay more calldata gas, and since Prague at least the calldata floor) gets its own
+ * `eth_estimateGas` and is simulated again at that limit, never broadcast with a
+ * limit the node would refuse to mine. The revert is decoded against every ABI the
+ * call can reach (broker, adapters, token, OpenZeppelin).
  * @throws RelayError WOULD_REVERT, AUTH_EXPIRED (token says expired), UPSTREAM_RPC
  */
 export async function simulate(context: RelayerContext, request: RelayRequest, orderHash: Hex): Promise<SimulatedOrder> {
-  const { client, config, submitter } = context
+  const { config, submitter, gasLimits } = context
   const data = encodeBrokerCall(request)
+  const call = { account: submitter.address, to: config.broker, data }
+  const adapter = request.order.adapter as Hex
+
+  const cached = await orRevert(context, orderHash, 'estimating gas', () => gasLimits.get(adapter, call))
+  const first = await callFailure(context, data, cached)
+  if (first === undefined) return { data, gas: cached }
+  if (isTransportError(first)) throw upstream('during simulation', first)
+  const revert = extractRevertData(first)
+  if (revert && size(revert) >= 4) throw await revertToRelayError(context, decodeRevert(revert, errorAbis).text, orderHash)
+
+  // Out of gas, an empty revert, or a limit under the calldata cost: find this order's own limit.
+  const own = await orRevert(context, orderHash, 'estimating gas', () => gasLimits.estimate(call))
+  const second = await callFailure(context, data, own)
+  if (second === undefined) return { data, gas: own }
+  if (isRevertError(second)) throw await revertToRelayError(context, decodeRevert(extractRevertData(second), errorAbis).text, orderHash)
+  throw upstream('during simulation', second)
+}
+
+/** Runs the Broker call at `gas`; undefined when it passes, else the error. */
+async function callFailure(context: RelayerContext, data: Hex, gas: bigint): Promise<{} | undefined> {
   try {
-    await client.call({ account: submitter.address, to: config.broker, data })
+    await context.client.call({ account: context.submitter.address, to: context.config.broker, data, gas })
+    return undefined
   } catch (error) {
-    if (!isRevertError(error)) {
-      throw new RelayError('UPSTREAM_RPC', "the relayer's RPC failed during simulation; retry or try another relayer", { cause: error })
-    }
-    throw await revertToRelayError(context, decodeRevert(extractRevertData(error), errorAbis).text, orderHash)
+    return error ?? new Error('eth_call failed')
   }
-  let gas: bigint
+}
+
+// A gas estimate that reverts is a simulation that reverts; any other failure is the RPC's.
+async function orRevert(context: RelayerContext, orderHash: Hex, doing: string, estimate: () => Promise<bigint>): Promise<bigint> {
   try {
-    gas = await context.gasLimits.get(request.order.adapter as Hex, { account: submitter.address, to: config.broker, data })
+    return await estimate()
   } catch (error) {
     if (isRevertError(error)) throw await revertToRelayError(context, decodeRevert(extractRevertData(error), errorAbis).text, orderHash)
-    throw new RelayError('UPSTREAM_RPC', "the relayer's RPC failed while estimating gas; retry or try another relayer", { cause: error })
+    throw upstream(`while ${doing}`, error)
   }
-  return { data, gas }
+}
+
+const upstream = (when: string, cause: unknown) => new RelayError('UPSTREAM_RPC', `the relayer's RPC failed ${when}; retry or try another relayer`, { cause })
+
+/** The node was not reached or did not answer (as opposed to answering with an error). */
+function isTransportError(error: unknown): boolean {
+  if (!(error instanceof BaseError)) return false
+  return Boolean(error.walk((e) => e instanceof HttpRequestError || e instanceof TimeoutError || e instanceof WebSocketRequestError))
 }
 
 /** Maps a decoded revert to the code a client acts on. */

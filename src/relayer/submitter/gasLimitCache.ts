@@ -18,6 +18,10 @@ export function createGasLimitCache(client: PublicClient, options: { ttlMs: numb
       cache.set(id, { gas: hit && hit.gas > gas ? hit.gas : gas, at: Date.now() })
       return cache.get(id)!.gas
     },
+    /** One order's own limit, estimated and padded, leaving the cache alone. */
+    async estimate(request: { account: Address; to: Address; data: Hex }): Promise<bigint> {
+      return options.pad(await client.estimateGas(request))
+    },
     /** Raise the cached limit after a transaction ran out of gas. */
     bump(key: Address, gasUsed: bigint) {
       const id = key.toLowerCase()
