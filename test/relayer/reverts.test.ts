@@ -157,6 +157,33 @@ describe('payment token (EIP-3009)', () => {
   })
 })
 
+test('authorization used after broadcast: two relayers race for one order; the loser is WOULD_REVERT naming its reverted tx', async () => {
+  const request = await signed(devnet, allocationOrder(devnet))
+  exposure.request(request)
+  const rival = await startWatchedRelayer(devnet, exposure, { env: { RELAYER_PK: devnetAccounts.secondRelayer.privateKey } })
+  await devnet.testClient.setAutomine(false)
+  try {
+    // Both simulate against the same state and broadcast; one block then holds both.
+    const answers = Promise.all([relayer.post(request), rival.post(request)])
+    while ((await devnet.publicClient.getBlock({ blockTag: 'pending' })).transactions.length < 2) await Bun.sleep(5)
+    await devnet.testClient.mine({ blocks: 1 })
+    const [a, b] = await answers
+    const [winner, loser] = a.status === 200 ? [a, b] : [b, a]
+    expect(winner.status).toBe(200)
+    expect(loser.status).toBe(422)
+    const lostTx = String(loser.body.message).match(/tx (0x[0-9a-f]{64})/)?.[1] as Hex
+    expect(loser.body).toEqual({
+      ok: false,
+      code: 'WOULD_REVERT',
+      message: `reverted on chain after broadcast in tx ${lostTx}: authorization used (another relayer may have settled it first)`,
+    })
+    expect((await devnet.publicClient.getTransactionReceipt({ hash: lostTx })).status).toBe('reverted')
+  } finally {
+    await devnet.testClient.setAutomine(true)
+    await rival.stop()
+  }
+}, 20_000)
+
 describe('allocation adapter', () => {
   test('AllocationSoldOut(vaultId=7): an unconfigured vault', async () => {
     const request = await signed(devnet, allocationOrder(devnet, { params: vaultParams(7n) }))
