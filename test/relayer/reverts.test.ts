@@ -161,11 +161,20 @@ test('authorization used after broadcast: two relayers race for one order; the l
   const request = await signed(devnet, allocationOrder(devnet))
   exposure.request(request)
   const rival = await startWatchedRelayer(devnet, exposure, { env: { RELAYER_PK: devnetAccounts.secondRelayer.privateKey } })
+  // Warm the rival (gas price, the adapter's gas limit) so that, like the first relayer,
+  // it needs one eth_call against the latest block before broadcasting.
+  const warm = await signed(devnet, allocationOrder(devnet))
+  exposure.request(warm)
+  expect((await rival.post(warm)).status).toBe(200)
   await devnet.testClient.setAutomine(false)
   try {
     // Both simulate against the same state and broadcast; one block then holds both.
     const answers = Promise.all([relayer.post(request), rival.post(request)])
-    while ((await devnet.publicClient.getBlock({ blockTag: 'pending' })).transactions.length < 2) await Bun.sleep(5)
+    const deadline = Date.now() + 5_000
+    while ((await devnet.publicClient.getBlock({ blockTag: 'pending' })).transactions.length < 2) {
+      if (Date.now() > deadline) throw new Error(`both relayers should have broadcast: ${JSON.stringify(await Promise.race([answers, Bun.sleep(100)]))}`)
+      await Bun.sleep(5)
+    }
     await devnet.testClient.mine({ blocks: 1 })
     const [a, b] = await answers
     const [winner, loser] = a.status === 200 ? [a, b] : [b, a]
