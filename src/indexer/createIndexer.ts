@@ -1,6 +1,6 @@
 import { createPublicClient, http, type PublicClient, webSocket } from 'viem'
 import { chainFor } from '../chain/index.ts'
-import type { Logger } from '../shared/index.ts'
+import { listenUrl, type Logger } from '../shared/index.ts'
 import type { IndexerConfig } from './config.ts'
 import { createIndexerApp } from './http/app.ts'
 import { createSnapshotCache } from './snapshot.ts'
@@ -60,7 +60,7 @@ export function createIndexer(config: IndexerConfig, dependencies: IndexerDepend
     /** Listens and starts syncing; resolves once the port is bound. */
     async serve(options: IndexerServeOptions = {}) {
       const server = Bun.serve({ hostname: config.host, port: config.port, fetch: app.fetch })
-      const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${server.port}`
+      const url = listenUrl(config.host, server.port as number)
       if (options.sync !== false) syncer.start()
       const [registry, inbox, pool, escrow] = config.addresses
       logger.info(

@@ -1,7 +1,8 @@
 import { createPublicClient, http, type PublicClient } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { chainFor } from '../chain/index.ts'
-import type { Logger } from '../shared/index.ts'
+import { listenUrl, type Logger } from '../shared/index.ts'
+import { checkRpcChain } from './checkRpcChain.ts'
 import type { RelayerConfig } from './config.ts'
 import { createChainClock } from './chainClock.ts'
 import type { RelayerContext } from './context.ts'
@@ -75,11 +76,12 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
     address: account.address,
     /** Starts background work and listens; resolves once the port is bound. */
     async serve() {
+      await checkRpcChain(client, config.chainId, logger)
       submitter.start()
       context.clock.start()
       edge.start()
       const server = Bun.serve({ hostname: config.host, port: config.port, fetch: app.fetch, idleTimeout: 120 })
-      const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${server.port}`
+      const url = listenUrl(config.host, server.port as number)
       logger.info(`relayer ${account.address} on chain ${config.chainId}, broker ${config.broker}, listening on ${url}`)
       for (const line of describeEdge(config.edge)) logger.info(line)
       let stopped: Promise<void> | undefined

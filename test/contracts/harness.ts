@@ -14,8 +14,8 @@ import {
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import {
+  encodeBrokerCall,
   attestedAdapterAbi,
-  brokerAbi,
   type ContractAddresses,
   decodeRevert,
   type DecodedRevert,
@@ -24,7 +24,7 @@ import {
   mockEIP3009TokenAbi,
 } from '../../src/chain/index.ts'
 import { type Devnet, type DevnetRole, devnetAccounts } from '../../src/devnet/index.ts'
-import { hashOrder, type RelayRequest, toOrderStruct } from '../../src/wire/index.ts'
+import { hashOrder, type RelayRequest } from '../../src/wire/index.ts'
 
 /** The devnet's contract addresses, checksummed and typed as viem addresses (the manifest holds validated strings). */
 export function contractsOf(devnet: Devnet): { [name in keyof ContractAddresses]: Address } {
@@ -51,18 +51,7 @@ export type Watch = {
 export function brokerCall(devnet: Devnet, request: RelayRequest): RawCall {
   return {
     to: contractsOf(devnet).broker,
-    data: encodeFunctionData({
-      abi: brokerAbi,
-      functionName: 'broker',
-      args: [
-        toOrderStruct(request.order),
-        BigInt(request.validAfter),
-        BigInt(request.validBefore),
-        request.signature.v,
-        request.signature.r as Hex,
-        request.signature.s as Hex,
-      ],
-    }),
+    data: encodeBrokerCall(request),
   }
 }
 

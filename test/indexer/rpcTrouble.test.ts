@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { type Devnet, startDevnet } from '../../src/devnet/index.ts'
 import { runRegistryFlow } from './registryFlow.ts'
-import { type RpcProxy, startRpcProxy } from './rpcProxy.ts'
+import { startRpcProxy } from './rpcProxy.ts'
 import { startTestIndexer, type TestIndexer } from './startTestIndexer.ts'
 
 let devnet: Devnet

@@ -1,27 +1,11 @@
-import { BaseError, encodeFunctionData, type Hex, HttpRequestError, size, TimeoutError, WebSocketRequestError } from 'viem'
-import { brokerAbi, decodeRevert, errorAbis, extractRevertData, isRevertError } from '../../chain/index.ts'
-import { type RelayRequest, toOrderStruct } from '../../wire/index.ts'
+import { BaseError, type Hex, HttpRequestError, size, TimeoutError, WebSocketRequestError } from 'viem'
+import { decodeRevert, encodeBrokerCall, errorAbis, extractRevertData, isRevertError } from '../../chain/index.ts'
+import type { RelayRequest } from '../../wire/index.ts'
 import type { RelayerContext } from '../context.ts'
 import { RelayError } from '../errors.ts'
 import { findSettlement } from './findSettlement.ts'
 
 export type SimulatedOrder = { data: Hex; gas: bigint }
-
-/** The Broker calldata for a request, the order passed through verbatim. */
-export function encodeBrokerCall(request: RelayRequest): Hex {
-  return encodeFunctionData({
-    abi: brokerAbi,
-    functionName: 'broker',
-    args: [
-      toOrderStruct(request.order),
-      BigInt(request.validAfter),
-      BigInt(request.validBefore),
-      request.signature.v,
-      request.signature.r as Hex,
-      request.signature.s as Hex,
-    ],
-  })
-}
 
 /**
  * Step 5: one `eth_call` of `broker(...)` from the relayer's own address, with the gas

@@ -1,9 +1,9 @@
-import { type Abi, type Address, encodeAbiParameters, encodeFunctionData, type Hex, type LocalAccount } from 'viem'
+import { type Abi, type Address, encodeAbiParameters, type Hex, type LocalAccount } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import { brokerAbi, decodeRevert, errorAbis, extractRevertData, isRevertError } from '../../../src/chain/index.ts'
+import { decodeRevert, encodeBrokerCall, errorAbis, extractRevertData, isRevertError } from '../../../src/chain/index.ts'
 import type { Devnet, DevnetRole } from '../../../src/devnet/index.ts'
 import { devnetAccounts } from '../../../src/devnet/index.ts'
-import { type RelayRequest, toOrderStruct } from '../../../src/wire/index.ts'
+import type { RelayRequest } from '../../../src/wire/index.ts'
 
 /** Deploys a contract from `role` (deployer by default) and returns its address. */
 export async function deploy(devnet: Devnet, abi: Abi, bytecode: Hex, args: readonly unknown[] = [], role: DevnetRole = 'deployer'): Promise<Address> {
@@ -40,18 +40,7 @@ export function directBrokerCall(devnet: Devnet, request: RelayRequest, from: Ad
   return {
     from,
     to: devnet.manifest.contracts.broker,
-    data: encodeFunctionData({
-      abi: brokerAbi,
-      functionName: 'broker',
-      args: [
-        toOrderStruct(request.order),
-        BigInt(request.validAfter),
-        BigInt(request.validBefore),
-        request.signature.v,
-        request.signature.r as Hex,
-        request.signature.s as Hex,
-      ],
-    }),
+    data: encodeBrokerCall(request),
   }
 }
 
