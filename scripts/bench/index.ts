@@ -1,0 +1,107 @@
+// `bun run bench [--quick] [--only a,b]`: every benchmark against a devnet it starts,
+// each beside a baseline measured in the same run; medians of several runs. Prints a
+// Markdown table and writes bench-results/<timestamp>.json. See docs/benchmarks.md.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { parseArgs } from 'node:util'
+import { $ } from 'bun'
+import { startDevnet } from '../../src/devnet/index.ts'
+import { indexerDefaults } from '../../src/indexer/index.ts'
+import { benchActivity } from './activity.ts'
+import { benchBackfill } from './backfill.ts'
+import type { BenchContext } from './lib/context.ts'
+import { generateRegistryEvents } from './lib/registryEvents.ts'
+import { formatTable, machine, type Row, row, writeResults } from './lib/report.ts'
+import { benchRejections } from './rejections.ts'
+import { benchSettlement } from './settlement.ts'
+import { benchStartup } from './startup.ts'
+
+const names = ['startup', 'rejections', 'settlement', 'backfill', 'activity'] as const
+type Name = (typeof names)[number]
+
+const { values } = parseArgs({
+  args: Bun.argv.slice(2),
+  options: { quick: { type: 'boolean', default: false }, only: { type: 'string' }, help: { type: 'boolean', default: false } },
+})
+if (values.help) {
+  console.log(`Usage: bun run bench [--quick] [--only ${names.join(',')}]`)
+  process.exit(0)
+}
+const only = new Set((values.only ?? names.join(',')).split(',').map((name) => name.trim()))
+for (const name of only) if (!names.includes(name as Name)) throw new Error(`--only: unknown benchmark ${name} (known: ${names.join(', ')})`)
+const quick = values.quick ?? false
+const started = performance.now()
+const loadBefore = (await Bun.file('/proc/loadavg').text()).trim()
+process.env.FOUNDRY_DISABLE_NIGHTLY_WARNING = 'true'
+
+const dir = mkdtempSync(join(tmpdir(), 'order-relay-bench-'))
+const context: BenchContext = {
+  exe: join(dir, 'order-relay'),
+  baselineExe: join(dir, 'baseline'),
+  dir,
+  runs: quick ? 1 : 5,
+  quick,
+  log: (line) => console.error(`[${((performance.now() - started) / 1000).toFixed(0).padStart(3)} s] ${line}`),
+}
+const loadRuns = quick ? 1 : 3
+const loadSeconds = quick ? 2 : 5
+const eventCount = 50_000
+const rows: Row[] = []
+const memory: { relayer?: { rssMiB: number; peakRssMiB: number }; indexer?: { rssMiB: number; peakRssMiB: number }; bareRssMiB?: number[] } = {}
+
+try {
+  context.log('building the executable and the baseline server')
+  await $`bun scripts/build.ts --skip-contracts --outfile ${context.exe}`.quiet()
+  await $`bun build --compile --minify scripts/bench/servers/baseline.ts --outfile ${context.baselineExe}`.quiet()
+
+  if (only.has('startup')) {
+    const result = await benchStartup(context, quick ? 3 : 7)
+    rows.push(result.row)
+    memory.bareRssMiB = result.baselineRssMiB
+  }
+  if (only.has('rejections')) rows.push(...(await benchRejections({ ...context, runs: loadRuns }, { connections: 32, seconds: loadSeconds })))
+  if (only.has('settlement')) {
+    const result = await benchSettlement({ ...context, runs: quick ? 1 : 3 }, { orders: 2_000, clients: 32 })
+    rows.push(result.row)
+    memory.relayer = { rssMiB: result.rssMiB, peakRssMiB: result.peakRssMiB }
+  }
+  if (only.has('backfill') || only.has('activity')) {
+    const devnet = await startDevnet()
+    try {
+      context.log(`generating ${eventCount} registry events`)
+      const head = await generateRegistryEvents(devnet, eventCount, 25, (done) => context.log(`  ${done} events`))
+      if (only.has('backfill')) rows.push(await benchBackfill(context, devnet, eventCount))
+      if (only.has('activity')) {
+        const result = await benchActivity({ ...context, runs: loadRuns }, devnet, head, { connections: 16, seconds: loadSeconds, retention: indexerDefaults.retention })
+        rows.push(result.row)
+        memory.indexer = { rssMiB: result.rssMiB, peakRssMiB: result.peakRssMiB }
+      }
+    } finally {
+      await devnet.stop()
+    }
+  }
+  // Memory, beside the resident memory of a compiled Bun server doing nothing.
+  const bare = memory.bareRssMiB ?? []
+  if (bare.length) {
+    if (memory.relayer) {
+      rows.push(row({ name: 'relayer RSS after 2000 orders', unit: 'MiB', subjectName: 'order-relay relayer', baselineName: 'idle compiled Bun.serve', subject: [memory.relayer.rssMiB], baseline: bare, checks: { 'peak MiB': Math.round(memory.relayer.peakRssMiB) } }))
+    }
+    if (memory.indexer) {
+      rows.push(row({ name: `indexer RSS holding ${indexerDefaults.retention} events`, unit: 'MiB', subjectName: 'order-relay indexer', baselineName: 'idle compiled Bun.serve', subject: [memory.indexer.rssMiB], baseline: bare, checks: { 'peak MiB under load': Math.round(memory.indexer.peakRssMiB) } }))
+    }
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true })
+}
+
+const seconds = (performance.now() - started) / 1000
+const host = machine()
+console.log(`\norder-relay benchmarks${quick ? ' (--quick)' : ''}: ${host.nproc} cores, ${host.cpu}, ${host.memoryGiB} GiB, bun ${host.bun}; ${seconds.toFixed(0)} s; medians of ${context.runs} runs (load tests: ${loadRuns} × ${loadSeconds} s)\n`)
+console.log(formatTable(rows))
+const loadAfter = (await Bun.file('/proc/loadavg').text()).trim()
+console.log(`load average before ${loadBefore}, after ${loadAfter} (other work on this machine skews the numbers)`)
+const path = writeResults(rows, { quick, seconds: Math.round(seconds), loadavg: { before: loadBefore, after: loadAfter } })
+console.log(`\nwritten to ${path}`)
+const missed = rows.filter((r) => r.pass === false)
+if (missed.length) console.log(`missed: ${missed.map((r) => r.name).join('; ')} (see docs/benchmarks.md)`)

@@ -1,0 +1,18 @@
+/** What every benchmark gets from `scripts/bench/index.ts`. */
+export type BenchContext = {
+  /** The compiled executable (built once per `bun run bench`). */
+  exe: string
+  /** The baselines' server (scripts/bench/servers/baseline.ts), compiled the same way. */
+  baselineExe: string
+  /** A scratch directory, removed at the end. */
+  dir: string
+  /** Runs per side (medians are taken over them). */
+  runs: number
+  /** `--quick`: fewer runs and shorter load phases. */
+  quick: boolean
+  /** Progress lines (stderr), kept out of the table. */
+  log: (line: string) => void
+}
+
+/** Environment for a child process: PATH only, plus what it needs. */
+export const childEnv = (extra: Record<string, string>): Record<string, string> => ({ PATH: process.env.PATH ?? '', ...extra })

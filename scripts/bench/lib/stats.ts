@@ -1,0 +1,36 @@
+/** The median of a non-empty list (mean of the two middle values for an even count). */
+export function median(values: readonly number[]): number {
+  if (values.length === 0) throw new Error('median of nothing')
+  const sorted = [...values].sort((a, b) => a - b)
+  const middle = sorted.length >> 1
+  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2
+}
+
+/** Rounds to `digits` significant decimals for display and JSON. */
+export function round(value: number, digits = 3): number {
+  if (!Number.isFinite(value)) return value
+  const magnitude = Math.abs(value) >= 100 ? 0 : Math.abs(value) >= 10 ? 1 : digits - 1
+  const factor = 10 ** magnitude
+  return Math.round(value * factor) / factor
+}
+
+/** Runs `task` `count` times one after another and returns each result. */
+export async function repeat<T>(count: number, task: (run: number) => Promise<T>): Promise<T[]> {
+  const results: T[] = []
+  for (let run = 0; run < count; run++) results.push(await task(run))
+  return results
+}
+
+/** Runs `work` over `items` with at most `concurrency` at once, in order of `items`. */
+export async function forEachConcurrently<T>(items: readonly T[], concurrency: number, work: (item: T, index: number) => Promise<void>): Promise<void> {
+  let next = 0
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++
+      await work(items[index] as T, index)
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker))
+}
+
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
