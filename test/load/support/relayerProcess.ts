@@ -1,0 +1,56 @@
+import type { Subprocess } from 'bun'
+import type { Devnet } from '../../../src/devnet/index.ts'
+import { devnetAccounts } from '../../../src/devnet/index.ts'
+import { freePort } from '../../../src/shared/index.ts'
+
+/**
+ * `order-relay relayer` as its own process (from source), so "the relayer never
+ * exits" is a fact about a process, not about a test's event loop.
+ */
+export async function startRelayerProcess(devnet: Devnet, env: Record<string, string>) {
+  const port = await freePort()
+  const child: Subprocess<'ignore', 'pipe', 'pipe'> = Bun.spawn([process.execPath, 'src/cli/main.ts', 'relayer'], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      RELAYER_PK: devnetAccounts.relayer.privateKey,
+      RELAYER_CHAIN_ID: String(devnet.chainId),
+      RELAYER_BROKER: devnet.manifest.contracts.broker,
+      RELAYER_PORT: String(port),
+      ...env,
+    },
+    stdin: 'ignore',
+    stdout: 'pipe',
+    stderr: 'pipe',
+  })
+  let output = ''
+  const pump = async (stream: ReadableStream<Uint8Array>) => {
+    const decoder = new TextDecoder()
+    for await (const chunk of stream) output += decoder.decode(chunk, { stream: true })
+  }
+  void pump(child.stdout)
+  void pump(child.stderr)
+  const url = `http://127.0.0.1:${port}`
+  const deadline = Date.now() + 20_000
+  for (;;) {
+    const ok = await fetch(`${url}/info`).then((response) => response.ok, () => false)
+    if (ok) break
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`the relayer did not start:\n${output}`)
+    await Bun.sleep(20)
+  }
+  return {
+    url,
+    child,
+    get output() {
+      return output
+    },
+    /** SIGTERM and the exit code (the relayer drains what it broadcast, then exits). */
+    async stop(): Promise<number> {
+      if (child.exitCode !== null) return child.exitCode
+      child.kill('SIGTERM')
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000)
+      const code = await child.exited
+      clearTimeout(timer)
+      return code
+    },
+  }
+}
