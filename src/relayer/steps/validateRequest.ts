@@ -16,7 +16,7 @@ export function validateRequest(context: Pick<RelayerContext, 'config'>, body: u
   if (request.chainId !== context.config.chainId) {
     throw new RelayError(
       'MALFORMED_ORDER',
-      `chainId ${request.chainId} is not served by this relayer (it serves ${context.config.chainId}; see GET /info)`,
+      `chainId is not one this relayer serves (it serves ${context.config.chainId}; see GET /info)`,
     )
   }
   return request
