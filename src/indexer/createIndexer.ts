@@ -6,6 +6,14 @@ import { createIndexerApp } from './http/app.ts'
 import { createSnapshotCache } from './snapshot.ts'
 import { createSyncer } from './sync/syncer.ts'
 
+/**
+ * Largest JSON-RPC answer read. viem's default (10 MiB) refuses an `eth_getLogs`
+ * range of ~20,000 logs only after the node has built and sent it, and the range
+ * then halves and grows back into the same refusal; ranges are already bounded by
+ * INDEXER_MAX_RANGE, so this only guards against a runaway answer.
+ */
+export const maxRpcResponseBytes = 256 * 2 ** 20
+
 export type IndexerDependencies = {
   logger: Logger
   /** Override the RPC client (tests). */
@@ -36,7 +44,9 @@ export function createIndexer(config: IndexerConfig, dependencies: IndexerDepend
     dependencies.client ??
     (createPublicClient({
       chain: chainFor(config.chainId, config.rpcUrl),
-      transport: /^wss?:/.test(config.rpcUrl) ? webSocket(config.rpcUrl, { retryCount: 0, timeout: 10_000 }) : http(config.rpcUrl, { retryCount: 0, timeout: 10_000 }),
+      transport: /^wss?:/.test(config.rpcUrl)
+        ? webSocket(config.rpcUrl, { retryCount: 0, timeout: 10_000 })
+        : http(config.rpcUrl, { retryCount: 0, timeout: 10_000, maxResponseBodySize: maxRpcResponseBytes }),
       cacheTime: 0,
     }) as PublicClient)
   const syncer = createSyncer({ client, config, logger, now })

@@ -1,6 +1,7 @@
-import { type Abi, type Address, decodeEventLog, getAddress, type Log } from 'viem'
+import { type Abi, type AbiEvent, type Address, decodeEventLog, getAddress, type Hex, type Log } from 'viem'
 import { formatEventArgs, registryAbis } from '../../chain/index.ts'
 import type { ActivityEvent } from '../../wire/index.ts'
+import { compileStaticEvent, type StaticEventDecoder } from './staticEvents.ts'
 
 /**
  * Decodes logs of the four registry contracts into ActivityEvents, generically:
@@ -12,9 +13,16 @@ import type { ActivityEvent } from '../../wire/index.ts'
  * const event = decode(log) // { name: 'LienRecorded', fields: { lienId, borrower, expiresAt }, … }
  */
 export function createLogDecoder(addresses: readonly [Address, Address, Address, Address]) {
-  const byAddress = new Map<string, { address: Address; abi: Abi }>()
+  const byAddress = new Map<string, { address: Address; abi: Abi; fast: Map<string, StaticEventDecoder> }>()
   addresses.forEach((address, index) => {
-    byAddress.set(address.toLowerCase(), { address: getAddress(address), abi: registryAbis[index] as Abi })
+    const abi = registryAbis[index] as Abi
+    // The contract's own events with static arguments, by selector: decoded without viem's generic path.
+    const fast = new Map<string, StaticEventDecoder>()
+    for (const item of abi) {
+      const compiled = item.type === 'event' ? compileStaticEvent(item as AbiEvent) : undefined
+      if (compiled && !fast.has(compiled.selector)) fast.set(compiled.selector, compiled.decoder)
+    }
+    byAddress.set(address.toLowerCase(), { address: getAddress(address), abi, fast })
   })
   const all = registryAbis.flat() as Abi
 
@@ -27,6 +35,9 @@ export function createLogDecoder(addresses: readonly [Address, Address, Address,
       logIndex: log.logIndex,
       transactionHash: log.transactionHash,
     }
+    const quick = log.topics[0] === undefined ? undefined : known?.fast.get(log.topics[0])
+    const fields = quick?.decode(log.topics as Hex[], log.data)
+    if (quick && fields) return { name: quick.name, ...base, fields }
     const decoded = tryDecode(known?.abi ?? all, log) ?? tryDecode(all, log)
     if (decoded) return { name: decoded.eventName, ...base, fields: formatEventArgs(decoded.args) }
     // Not in the ABIs (a contract upgraded under us?): keep it visible rather than lose it.

@@ -22,8 +22,12 @@ export function createEventLog(retention: number) {
     get truncated() {
       return truncated
     },
-    /** Adds events that all come after the ones held (sorted here into chain order). */
-    append(added: readonly ActivityEvent[]) {
+    /**
+     * Adds events that all come after the ones held (sorted here into chain order);
+     * `skipped`: how many events came before `added` but were left out (too old to keep).
+     */
+    append(added: readonly ActivityEvent[], skipped = 0) {
+      if (skipped > 0) truncated = true
       if (added.length === 0) return
       events.push(...[...added].sort(compareEvents))
       if (events.length > retention) {

@@ -18,9 +18,12 @@ export type IndexRangeParameters = {
   sizer: RangeSizer
   hashes: BlockHashes
   decode: (log: Awaited<ReturnType<PublicClient['getLogs']>>[number]) => ActivityEvent | undefined
+  /** Decode at most this many events, the newest: older ones would fall off the retention at once. */
+  keep?: number
 }
 
-export type IndexedRange = { toBlock: bigint; events: ActivityEvent[]; blockHashes: [bigint, Hash][] }
+/** `skipped`: events of the range left undecoded because `keep` newer ones follow them. */
+export type IndexedRange = { toBlock: bigint; events: ActivityEvent[]; blockHashes: [bigint, Hash][]; skipped: number }
 
 /**
  * Indexes one block range. For blocks near the head the headers are read first and
@@ -48,18 +51,37 @@ export async function indexRange(client: PublicClient, parameters: IndexRangePar
 
   const { logs, toBlock } = await fetchLogs(client, { address: parameters.address, fromBlock, toBlock: parameters.toBlock, sizer: parameters.sizer })
   const byNumber = new Map(headers.map((header) => [header.number!, header.hash!]))
-  const events: ActivityEvent[] = []
+  const live: typeof logs = []
   for (const log of logs) {
-    if (log.removed || log.blockNumber === null) continue
+    if (log.removed || log.blockNumber === null || log.logIndex === null || log.transactionHash === null) continue
     const expected = byNumber.get(log.blockNumber)
     if (expected !== undefined && log.blockHash !== expected) {
       throw new ChainMovedError(`a log of block ${log.blockNumber} belongs to another fork`)
     }
-    const event = parameters.decode(log)
+    live.push(log)
+  }
+  // A range holding more events than the retention keeps: only the newest `keep` are decoded.
+  const skipped = parameters.keep !== undefined && live.length > parameters.keep ? live.length - parameters.keep : 0
+  if (skipped > 0 && !inChainOrder(live)) live.sort(compareLogs)
+  const events: ActivityEvent[] = []
+  for (let i = skipped; i < live.length; i++) {
+    const event = parameters.decode(live[i]!)
     if (event) events.push(event)
   }
   const blockHashes = headers.filter((header) => header.number! <= toBlock).map((header): [bigint, Hash] => [header.number!, header.hash!])
-  return { toBlock, events, blockHashes }
+  return { toBlock, events, blockHashes, skipped }
+}
+
+type Positioned = { blockNumber: bigint | null; logIndex: number | null }
+
+function compareLogs(a: Positioned, b: Positioned): number {
+  if (a.blockNumber !== b.blockNumber) return a.blockNumber! < b.blockNumber! ? -1 : 1
+  return a.logIndex! - b.logIndex!
+}
+
+function inChainOrder(logs: readonly Positioned[]): boolean {
+  for (let i = 1; i < logs.length; i++) if (compareLogs(logs[i - 1]!, logs[i]!) > 0) return false
+  return true
 }
 
 async function readHeaders(client: PublicClient, from: bigint, to: bigint): Promise<Block[]> {

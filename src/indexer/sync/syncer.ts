@@ -86,8 +86,9 @@ export function createSyncer({ client, config, logger, now }: SyncerParameters) 
       sizer,
       hashes,
       decode,
+      keep: config.retention,
     })
-    eventLog.append(range.events)
+    eventLog.append(range.events, range.skipped)
     for (const [block, hash] of range.blockHashes) hashes.set(block, hash)
     next = range.toBlock + 1n
     generation++
