@@ -5,7 +5,7 @@ export * from './order.ts'
 export * from './relay.ts'
 export * from './activity.ts'
 export * from './codes.ts'
-export { hashOrder, orderTupleAbi } from './hashOrder.ts'
+export { encodeOrder, hashOrder, orderTupleAbi } from './hashOrder.ts'
 export {
   receiveAuthorizationTypedData,
   receiveWithAuthorizationTypes,
