@@ -1,6 +1,7 @@
 #!/usr/bin/env bun
 import { type Command, type CommandIo, commandHelp, UsageError } from './command.ts'
 import { commands } from './commands/index.ts'
+import { createLineWriter } from './lib/lineWriter.ts'
 import { version } from './version.ts'
 
 function usage(): string {
@@ -56,11 +57,18 @@ export async function main(argv: string[], io: CommandIo): Promise<number> {
 if (import.meta.main) {
   const controller = new AbortController()
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => controller.abort())
+  // stdout is batched (a relayer's access log is a line per request); stderr is not.
+  const out = createLineWriter((text) => process.stdout.write(text))
+  process.on('exit', () => out.flush())
   const code = await main(process.argv.slice(2), {
     env: process.env,
-    out: (line) => process.stdout.write(`${line}\n`),
-    err: (line) => process.stderr.write(`${line}\n`),
+    out: out.line,
+    err: (line) => {
+      out.flush()
+      process.stderr.write(`${line}\n`)
+    },
     signal: controller.signal,
   })
+  out.flush()
   process.exit(code)
 }
