@@ -135,10 +135,10 @@ describe('a node that refuses wide eth_getLogs ranges', () => {
       next = request.to + 1n
     }
     expect(next - 1n).toBe(BigInt(direct.sync.snapshot().indexedThrough))
-    // Each refusal halves the next try; a full-size success doubles it, but not past the last refused
-    // size until 16 successes in a row (then it tries wider again, and learns again).
+    // Each refusal halves the next try (or falls back to the largest size accepted); a success bisects
+    // toward the smallest refused size, and after 16 successes in a row it tries that size once more.
     const spans = proxy.logRequests.map((request) => `${request.to - request.from + 1n}${request.refused ? '!' : ''}`)
-    expect(spans.slice(0, 25)).toEqual(['64!', '32!', '16!', '8!', '4!', '2', ...Array(15).fill('3'), '6!', '3', '5!', '2'])
+    expect(spans.slice(0, 25)).toEqual(['64!', '32!', '16!', '8!', '4!', '2', ...Array(15).fill('3'), '4!', '3', '3', '3'])
   })
 
   test('a node refusing every range leaves the index behind (lag, stale) with one warning, then catches up', async () => {

@@ -1,33 +1,45 @@
 import type { Address, Log, PublicClient } from 'viem'
 
 /**
- * The block range `eth_getLogs` is asked for: halves each time the node refuses a
- * range (too many results, range too large, any error) and doubles back after a
- * full-size success — but not past the last refused size until `relearnAfter`
- * successes in a row, so a node with a fixed limit is not asked for too much on
- * every other call. Never above `max`.
+ * The block range `eth_getLogs` is asked for. A refusal (too many results, range too
+ * large, any error) halves the next try, or falls back to the largest range already
+ * accepted; after a full-size success it doubles while nothing is known refused, else
+ * it bisects between the largest accepted and the smallest refused range, so a node
+ * with a fixed limit costs a few refusals (log2 of the gap), not one every other
+ * call. After `relearnAfter` successes in a row it tries the refused size once more
+ * (one refusal in `relearnAfter + 1` calls against a fixed limit) and forgets the
+ * refusal if it passes. Never above `max`.
  */
 export function createRangeSizer(max: number, relearnAfter = 16) {
   const limit = BigInt(Math.max(1, max))
+  const none = limit + 1n
   let size = limit
-  let ceiling = limit
+  /** Largest range accepted (0: none, or refused since). */
+  let good = 0n
+  /** Smallest range refused (`none`: nothing refused). */
+  let bad = none
   let streak = 0
   return {
     get size() {
       return size
     },
     refused(tried: bigint) {
-      size = tried > 1n ? tried / 2n : 1n
-      ceiling = tried > 1n ? tried - 1n : 1n
+      if (tried < bad) bad = tried
+      if (good >= bad) good = 0n
+      size = good > 0n ? good : tried > 1n ? tried / 2n : 1n
       streak = 0
     },
     succeeded(tried: bigint) {
       if (tried < size) return // a short remainder says nothing about the node's limit
-      if (++streak >= relearnAfter) {
-        ceiling = limit
+      if (tried > good) good = tried
+      if (tried >= bad) bad = none // the refused size passes now
+      if (++streak >= relearnAfter && bad !== none) {
         streak = 0
+        size = bad
+        return
       }
-      size = size * 2n < ceiling ? size * 2n : ceiling
+      const next = bad === none ? size * 2n : (good + bad) / 2n
+      size = next > limit ? limit : next < good ? good : next
     },
   }
 }
