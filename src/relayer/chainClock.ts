@@ -1,5 +1,5 @@
 import type { PublicClient } from 'viem'
-import type { Logger } from '../shared/index.ts'
+import { backgroundRefresh, type Logger } from '../shared/index.ts'
 
 export type ChainClock = ReturnType<typeof createChainClock>
 
@@ -10,12 +10,12 @@ export type ChainClock = ReturnType<typeof createChainClock>
  */
 export function createChainClock(client: PublicClient, options: { refreshMs: number; logger: Logger }) {
   let sample: { timestamp: bigint; readAt: number } | undefined
-  let timer: ReturnType<typeof setInterval> | undefined
 
   async function refresh() {
     const block = await client.getBlock({ blockTag: 'latest' })
     sample = { timestamp: block.timestamp, readAt: Date.now() }
   }
+  const ticker = backgroundRefresh(refresh, { everyMs: options.refreshMs, logger: options.logger, what: 'chain head read' })
 
   return {
     /** Estimated chain time in unix seconds; reads the head if nothing is known yet. */
@@ -25,16 +25,7 @@ export function createChainClock(client: PublicClient, options: { refreshMs: num
       return sample!.timestamp + elapsed
     },
     refresh,
-    start() {
-      if (timer) return
-      timer = setInterval(() => {
-        refresh().catch(() => options.logger.warn('chain head read failed; keeping the last block time'))
-      }, options.refreshMs)
-      timer.unref?.()
-    },
-    stop() {
-      if (timer) clearInterval(timer)
-      timer = undefined
-    },
+    start: ticker.start,
+    stop: ticker.stop,
   }
 }

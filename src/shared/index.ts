@@ -2,3 +2,4 @@ export { createLogger, createMemoryLogger, silentLogger, type Logger, type LogSi
 export { ConfigError, createEnvReader, type Env } from './env.ts'
 export { freePort } from './freePort.ts'
 export { listenUrl } from './listenUrl.ts'
+export { backgroundRefresh } from './backgroundRefresh.ts'

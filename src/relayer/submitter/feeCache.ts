@@ -1,5 +1,5 @@
 import type { PublicClient } from 'viem'
-import type { Logger } from '../../shared/index.ts'
+import { backgroundRefresh, type Logger } from '../../shared/index.ts'
 
 export type Fees = { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }
 
@@ -9,29 +9,20 @@ export type Fees = { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }
  */
 export function createFeeCache(client: PublicClient, options: { refreshMs: number; logger: Logger }) {
   let fees: Fees | undefined
-  let timer: ReturnType<typeof setInterval> | undefined
 
   async function refresh(): Promise<Fees> {
     const estimate = await client.estimateFeesPerGas({ type: 'eip1559', chain: client.chain })
     fees = { maxFeePerGas: estimate.maxFeePerGas, maxPriorityFeePerGas: estimate.maxPriorityFeePerGas }
     return fees
   }
+  const ticker = backgroundRefresh(refresh, { everyMs: options.refreshMs, logger: options.logger, what: 'gas price refresh' })
 
   return {
     /** Last known fees, fetching them first if none are known yet. */
     async current(): Promise<Fees> {
       return fees ?? refresh()
     },
-    start() {
-      if (timer) return
-      timer = setInterval(() => {
-        refresh().catch(() => options.logger.warn('gas price refresh failed; keeping the last value'))
-      }, options.refreshMs)
-      timer.unref?.()
-    },
-    stop() {
-      if (timer) clearInterval(timer)
-      timer = undefined
-    },
+    start: ticker.start,
+    stop: ticker.stop,
   }
 }
