@@ -22,11 +22,22 @@ type Name = (typeof names)[number]
 
 const { values } = parseArgs({
   args: Bun.argv.slice(2),
-  options: { quick: { type: 'boolean', default: false }, only: { type: 'string' }, help: { type: 'boolean', default: false } },
+  options: {
+    quick: { type: 'boolean', default: false },
+    only: { type: 'string' },
+    'relayer-env': { type: 'string', multiple: true },
+    help: { type: 'boolean', default: false },
+  },
 })
 if (values.help) {
-  console.log(`Usage: bun run bench [--quick] [--only ${names.join(',')}]`)
+  console.log(`Usage: bun run bench [--quick] [--only ${names.join(',')}] [--relayer-env RELAYER_X=value ...]`)
   process.exit(0)
+}
+const relayerEnv: Record<string, string> = {}
+for (const pair of values['relayer-env'] ?? []) {
+  const match = /^(RELAYER_[A-Z_]+)=(.*)$/.exec(pair)
+  if (!match) throw new Error(`--relayer-env takes RELAYER_NAME=value (got ${pair})`)
+  relayerEnv[match[1]!] = match[2]!
 }
 const only = new Set((values.only ?? names.join(',')).split(',').map((name) => name.trim()))
 for (const name of only) if (!names.includes(name as Name)) throw new Error(`--only: unknown benchmark ${name} (known: ${names.join(', ')})`)
@@ -42,6 +53,7 @@ const context: BenchContext = {
   dir,
   runs: quick ? 1 : 5,
   quick,
+  relayerEnv,
   log: (line) => console.error(`[${((performance.now() - started) / 1000).toFixed(0).padStart(3)} s] ${line}`),
 }
 const loadRuns = quick ? 1 : 3
@@ -62,7 +74,7 @@ try {
   }
   if (only.has('rejections')) rows.push(...(await benchRejections({ ...context, runs: loadRuns }, { connections: 32, seconds: loadSeconds })))
   if (only.has('settlement')) {
-    const result = await benchSettlement({ ...context, runs: quick ? 1 : 3 }, { orders: 2_000, clients: 32 })
+    const result = await benchSettlement({ ...context, runs: quick ? 1 : 5 }, { orders: 2_000, clients: 32 })
     rows.push(result.row)
     memory.relayer = { rssMiB: result.rssMiB, peakRssMiB: result.peakRssMiB }
   }
@@ -97,11 +109,12 @@ try {
 
 const seconds = (performance.now() - started) / 1000
 const host = machine()
-console.log(`\norder-relay benchmarks${quick ? ' (--quick)' : ''}: ${host.nproc} cores, ${host.cpu}, ${host.memoryGiB} GiB, bun ${host.bun}; ${seconds.toFixed(0)} s; medians of ${context.runs} runs (load tests: ${loadRuns} × ${loadSeconds} s)\n`)
+const tried = Object.entries(relayerEnv).map(([key, value]) => `${key}=${value}`).join(' ')
+console.log(`\norder-relay benchmarks${quick ? ' (--quick)' : ''}${tried ? ` with ${tried}` : ''}: ${host.nproc} cores, ${host.cpu}, ${host.memoryGiB} GiB, bun ${host.bun}; ${seconds.toFixed(0)} s; medians of ${context.runs} runs (load tests: ${loadRuns} × ${loadSeconds} s)\n`)
 console.log(formatTable(rows))
 const loadAfter = (await Bun.file('/proc/loadavg').text()).trim()
 console.log(`load average before ${loadBefore}, after ${loadAfter} (other work on this machine skews the numbers)`)
-const path = writeResults(rows, { quick, seconds: Math.round(seconds), loadavg: { before: loadBefore, after: loadAfter } })
+const path = writeResults(rows, { quick, relayerEnv, seconds: Math.round(seconds), loadavg: { before: loadBefore, after: loadAfter } })
 console.log(`\nwritten to ${path}`)
 const missed = rows.filter((r) => r.pass === false)
 if (missed.length) console.log(`missed: ${missed.map((r) => r.name).join('; ')} (see docs/benchmarks.md)`)

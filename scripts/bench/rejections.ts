@@ -32,6 +32,7 @@ export async function benchRejections(context: BenchContext, options: RejectionO
         RELAYER_BROKER: devnet.manifest.contracts.broker,
         RELAYER_PORT: String(relayerPort),
         RELAYER_FEE_FLOOR_BPS: '100',
+        ...context.relayerEnv,
       }),
       { keepOutput: 64 * 1024 },
     )

@@ -105,6 +105,7 @@ async function relayerRun(context: BenchContext, options: SettlementOptions, req
         RELAYER_RPC_URL: devnet.rpcUrl,
         RELAYER_BROKER: devnet.manifest.contracts.broker,
         RELAYER_PORT: String(port),
+        ...context.relayerEnv,
       }),
       { count: /nonce/i },
     )

@@ -10,6 +10,8 @@ export type BenchContext = {
   runs: number
   /** `--quick`: fewer runs and shorter load phases. */
   quick: boolean
+  /** Extra RELAYER_* variables for the relayer processes (`--relayer-env KEY=VALUE`), to try a setting. */
+  relayerEnv: Record<string, string>
   /** Progress lines (stderr), kept out of the table. */
   log: (line: string) => void
 }
