@@ -13,7 +13,7 @@ export const relayerEnvironment = [
   `RELAYER_HOST             listening address (default ${relayerDefaults.host}; 0.0.0.0 to serve others)`,
   `RELAYER_FEE_FLOOR_BPS    lowest feeBps accepted (default ${relayerDefaults.feeFloorBps})`,
   `RELAYER_RECEIPT_TIMEOUT_MS  receipt wait before UPSTREAM_RPC (default ${relayerDefaults.receiptTimeoutMs})`,
-  `RELAYER_RECEIPT_POLL_MS  receipt poll interval (default ${relayerDefaults.receiptPollMs})`,
+  `RELAYER_RECEIPT_POLL_MS  longest pause between receipt polls; the first is an eighth of it (default ${relayerDefaults.receiptPollMs})`,
   'RELAYER_HARDENED         1 enables the hardened edge (default off)',
   `RELAYER_RATE_PER_SEC     edge: token refill per second per client IP (default ${relayerDefaults.ratePerSec})`,
   `RELAYER_RATE_BURST       edge: bucket size per client IP (default ${relayerDefaults.rateBurst})`,
