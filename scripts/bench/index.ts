@@ -75,7 +75,7 @@ try {
   if (only.has('rejections')) rows.push(...(await benchRejections({ ...context, runs: loadRuns }, { connections: 32, seconds: loadSeconds })))
   if (only.has('settlement')) {
     const result = await benchSettlement({ ...context, runs: quick ? 1 : 5 }, { orders: 2_000, clients: 32 })
-    rows.push(result.row)
+    rows.push(result.row, result.simulatedRow)
     memory.relayer = { rssMiB: result.rssMiB, peakRssMiB: result.peakRssMiB }
   }
   if (only.has('backfill') || only.has('activity')) {

@@ -60,8 +60,13 @@ async function presignTransactions(devnet: Devnet, requests: readonly RelayReque
   return { addresses: accounts.map((account) => account.address), perSender }
 }
 
-/** Sends `raw` and waits for its receipt (polled at once, then every 20 ms: polling faster only loads anvil). */
-async function sendAndConfirm(url: string, raw: Hex): Promise<void> {
+/**
+ * Sends `raw` and waits for its receipt (polled at once, then every 20 ms: polling
+ * faster only loads anvil). With `simulate`, first the `eth_call` a relayer must make
+ * (SPEC.md 4.3 step 5), so the gap it leaves can be told from the relayer's own cost.
+ */
+async function sendAndConfirm(url: string, raw: Hex, simulate?: { from: Hex; to: Hex; data: Hex }): Promise<void> {
+  if (simulate) await rpc(url, 'eth_call', [simulate, 'latest'])
   const hash = await rpc<Hex>(url, 'eth_sendRawTransaction', [raw])
   for (;;) {
     const receipt = await rpc<{ status: Hex } | null>(url, 'eth_getTransactionReceipt', [hash])
@@ -73,15 +78,19 @@ async function sendAndConfirm(url: string, raw: Hex): Promise<void> {
   }
 }
 
-async function baselineRun(options: SettlementOptions, requests: readonly RelayRequest[], txs: Awaited<ReturnType<typeof presignTransactions>>) {
+async function baselineRun(options: SettlementOptions, requests: readonly RelayRequest[], txs: Awaited<ReturnType<typeof presignTransactions>>, simulate = false) {
   const devnet = await startBenchDevnet(options.orders)
   try {
     for (const address of txs.addresses) await devnet.testClient.setBalance({ address, value: 10n ** 22n })
     let errors = 0
+    const broker = devnet.manifest.contracts.broker
     const started = performance.now()
     await Promise.all(
-      txs.perSender.map(async (list) => {
-        for (const raw of list) await sendAndConfirm(devnet.rpcUrl, raw).catch(() => errors++)
+      txs.perSender.map(async (list, sender) => {
+        for (const [index, raw] of list.entries()) {
+          const call = simulate ? { from: txs.addresses[sender]!, to: broker, data: brokerCalldata(requests[index * options.clients + sender]!) } : undefined
+          await sendAndConfirm(devnet.rpcUrl, raw, call).catch(() => errors++)
+        }
       }),
     )
     const seconds = (performance.now() - started) / 1000
@@ -134,7 +143,7 @@ async function relayerRun(context: BenchContext, options: SettlementOptions, req
  * Runs both sides `context.runs` times, alternating which goes first, each on a
  * fresh devnet. Returns the throughput row and the relayer's memory after the run.
  */
-export async function benchSettlement(context: BenchContext, options: SettlementOptions): Promise<{ row: Row; rssMiB: number; peakRssMiB: number }> {
+export async function benchSettlement(context: BenchContext, options: SettlementOptions): Promise<{ row: Row; simulatedRow: Row; rssMiB: number; peakRssMiB: number }> {
   const setup = await startBenchDevnet(options.orders)
   let requests: RelayRequest[]
   let txs: Awaited<ReturnType<typeof presignTransactions>>
@@ -147,13 +156,19 @@ export async function benchSettlement(context: BenchContext, options: Settlement
   }
   const subject: number[] = []
   const baseline: number[] = []
+  const simulated: number[] = []
   const failed = new Set<string>()
   let totals = { settled: 0, twice: 0, nonceErrors: 0, non200: 0, baselineErrors: 0 }
   let memory = { rssMiB: 0, peakRssMiB: 0 }
   for (let run = 0; run < context.runs; run++) {
-    const sides = run % 2 === 0 ? (['baseline', 'relayer'] as const) : (['relayer', 'baseline'] as const)
+    const sides = run % 2 === 0 ? (['baseline', 'relayer', 'simulated'] as const) : (['simulated', 'relayer', 'baseline'] as const)
     for (const side of sides) {
-      if (side === 'baseline') {
+      if (side === 'simulated') {
+        const result = await baselineRun(options, requests, txs, true)
+        simulated.push(result.perSecond)
+        totals.baselineErrors += result.errors
+        context.log(`settlement run ${run + 1}: baseline with eth_call first ${result.perSecond.toFixed(0)} orders/s`)
+      } else if (side === 'baseline') {
         const result = await baselineRun(options, requests, txs)
         baseline.push(result.perSecond)
         totals.baselineErrors += result.errors
@@ -173,7 +188,16 @@ export async function benchSettlement(context: BenchContext, options: Settlement
   if (totals.twice) failed.add(`${totals.twice} orders settled twice`)
   if (totals.nonceErrors) failed.add(`${totals.nonceErrors} nonce errors`)
   if (totals.non200) failed.add(`${totals.non200} answers were not 200`)
+  if (totals.baselineErrors) failed.add(`${totals.baselineErrors} baseline transactions failed`)
   return {
+    simulatedRow: row({
+      name: 'settlement, same, baseline simulating first',
+      unit: 'orders/s',
+      subjectName: 'POST /broker',
+      baselineName: 'pre-signed txs, eth_call before each',
+      subject,
+      baseline: simulated,
+    }),
     row: row({
       name: `settlement, ${options.orders} orders, ${options.clients} clients`,
       unit: 'orders/s',
