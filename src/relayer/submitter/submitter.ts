@@ -45,8 +45,17 @@ export function createSubmitter(options: SubmitterOptions) {
   const nonceKey = { address: account.address, chainId }
 
   async function signAndSend(tx: { to: Address; data: Hex; gas: bigint }, attempt: number): Promise<Hex> {
-    const { maxFeePerGas, maxPriorityFeePerGas } = await fees.current()
-    const nonce = await nonces.consume({ ...nonceKey, client })
+    let fee: Awaited<ReturnType<typeof fees.current>>
+    let nonce: number
+    try {
+      fee = await fees.current()
+      nonce = await nonces.consume({ ...nonceKey, client })
+    } catch (error) {
+      // Nothing was sent: the fee or nonce read failed (only when no cached value exists).
+      nonces.reset(nonceKey)
+      throw new RelayError('UPSTREAM_RPC', "the relayer's RPC failed before broadcast (reading gas price or nonce); retry or try another relayer", { cause: error })
+    }
+    const { maxFeePerGas, maxPriorityFeePerGas } = fee
     const serialized = await account.signTransaction({
       type: 'eip1559',
       chainId,
