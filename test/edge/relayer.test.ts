@@ -135,10 +135,9 @@ describe('global in-flight cap', () => {
     await devnet.testClient.setAutomine(false)
     try {
       const done: Array<Awaited<ReturnType<TestRelayer['post']>>> = []
-      const started = performance.now()
       const all = requests.map((request) => relayer.post(request).then((answer) => (done.push(answer), answer)))
+      // Refused while nothing can settle (automine is off): answered at once, not queued.
       await until('the excess to be refused', () => done.length === 5)
-      expect(performance.now() - started).toBeLessThan(2_000)
       expect(done.map((a) => [a.status, a.headers.get('retry-after'), a.body])).toEqual(
         Array(5).fill([
           429,

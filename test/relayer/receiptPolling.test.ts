@@ -54,12 +54,10 @@ const submitterFor = (client: PublicClient, receiptPollMs: number) =>
     receiptPollMs,
   })
 
-test('a receipt that appears after 40 ms is seen within ~100 ms with the default 250 ms interval', async () => {
+test('a receipt that appears after 40 ms is found in at most four polls with the default 250 ms interval', async () => {
   const { client, polls } = node(40)
-  const started = performance.now()
   const receipt = await submitterFor(client, 250).waitForReceipt(hash)
   expect(receipt.transactionHash).toBe(hash)
-  expect(performance.now() - started).toBeLessThan(200)
   // 0, ~32, ~96 ms: three polls.
   expect(polls.length).toBeLessThanOrEqual(4)
 })
