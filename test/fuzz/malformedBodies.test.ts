@@ -8,7 +8,7 @@ import { type Devnet, startDevnet } from '../../src/devnet/index.ts'
 import { allocationOrder, signed } from '../helpers/orders.ts'
 import { startTestRelayer, type TestRelayer } from '../helpers/relayer.ts'
 import { createBodyGenerator, type FuzzCase } from './support/bodies.ts'
-import { createRandom } from './support/random.ts'
+import { createRandom } from '../helpers/random.ts'
 
 const seed = Number(process.env.FUZZ_SEED ?? 0x0dd5eed)
 const count = 10_000

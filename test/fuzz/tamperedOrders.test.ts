@@ -11,7 +11,7 @@ import { type Devnet, devnetAccounts, startDevnet } from '../../src/devnet/index
 import { hashOrder, type RelayRequest } from '../../src/wire/index.ts'
 import { allocationOrder, signed } from '../helpers/orders.ts'
 import { startTestRelayer, type TestRelayer } from '../helpers/relayer.ts'
-import { createRandom, type Random } from './support/random.ts'
+import { createRandom, type Random } from '../helpers/random.ts'
 
 const seed = Number(process.env.FUZZ_SEED ?? 0x7a3bee)
 const cases = 300

@@ -7,7 +7,7 @@ import { type Abi, type AbiEvent, type AbiParameter, type Address, decodeEventLo
 import { formatEventArgs, registryAbis } from '../../src/chain/index.ts'
 import { createLogDecoder } from '../../src/indexer/sync/decode.ts'
 import type { ActivityEvent } from '../../src/wire/index.ts'
-import { createRandom } from '../fuzz/support/random.ts'
+import { createRandom } from '../helpers/random.ts'
 
 const rng = createRandom(0x1dec0de)
 const addresses = Array.from({ length: 4 }, () => getAddress(`0x${rng.hex(20)}`)) as [Address, Address, Address, Address]

@@ -5,7 +5,7 @@
 import { expect, test } from 'bun:test'
 import { encodeAbiParameters, type Hex, keccak256 } from 'viem'
 import { encodeOrder, hashOrder, type Order, orderTupleAbi, toOrderStruct } from '../../src/wire/index.ts'
-import { createRandom } from '../fuzz/support/random.ts'
+import { createRandom } from '../helpers/random.ts'
 
 const rng = createRandom(0xe2c0de)
 const maxUint256 = 2n ** 256n - 1n

@@ -1,5 +1,5 @@
 import type { RelayRequest } from '../../../src/wire/index.ts'
-import type { Random } from './random.ts'
+import type { Random } from '../../helpers/random.ts'
 
 /** One generated `POST /broker` request that must be answered 400 MALFORMED_ORDER. */
 export type FuzzCase = {
