@@ -2,7 +2,7 @@
 // NotBroker(), BadAttestation(), AttestationExpired(), ZeroAddress(). Sent straight to the
 // contracts, never through the relayer; every revert leaves balances, the authorization
 // and the adapter's own state as they were.
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { type Address, encodeAbiParameters, encodeDeployData, type Hex, keccak256, stringToHex, zeroAddress } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import {
@@ -14,22 +14,13 @@ import {
   expressLaneAdapterBytecode,
   mockExpressLaneAuctionAbi,
 } from '../../src/chain/index.ts'
-import { type Devnet, devnetAccounts, startDevnet } from '../../src/devnet/index.ts'
+import { type Devnet, devnetAccounts } from '../../src/devnet/index.ts'
 import type { Order, RelayRequest } from '../../src/wire/index.ts'
 import { allocationOrder, signed, vaultParams } from '../helpers/orders.ts'
-import { attestationParams, contractsOf, attestationUsed, brokerCall, callOf, chainNow, expectRevert, orderWatch, sendOk, snapshots, type Watch } from './harness.ts'
+import { attestationParams, contractsOf, attestationUsed, brokerCall, callOf, chainNow, expectRevert, orderWatch, sendOk, useSnapshottedDevnet, type Watch } from './harness.ts'
 
 let devnet: Devnet
-const snapshot = snapshots(() => devnet)
-
-beforeAll(async () => {
-  devnet = await startDevnet()
-})
-afterAll(async () => {
-  await devnet?.stop()
-})
-beforeEach(() => snapshot.take())
-afterEach(() => snapshot.restore())
+useSnapshottedDevnet((started) => (devnet = started))
 
 const contracts = () => contractsOf(devnet)
 const claim: Hex = keccak256(stringToHex('seat 12A'))

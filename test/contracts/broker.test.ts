@@ -1,6 +1,6 @@
 // SPEC.md 7.3, the Broker's own reverts: FeeTooHigh(), ReentrancyGuardReentrantCall(),
 // SafeERC20FailedOperation(address). Sent straight to the contracts, never through the relayer.
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { type Address, encodeDeployData, getAddress } from 'viem'
 import {
   falseReturnTokenAbi,
@@ -9,21 +9,12 @@ import {
   reentrantAdapterAbi,
   reentrantAdapterBytecode,
 } from '../../src/chain/index.ts'
-import { type Devnet, devnetAccounts, startDevnet, usdc } from '../../src/devnet/index.ts'
+import { type Devnet, devnetAccounts, usdc } from '../../src/devnet/index.ts'
 import { allocationOrder, signed } from '../helpers/orders.ts'
-import { brokerCall, callOf, contractsOf, expectRevert, orderWatch, sendOk, snapshots } from './harness.ts'
+import { brokerCall, callOf, contractsOf, expectRevert, orderWatch, sendOk, useSnapshottedDevnet } from './harness.ts'
 
 let devnet: Devnet
-const snapshot = snapshots(() => devnet)
-
-beforeAll(async () => {
-  devnet = await startDevnet()
-})
-afterAll(async () => {
-  await devnet?.stop()
-})
-beforeEach(() => snapshot.take())
-afterEach(() => snapshot.restore())
+useSnapshottedDevnet((started) => (devnet = started))
 
 async function deploy(abi: Parameters<typeof encodeDeployData>[0]['abi'], bytecode: `0x${string}`, args: readonly unknown[]): Promise<Address> {
   const receipt = await sendOk(devnet, 'deployer', { data: encodeDeployData({ abi, bytecode, args } as Parameters<typeof encodeDeployData>[0]) })

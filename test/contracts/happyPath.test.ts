@@ -1,7 +1,7 @@
 // The happy path of each adapter, sent straight to the Broker by the relayer account
 // (never through the relayer service): the payee gets amount - fee, the relayer
 // (msg.sender) gets fee, the adapter emits its event, Brokered carries the right fields.
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { type Abi, type Address, decodeAbiParameters, getAddress, type Hex, keccak256, parseEventLogs, stringToHex } from 'viem'
 import {
   allocationAdapterAbi,
@@ -10,22 +10,13 @@ import {
   expressLaneAdapterAbi,
   mockEIP3009TokenAbi,
 } from '../../src/chain/index.ts'
-import { type Devnet, devnetAccounts, startDevnet, usdc } from '../../src/devnet/index.ts'
+import { type Devnet, devnetAccounts, usdc } from '../../src/devnet/index.ts'
 import { hashOrder, type Order, type RelayRequest, toOrderStruct } from '../../src/wire/index.ts'
 import { allocationOrder, signed, vaultParams } from '../helpers/orders.ts'
-import { attestationParams, attestationUsed, brokerCall, chainNow, contractsOf, readState, sendOk, snapshots } from './harness.ts'
+import { attestationParams, attestationUsed, brokerCall, chainNow, contractsOf, readState, sendOk, useSnapshottedDevnet } from './harness.ts'
 
 let devnet: Devnet
-const snapshot = snapshots(() => devnet)
-
-beforeAll(async () => {
-  devnet = await startDevnet()
-})
-afterAll(async () => {
-  await devnet?.stop()
-})
-beforeEach(() => snapshot.take())
-afterEach(() => snapshot.restore())
+useSnapshottedDevnet((started) => (devnet = started))
 
 const consumer = devnetAccounts.consumer.address
 const payee = devnetAccounts.payee.address

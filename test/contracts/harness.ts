@@ -1,6 +1,6 @@
 // Shared by the contract tests: send calls straight to the deployed contracts (never
 // through the relayer), decode reverts exactly, and prove that a revert moved nothing.
-import { expect } from 'bun:test'
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'bun:test'
 import {
   type Abi,
   type Address,
@@ -23,7 +23,7 @@ import {
   extractRevertData,
   mockEIP3009TokenAbi,
 } from '../../src/chain/index.ts'
-import { type Devnet, type DevnetRole, devnetAccounts } from '../../src/devnet/index.ts'
+import { type Devnet, type DevnetRole, devnetAccounts, startDevnet } from '../../src/devnet/index.ts'
 import { hashOrder, type RelayRequest } from '../../src/wire/index.ts'
 
 /** The devnet's contract addresses, checksummed and typed as viem addresses (the manifest holds validated strings). */
@@ -193,16 +193,27 @@ export function attestationUsed(devnet: Devnet, message: { consumer: Address; cl
     })
 }
 
-/** Wraps each test in an anvil snapshot so state changes (vaults, rounds, settled orders) never leak. */
-export function snapshots(getDevnet: () => Devnet) {
+/**
+ * One devnet for the test file, handed to `use` once it is up (after `setUp`, which
+ * may deploy extras); each test runs inside an anvil snapshot that is reverted after
+ * it, so state changes (vaults, rounds, settled orders) never leak between tests.
+ */
+export function useSnapshottedDevnet(use: (devnet: Devnet) => void, setUp?: (devnet: Devnet) => Promise<void>) {
+  let devnet: Devnet | undefined
   let id: Hex | undefined
-  return {
-    async take() {
-      id = await getDevnet().testClient.snapshot()
-    },
-    async restore() {
-      if (id) await getDevnet().testClient.revert({ id })
-      id = undefined
-    },
-  }
+  beforeAll(async () => {
+    devnet = await startDevnet()
+    await setUp?.(devnet)
+    use(devnet)
+  })
+  afterAll(async () => {
+    await devnet?.stop()
+  })
+  beforeEach(async () => {
+    id = await devnet!.testClient.snapshot()
+  })
+  afterEach(async () => {
+    if (id) await devnet!.testClient.revert({ id })
+    id = undefined
+  })
 }

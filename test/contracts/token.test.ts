@@ -1,32 +1,27 @@
 // SPEC.md 7.3, the payment token's EIP-3009 reverts, each with its exact string:
 // invalid signature, authorization expired, authorization used, authorization not yet
 // valid, caller must be the payee. Sent straight to the contracts, never through the relayer.
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { type Address, encodeDeployData, type Hex, parseSignature } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { mockEIP3009TokenAbi, mockEIP3009TokenBytecode } from '../../src/chain/index.ts'
 import { readTokenDomain } from '../../src/client/index.ts'
-import { type Devnet, devnetAccounts, startDevnet } from '../../src/devnet/index.ts'
+import { type Devnet, devnetAccounts } from '../../src/devnet/index.ts'
 import { hashOrder, receiveAuthorizationTypedData, type RelayRequest } from '../../src/wire/index.ts'
 import { allocationOrder, signed, vaultParams } from '../helpers/orders.ts'
-import { brokerCall, callOf, contractsOf, chainNow, expectRevert, orderWatch, sendOk, snapshots } from './harness.ts'
+import { brokerCall, callOf, contractsOf, chainNow, expectRevert, orderWatch, sendOk, useSnapshottedDevnet } from './harness.ts'
 
 let devnet: Devnet
 let otherToken: Address
-const snapshot = snapshots(() => devnet)
-
-beforeAll(async () => {
-  devnet = await startDevnet()
-  const receipt = await sendOk(devnet, 'deployer', {
-    data: encodeDeployData({ abi: mockEIP3009TokenAbi, bytecode: mockEIP3009TokenBytecode, args: ['Other USD', '1'] }),
-  })
-  otherToken = receipt.contractAddress!
-})
-afterAll(async () => {
-  await devnet?.stop()
-})
-beforeEach(() => snapshot.take())
-afterEach(() => snapshot.restore())
+useSnapshottedDevnet(
+  (started) => (devnet = started),
+  async (started) => {
+    const receipt = await sendOk(started, 'deployer', {
+      data: encodeDeployData({ abi: mockEIP3009TokenAbi, bytecode: mockEIP3009TokenBytecode, args: ['Other USD', '1'] }),
+    })
+    otherToken = receipt.contractAddress!
+  },
+)
 
 /** What the untampered order would move: the watch stays on the original order's parties and nonce. */
 async function expectBrokerRevert(original: RelayRequest, sent: RelayRequest, expected: string) {

@@ -3,10 +3,10 @@
 // huge bodies, deep nesting, wrong content types, non-UTF-8. Each must be answered
 // 400 MALFORMED_ORDER with the RelayFailure shape, never a 500, and no answer may
 // carry any distinctive token planted in its body. FUZZ_SEED=n reruns another seed.
-import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { type Devnet, startDevnet } from '../../src/devnet/index.ts'
+import { expect, test } from 'bun:test'
+import type { Devnet } from '../../src/devnet/index.ts'
 import { allocationOrder, signed } from '../helpers/orders.ts'
-import { startTestRelayer, type TestRelayer } from '../helpers/relayer.ts'
+import { type TestRelayer, useDevnetWithRelayer } from '../helpers/relayer.ts'
 import { createBodyGenerator, type FuzzCase } from './support/bodies.ts'
 import { createRandom } from '../helpers/random.ts'
 
@@ -17,14 +17,10 @@ const concurrency = 32
 let devnet: Devnet
 let relayer: TestRelayer
 
-beforeAll(async () => {
-  devnet = await startDevnet()
-  relayer = await startTestRelayer(devnet)
-}, 60_000)
-afterAll(async () => {
-  await relayer?.stop()
-  await devnet?.stop()
-}, 30_000)
+useDevnetWithRelayer((startedDevnet, startedRelayer) => {
+  devnet = startedDevnet
+  relayer = startedRelayer
+})
 
 type Failure = { index: number; label: string; status: number; answer: string }
 

@@ -4,13 +4,13 @@
 // order) the chain refuses it in simulation: `invalid signature`, or FeeTooHigh,
 // `authorization not yet valid`, AUTH_EXPIRED. Nothing is broadcast, no Brokered
 // log names the tampered orderHash, the consumer's balance does not move.
-import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { expect, test } from 'bun:test'
 import { encodeAbiParameters, type Hex } from 'viem'
 import { brokeredEvent, mockEIP3009TokenAbi } from '../../src/chain/index.ts'
-import { type Devnet, devnetAccounts, startDevnet } from '../../src/devnet/index.ts'
+import { type Devnet, devnetAccounts } from '../../src/devnet/index.ts'
 import { hashOrder, type RelayRequest } from '../../src/wire/index.ts'
 import { allocationOrder, signed } from '../helpers/orders.ts'
-import { startTestRelayer, type TestRelayer } from '../helpers/relayer.ts'
+import { type TestRelayer, useDevnetWithRelayer } from '../helpers/relayer.ts'
 import { createRandom, type Random } from '../helpers/random.ts'
 
 const seed = Number(process.env.FUZZ_SEED ?? 0x7a3bee)
@@ -19,14 +19,10 @@ const cases = 300
 let devnet: Devnet
 let relayer: TestRelayer
 
-beforeAll(async () => {
-  devnet = await startDevnet()
-  relayer = await startTestRelayer(devnet)
-}, 60_000)
-afterAll(async () => {
-  await relayer?.stop()
-  await devnet?.stop()
-}, 30_000)
+useDevnetWithRelayer((startedDevnet, startedRelayer) => {
+  devnet = startedDevnet
+  relayer = startedRelayer
+})
 
 const orderFields = ['consumer', 'adapter', 'params', 'payToken', 'payee', 'amount', 'nonce', 'feeBps'] as const
 const otherFields = ['validAfter', 'validBefore', 'signature.v', 'signature.r', 'signature.s'] as const

@@ -1,6 +1,6 @@
+import { afterAll, beforeAll } from 'bun:test'
 import { createMemoryLogger } from '../../src/shared/index.ts'
-import type { Devnet } from '../../src/devnet/index.ts'
-import { devnetAccounts } from '../../src/devnet/index.ts'
+import { type Devnet, devnetAccounts, startDevnet } from '../../src/devnet/index.ts'
 import { createRelayer, readRelayerConfig, type RelayerConfig } from '../../src/relayer/index.ts'
 
 export type TestRelayer = Awaited<ReturnType<typeof startTestRelayer>>
@@ -50,4 +50,22 @@ export async function startTestRelayer(
       return { status: response.status, body: json as Record<string, unknown>, text, headers: response.headers }
     },
   }
+}
+
+/**
+ * One devnet and one relayer over it for the whole test file, handed to `use` once
+ * both are up and stopped after the file's last test.
+ */
+export function useDevnetWithRelayer(use: (devnet: Devnet, relayer: TestRelayer) => void) {
+  let devnet: Devnet | undefined
+  let relayer: TestRelayer | undefined
+  beforeAll(async () => {
+    devnet = await startDevnet()
+    relayer = await startTestRelayer(devnet)
+    use(devnet, relayer)
+  }, 60_000)
+  afterAll(async () => {
+    await relayer?.stop()
+    await devnet?.stop()
+  }, 30_000)
 }
