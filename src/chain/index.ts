@@ -2,6 +2,7 @@
 export * from './generated/artifacts.ts'
 export { adapterEventAbis, brokeredEvent, errorAbis, registryAbis } from './abis.ts'
 export { chainFor, defaultRpcUrl, knownChains, supportedChainIds } from './chains.ts'
+export { type Attestation, attestationTypedData, encodeAttestedParams } from './attestation.ts'
 export { encodeBrokerCall } from './encodeBrokerCall.ts'
 export { formatEventArgs } from './formatEventArgs.ts'
 export { type ContractAddresses, type Manifest, ManifestError, ManifestSchema, readManifest } from './manifest.ts'

@@ -4,7 +4,6 @@ import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'bun:test'
 import {
   type Abi,
   type Address,
-  encodeAbiParameters,
   encodeFunctionData,
   getAddress,
   hashTypedData,
@@ -14,6 +13,8 @@ import {
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import {
+  attestationTypedData,
+  encodeAttestedParams,
   encodeBrokerCall,
   attestedAdapterAbi,
   type ContractAddresses,
@@ -148,25 +149,9 @@ export function callOf<const abi extends Abi>(to: Address, abi: abi, functionNam
 
 export const attestorAccount: LocalAccount = privateKeyToAccount(devnetAccounts.attestor.privateKey)
 
-/** The EIP-712 `Attestation(address consumer,bytes32 claim,uint64 notAfter)` for the devnet's AttestedAdapter. */
-export function attestationTypedData(devnet: Devnet, message: { consumer: Address; claim: Hex; notAfter: bigint }) {
-  return {
-    domain: {
-      name: 'AttestedAdapter',
-      version: '1',
-      chainId: devnet.chainId,
-      verifyingContract: contractsOf(devnet).attestedAdapter,
-    },
-    types: {
-      Attestation: [
-        { name: 'consumer', type: 'address' },
-        { name: 'claim', type: 'bytes32' },
-        { name: 'notAfter', type: 'uint64' },
-      ],
-    },
-    primaryType: 'Attestation',
-    message,
-  } as const
+/** The EIP-712 attestation for the devnet's AttestedAdapter. */
+export function devnetAttestation(devnet: Devnet, message: { consumer: Address; claim: Hex; notAfter: bigint }) {
+  return attestationTypedData({ chainId: devnet.chainId, attestedAdapter: contractsOf(devnet).attestedAdapter, ...message })
 }
 
 /**
@@ -178,8 +163,8 @@ export async function attestationParams(
   attestation: { consumer: Address; claim: Hex; notAfter: bigint; signer?: LocalAccount },
 ): Promise<Hex> {
   const { signer = attestorAccount, ...message } = attestation
-  const signature = await signer.signTypedData(attestationTypedData(devnet, message))
-  return encodeAbiParameters([{ type: 'bytes32' }, { type: 'uint64' }, { type: 'bytes' }], [message.claim, message.notAfter, signature])
+  const signature = await signer.signTypedData(devnetAttestation(devnet, message))
+  return encodeAttestedParams({ claim: message.claim, notAfter: message.notAfter, signature })
 }
 
 /** Whether the AttestedAdapter has redeemed the attestation (its `used(digest)`). */
@@ -189,7 +174,7 @@ export function attestationUsed(devnet: Devnet, message: { consumer: Address; cl
       address: contractsOf(devnet).attestedAdapter,
       abi: attestedAdapterAbi,
       functionName: 'used',
-      args: [hashTypedData(attestationTypedData(devnet, message))],
+      args: [hashTypedData(devnetAttestation(devnet, message))],
     })
 }
 

@@ -1,6 +1,6 @@
 import { type Address, encodeAbiParameters, type Hex, keccak256, stringToHex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import type { Manifest } from '../../chain/index.ts'
+import { attestationTypedData, encodeAttestedParams, type Manifest } from '../../chain/index.ts'
 import { CommandError } from '../command.ts'
 
 export type AdapterKind = 'allocation' | 'express-lane' | 'attested'
@@ -25,14 +25,8 @@ export async function buildOrderParams(
   // A fresh claim per order: an attestation redeems once.
   const claim = keccak256(stringToHex(`order-relay demo claim ${Date.now()} ${Math.random()}`))
   const notAfter = options.nowSeconds + 3600n
-  const signature = await privateKeyToAccount(attestor.privateKey).signTypedData({
-    domain: { name: 'AttestedAdapter', version: '1', chainId: manifest.chainId, verifyingContract: contracts.attestedAdapter },
-    types: { Attestation: [{ name: 'consumer', type: 'address' }, { name: 'claim', type: 'bytes32' }, { name: 'notAfter', type: 'uint64' }] },
-    primaryType: 'Attestation',
-    message: { consumer: options.consumer, claim, notAfter },
-  })
-  return {
-    adapter: contracts.attestedAdapter,
-    params: encodeAbiParameters([{ type: 'bytes32' }, { type: 'uint64' }, { type: 'bytes' }], [claim, notAfter, signature]),
-  }
+  const signature = await privateKeyToAccount(attestor.privateKey).signTypedData(
+    attestationTypedData({ chainId: manifest.chainId, attestedAdapter: contracts.attestedAdapter, consumer: options.consumer, claim, notAfter }),
+  )
+  return { adapter: contracts.attestedAdapter, params: encodeAttestedParams({ claim, notAfter, signature }) }
 }

@@ -1,6 +1,6 @@
-import { type Abi, type Address, encodeAbiParameters, type Hex, type LocalAccount } from 'viem'
+import { type Abi, type Address, type Hex, type LocalAccount } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import { decodeRevert, encodeBrokerCall, errorAbis, extractRevertData, isRevertError } from '../../../src/chain/index.ts'
+import { attestationTypedData, decodeRevert, encodeAttestedParams, encodeBrokerCall, errorAbis, extractRevertData, isRevertError } from '../../../src/chain/index.ts'
 import type { Devnet, DevnetRole } from '../../../src/devnet/index.ts'
 import { devnetAccounts } from '../../../src/devnet/index.ts'
 import type { RelayRequest } from '../../../src/wire/index.ts'
@@ -55,19 +55,11 @@ export async function attestationParams(
   devnet: Devnet,
   attestation: { consumer: Address; claim: Hex; notAfter: bigint; signer?: LocalAccount },
 ): Promise<Hex> {
-  const signature = await (attestation.signer ?? attestorAccount).signTypedData({
-    domain: { name: 'AttestedAdapter', version: '1', chainId: devnet.chainId, verifyingContract: devnet.manifest.contracts.attestedAdapter },
-    types: {
-      Attestation: [
-        { name: 'consumer', type: 'address' },
-        { name: 'claim', type: 'bytes32' },
-        { name: 'notAfter', type: 'uint64' },
-      ],
-    },
-    primaryType: 'Attestation',
-    message: { consumer: attestation.consumer, claim: attestation.claim, notAfter: attestation.notAfter },
-  })
-  return encodeAbiParameters([{ type: 'bytes32' }, { type: 'uint64' }, { type: 'bytes' }], [attestation.claim, attestation.notAfter, signature])
+  const { signer = attestorAccount, ...message } = attestation
+  const signature = await signer.signTypedData(
+    attestationTypedData({ chainId: devnet.chainId, attestedAdapter: devnet.manifest.contracts.attestedAdapter, ...message }),
+  )
+  return encodeAttestedParams({ claim: message.claim, notAfter: message.notAfter, signature })
 }
 
 /** The latest block's timestamp. */
