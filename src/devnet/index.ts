@@ -2,4 +2,5 @@
 export { devnetAccounts, type DevnetAccount, type DevnetRole } from './accounts.ts'
 export { AnvilNotFoundError, findAnvil } from './findAnvil.ts'
 export { seededLienId, usdc } from './seed.ts'
-export { type Devnet, startDevnet, type StartDevnetOptions } from './startDevnet.ts'
+export { anvilInstance, type AnvilParameters } from './anvilInstance.ts'
+export { type AnvilExit, type Devnet, startDevnet, type StartDevnetOptions } from './startDevnet.ts'

@@ -1,4 +1,3 @@
-import { Instance } from 'prool'
 import {
   type Account,
   type Chain,
@@ -15,6 +14,7 @@ import { privateKeyToAccount } from 'viem/accounts'
 import { chainFor, deployContracts, type DeployProgress, type Manifest } from '../chain/index.ts'
 import { freePort } from '../shared/index.ts'
 import { type DevnetRole, devnetAccounts } from './accounts.ts'
+import { anvilInstance } from './anvilInstance.ts'
 import { findAnvil } from './findAnvil.ts'
 import { seedDevnet } from './seed.ts'
 
@@ -30,7 +30,14 @@ export type StartDevnetOptions = {
   /** Vaults to configure on the allocation adapter. */
   vaults?: { vaultId: bigint; slots: number }[]
   onProgress?: (progress: DeployProgress) => void
+  /** The anvil executable; `findAnvil()` when absent. */
+  anvilBinary?: string
+  /** Each line anvil writes to stderr once running (default: printed to stderr as `anvil: …`). */
+  onAnvilStderr?: (line: string) => void
 }
+
+/** How anvil ended when nobody asked it to stop. */
+export type AnvilExit = { code: number | null; signal: string | null; stderr: string[] }
 
 export type Devnet = Awaited<ReturnType<typeof startDevnet>>
 
@@ -43,8 +50,9 @@ async function remoteChainId(url: string): Promise<number> {
 }
 
 /**
- * Starts anvil through prool, deploys everything and seeds it: the harness behind
- * every test and `order-relay devnet`. Always `stop()` it.
+ * Starts anvil through prool (our own instance definition, see anvilInstance.ts),
+ * deploys everything and seeds it: the harness behind every test and
+ * `order-relay devnet`. Always `stop()` it.
  *
  * @example
  * const devnet = await startDevnet({ chainId: 421614 })
@@ -55,14 +63,29 @@ export async function startDevnet(options: StartDevnetOptions = {}) {
   // A fork keeps the forked chain's id unless told otherwise.
   const chainId = options.chainId ?? (options.forkUrl ? await remoteChainId(options.forkUrl) : 421614)
   const port = options.port ?? (await freePort())
-  const instance = Instance.anvil({
-    binary: findAnvil(),
+  const instance = anvilInstance({
+    binary: options.anvilBinary ?? findAnvil(),
     chainId,
     port,
     host: '127.0.0.1',
     ...(options.forkUrl ? { forkUrl: options.forkUrl } : {}),
   })
+  // anvil's error output stays visible (and is kept for the exit report); an exit we
+  // did not ask for settles `unexpectedExit` so a caller can say the chain is gone.
+  const recentStderr: string[] = []
+  const onStderr = options.onAnvilStderr ?? ((line: string) => process.stderr.write(`anvil: ${line}\n`))
+  let stopping = false
+  let reportExit: (exit: AnvilExit) => void = () => {}
+  const unexpectedExit = new Promise<AnvilExit>((resolve) => (reportExit = resolve))
   await instance.start()
+  instance.on('stderr', (line) => {
+    recentStderr.push(line)
+    if (recentStderr.length > 20) recentStderr.shift()
+    onStderr(line)
+  })
+  instance.on('exit', (code, signal) => {
+    if (!stopping) reportExit({ code, signal, stderr: [...recentStderr] })
+  })
   const rpcUrl = `http://127.0.0.1:${port}`
   try {
     const chain = chainFor(chainId, rpcUrl)
@@ -113,12 +136,18 @@ export async function startDevnet(options: StartDevnetOptions = {}) {
       publicClient,
       testClient,
       wallet,
+      /** anvil's process id. */
+      anvilPid: (instance._internal.process?.pid ?? 0) as number,
+      /** Settles if anvil exits without `stop()` (crashed or killed); never settles otherwise. */
+      unexpectedExit,
       /** Stops anvil; safe to call twice. */
       async stop() {
+        stopping = true
         await instance.stop().catch(() => {})
       },
     }
   } catch (error) {
+    stopping = true
     await instance.stop().catch(() => {})
     throw error
   }

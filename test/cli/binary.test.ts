@@ -110,6 +110,28 @@ test('devnet on free ports: order settles, /activity shows the events, openapi a
   expect(output.text).not.toContain(devnetAccounts.relayer.privateKey.slice(2))
 }, 90_000)
 
+test('devnet whose anvil dies: says so, stops the relayer and indexer, exit 1', async () => {
+  const base = await freePortBase()
+  const child = Bun.spawn([exe, 'devnet', '--port-base', String(base), '--manifest', join(dir, 'dies.json')], {
+    stdout: 'pipe',
+    stderr: 'pipe',
+    stdin: 'ignore',
+    env: { PATH: process.env.PATH ?? '' },
+  })
+  const output = watchOutput(child)
+  try {
+    await output.waitFor(/Ctrl-C stops everything/)
+    const [anvil] = await processesMatching(`--port ${base} `)
+    process.kill(Number(anvil!.trim().split(/\s+/)[0]), 'SIGKILL')
+    expect(await child.exited).toBe(1)
+  } finally {
+    child.kill('SIGKILL')
+  }
+  expect(output.text).toContain('anvil stopped on its own (killed by SIGKILL); relayer and indexer stopped too. Start the devnet again.')
+  const refused = async (port: number) => fetch(`http://127.0.0.1:${port}/`).then(() => false, () => true)
+  expect([await refused(base + 1), await refused(base + 2)]).toEqual([true, true])
+}, 90_000)
+
 test('the executable runs a relayer with only RELAYER_PK, RELAYER_CHAIN_ID, RELAYER_RPC_URL and RELAYER_BROKER', async () => {
   const devnet: Devnet = await startDevnet()
   const base = await freePortBase(1)

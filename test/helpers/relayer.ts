@@ -21,6 +21,9 @@ export async function startTestRelayer(
       RELAYER_RPC_URL: devnet.rpcUrl,
       RELAYER_BROKER: devnet.manifest.contracts.broker,
       RELAYER_RECEIPT_POLL_MS: '20',
+      // Well inside a test's timeout, so a receipt that never comes is an answer
+      // (502 UPSTREAM_RPC naming the tx) the test can show, not a test timeout.
+      RELAYER_RECEIPT_TIMEOUT_MS: '20000',
       ...options.env,
     },
     { host: '127.0.0.1', port: 0, deployedAt: BigInt(devnet.manifest.deployedAt), ...options.overrides },

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { Instance } from 'prool'
 import { type Address, createPublicClient, createTestClient, createWalletClient, getAddress, http, keccak256, type PublicClient, stringToHex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { chainFor, deployContracts } from '../../src/chain/index.ts'
-import { devnetAccounts, findAnvil } from '../../src/devnet/index.ts'
+import { anvilInstance, devnetAccounts, findAnvil } from '../../src/devnet/index.ts'
 import { McpError, readIsEncumbered, type Receipt, verifyReceipt } from '../../src/mcp/index.ts'
 import { freePort } from '../../src/shared/index.ts'
 import { runCli, tempDir, writeJson } from './helpers.ts'
@@ -11,7 +10,7 @@ import { runCli, tempDir, writeJson } from './helpers.ts'
 // A node that keeps the state of its last two blocks only (anvil --prune-history 2),
 // as a full, non-archive node does for older blocks.
 const chainId = 421614
-let anvil: ReturnType<typeof Instance.anvil>
+let anvil: ReturnType<typeof anvilInstance>
 let rpcUrl: string
 let client: PublicClient
 let registry: Address
@@ -20,7 +19,7 @@ const lienId = keccak256(stringToHex('archive test: unknown lien'))
 
 beforeAll(async () => {
   const port = await freePort()
-  anvil = Instance.anvil({ binary: findAnvil(), chainId, port, host: '127.0.0.1', pruneHistory: 2 })
+  anvil = anvilInstance({ binary: findAnvil(), chainId, port, host: '127.0.0.1', pruneHistory: 2 })
   await anvil.start()
   rpcUrl = `http://127.0.0.1:${port}`
   const chain = chainFor(chainId, rpcUrl)

@@ -45,6 +45,7 @@ export const devnetCommand: Command = {
         chainId: requested ?? (values['fork-url'] ? undefined : 421614),
         port: ports.anvil,
         forkUrl: values['fork-url'],
+        onAnvilStderr: (line) => io.err(`anvil: ${line}`),
         onProgress: (p) => io.out(`  [${p.step}/${p.total}] ${p.name}${p.address ? ` ${p.address}` : ''}`),
       })
     } catch (error) {
@@ -108,7 +109,16 @@ export const devnetCommand: Command = {
       await stopAll()
       throw error
     }
-    await new Promise<void>((resolve) => io.signal.addEventListener('abort', () => resolve(), { once: true }))
+    const ended = await Promise.race([
+      new Promise<'signal'>((resolve) => io.signal.addEventListener('abort', () => resolve('signal'), { once: true })),
+      devnet.unexpectedExit,
+    ])
+    if (ended !== 'signal') {
+      // The chain is gone: serving on would only answer UPSTREAM_RPC to everyone.
+      await stopAll()
+      const how = ended.signal ? `killed by ${ended.signal}` : `exit code ${ended.code}`
+      throw new CommandError(`anvil stopped on its own (${how}); relayer and indexer stopped too. Start the devnet again.`)
+    }
     io.out('stopping relayer, indexer and anvil')
     await stopAll()
     return 0

@@ -1,0 +1,114 @@
+import type { Subprocess } from 'bun'
+import { Instance } from 'prool'
+
+export type AnvilParameters = {
+  /** The anvil executable (see `findAnvil`). */
+  binary: string
+  chainId: number
+  port: number
+  host: string
+  forkUrl?: string
+  /** Keep the state of only this many recent blocks (a non-archive node). */
+  pruneHistory?: number
+}
+
+type AnvilProcess = Subprocess<'ignore', 'pipe', 'pipe'>
+
+/** Children still running, killed if this process exits without stopping them. */
+const running = new Set<AnvilProcess>()
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL')
+})
+
+/** The command line for anvil. */
+export function anvilArgs(parameters: AnvilParameters): string[] {
+  const args = ['--chain-id', String(parameters.chainId), '--port', String(parameters.port), '--host', parameters.host]
+  if (parameters.forkUrl) args.push('--fork-url', parameters.forkUrl)
+  if (parameters.pruneHistory !== undefined) args.push('--prune-history', String(parameters.pruneHistory))
+  return args
+}
+
+/** Calls `onLine` for every line of `stream` until it ends. */
+async function eachLine(stream: ReadableStream<Uint8Array>, onLine: (line: string) => void): Promise<void> {
+  const decoder = new TextDecoder()
+  let rest = ''
+  for await (const chunk of stream) {
+    const lines = (rest + decoder.decode(chunk, { stream: true })).split('\n')
+    rest = lines.pop() ?? ''
+    for (const line of lines) if (line.trim()) onLine(line)
+  }
+  if (rest.trim()) onLine(rest)
+}
+
+/**
+ * anvil as a prool instance whose process we spawn ourselves. prool's own
+ * `Instance.anvil` keeps its start-up check attached for the node's whole life: any
+ * later stderr line without "Warning" in it kills anvil (one error log under load
+ * and every test after it sees a dead chain). Its execa process also buffers all of
+ * anvil's stdout in memory. Here stdout is read and dropped line by line; stderr
+ * fails the start only while starting, and afterwards is reported as a `stderr`
+ * event; an exit is reported as an `exit` event.
+ */
+export const anvilInstance = Instance.define((parameters: AnvilParameters) => {
+  let child: AnvilProcess | undefined
+  return {
+    name: 'anvil',
+    host: parameters.host,
+    port: parameters.port,
+    _internal: {
+      get process() {
+        return child
+      },
+    },
+    start(_options, { emitter }) {
+      return new Promise<void>((resolve, reject) => {
+        let started = false
+        const early: string[] = []
+        const spawned = Bun.spawn([parameters.binary, ...anvilArgs(parameters)], {
+          stdin: 'ignore',
+          stdout: 'pipe',
+          stderr: 'pipe',
+          env: { ...process.env, FOUNDRY_DISABLE_NIGHTLY_WARNING: 'true' },
+        })
+        child = spawned
+        running.add(spawned)
+        const fail = (why: string) => {
+          if (started) return
+          started = true
+          spawned.kill('SIGKILL')
+          reject(new Error(`Failed to start anvil: ${why}`))
+        }
+        void eachLine(spawned.stdout, (line) => {
+          emitter.emit('stdout', line)
+          emitter.emit('message', line)
+          if (!started && line.includes('Listening on')) {
+            started = true
+            emitter.emit('listening')
+            resolve()
+          }
+        })
+        const stderrRead = eachLine(spawned.stderr, (line) => {
+          emitter.emit('stderr', line)
+          emitter.emit('message', line)
+          if (started) return
+          early.push(line)
+          if (!line.includes('Warning')) fail(early.join('\n'))
+        })
+        // Report the exit once its last stderr lines are read (they say why it failed).
+        void Promise.all([spawned.exited, stderrRead.catch(() => {})]).then(([code]) => {
+          running.delete(spawned)
+          fail(early.length ? early.join('\n') : `exited with code ${code}`)
+          emitter.emit('exit', code, (spawned.signalCode ?? null) as NodeJS.Signals | null)
+        })
+      })
+    },
+    async stop() {
+      const stopping = child
+      if (!stopping || stopping.exitCode !== null || stopping.signalCode !== null) return
+      stopping.kill('SIGTERM')
+      const killer = setTimeout(() => stopping.kill('SIGKILL'), 5_000)
+      await stopping.exited
+      clearTimeout(killer)
+    },
+  }
+})

@@ -1,0 +1,91 @@
+// The devnet's anvil outlives its own error output (prool's Instance.anvil killed it on
+// any stderr line after start: the CI run where every relayer test after one timed out
+// saw a dead chain), reports an exit nobody asked for, and fails a start clearly.
+import { afterAll, expect, test } from 'bun:test'
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { createServer, type Server } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { type AnvilExit, type Devnet, devnetAccounts, findAnvil, startDevnet } from '../../src/devnet/index.ts'
+
+const dir = mkdtempSync(join(tmpdir(), 'order-relay-anvil-'))
+const started: Devnet[] = []
+afterAll(async () => {
+  for (const devnet of started) await devnet.stop()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+const errorLine = 'ERROR anvil::server: error serving connection: connection reset by peer'
+
+/**
+ * A real anvil behind a shell that writes an error line to stderr each time it gets
+ * SIGUSR1, as anvil does when it logs an error while running.
+ */
+function anvilThatLogsErrors(): string {
+  const path = join(dir, 'anvil-with-errors.sh')
+  writeFileSync(
+    path,
+    `#!/bin/sh
+"${findAnvil()}" "$@" &
+child=$!
+trap 'echo "${errorLine}" >&2' USR1
+trap 'kill -TERM $child; wait $child; exit 0' TERM INT
+while kill -0 $child 2>/dev/null; do wait $child; done
+`,
+  )
+  chmodSync(path, 0o755)
+  return path
+}
+
+async function settlesATransfer(devnet: Devnet) {
+  const hash = await devnet.wallet('consumer').sendTransaction({ to: devnetAccounts.payee.address, value: 1n })
+  const receipt = await devnet.publicClient.waitForTransactionReceipt({ hash, timeout: 10_000 })
+  return receipt.status
+}
+
+test('an error line on anvil stderr is passed on and the chain keeps running', async () => {
+  const lines: string[] = []
+  const devnet = await startDevnet({ anvilBinary: anvilThatLogsErrors(), onAnvilStderr: (line) => lines.push(line) })
+  started.push(devnet)
+  let exited: AnvilExit | undefined
+  void devnet.unexpectedExit.then((exit) => (exited = exit))
+
+  process.kill(devnet.anvilPid, 'SIGUSR1')
+  while (lines.length === 0) await Bun.sleep(10)
+  expect(lines).toEqual([errorLine])
+  await Bun.sleep(200)
+
+  expect(exited).toBeUndefined()
+  expect(await settlesATransfer(devnet)).toBe('success')
+}, 60_000)
+
+test('anvil killed from outside: unexpectedExit says how, with its last stderr lines', async () => {
+  const devnet = await startDevnet({ deploy: false, onAnvilStderr: () => {} })
+  started.push(devnet)
+  process.kill(devnet.anvilPid, 'SIGKILL')
+  const exit = await devnet.unexpectedExit
+  expect(exit.signal).toBe('SIGKILL')
+  expect(exit.stderr).toEqual([])
+  await devnet.stop()
+}, 30_000)
+
+test('stop() is not an unexpected exit, and leaves no anvil behind', async () => {
+  const devnet = await startDevnet({ deploy: false })
+  let exited = false
+  void devnet.unexpectedExit.then(() => (exited = true))
+  await devnet.stop()
+  await Bun.sleep(100)
+  expect(exited).toBe(false)
+  expect(() => process.kill(devnet.anvilPid, 0)).toThrow()
+}, 30_000)
+
+test('a port already taken fails the start with anvil own words', async () => {
+  const taken: Server = createServer()
+  await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve))
+  const port = (taken.address() as { port: number }).port
+  try {
+    await expect(startDevnet({ port, deploy: false })).rejects.toThrow(/Failed to start anvil: .*(in use|bind)/is)
+  } finally {
+    taken.close()
+  }
+}, 30_000)
