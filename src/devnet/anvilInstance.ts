@@ -14,11 +14,34 @@ export type AnvilParameters = {
 
 type AnvilProcess = Subprocess<'ignore', 'pipe', 'pipe'>
 
-/** Children still running, killed if this process exits without stopping them. */
+/** Children still running, killed if this process ends without stopping them. */
 const running = new Set<AnvilProcess>()
-process.once('exit', () => {
-  for (const child of running) child.kill('SIGKILL')
-})
+let cleanupInstalled = false
+
+/**
+ * Installed with the first anvil: kills every running anvil when this process exits,
+ * or dies of SIGINT, SIGTERM or SIGHUP that nobody else handles (as execa's cleanup
+ * did for prool's anvil). A program with its own handler (`order-relay devnet`)
+ * stops its devnet itself, in its own order.
+ */
+function installCleanup() {
+  if (cleanupInstalled) return
+  cleanupInstalled = true
+  const killAll = () => {
+    for (const child of running) child.kill('SIGKILL')
+  }
+  process.once('exit', killAll)
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    const onSignal = () => {
+      if (process.listenerCount(signal) > 1) return
+      killAll()
+      // Ours was the only handler: end the way the signal would have without it.
+      process.removeListener(signal, onSignal)
+      process.kill(process.pid, signal)
+    }
+    process.on(signal, onSignal)
+  }
+}
 
 /** The command line for anvil. */
 export function anvilArgs(parameters: AnvilParameters): string[] {
@@ -71,6 +94,7 @@ export const anvilInstance = Instance.define((parameters: AnvilParameters) => {
           env: { ...process.env, FOUNDRY_DISABLE_NIGHTLY_WARNING: 'true' },
         })
         child = spawned
+        installCleanup()
         running.add(spawned)
         const fail = (why: string) => {
           if (started) return

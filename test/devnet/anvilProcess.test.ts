@@ -2,11 +2,12 @@
 // any stderr line after start: the CI run where every relayer test after one timed out
 // saw a dead chain), reports an exit nobody asked for, and fails a start clearly.
 import { afterAll, expect, test } from 'bun:test'
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:net'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { type AnvilExit, type Devnet, devnetAccounts, findAnvil, startDevnet } from '../../src/devnet/index.ts'
+import { processesMatching } from '../helpers/processes.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'order-relay-anvil-'))
 const started: Devnet[] = []
@@ -35,6 +36,22 @@ while kill -0 $child 2>/dev/null; do wait $child; done
   )
   chmodSync(path, 0o755)
   return path
+}
+
+/** 'gone' once the process has ended (a zombie waiting to be reaped counts as ended). */
+async function runningOrGone(pid: number): Promise<'running' | 'gone'> {
+  for (let i = 0; i < 50; i++) {
+    let stat: string
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    } catch {
+      return 'gone'
+    }
+    const state = stat.slice(stat.lastIndexOf(') ') + 2)[0]
+    if (state === 'Z' || state === 'X') return 'gone'
+    await Bun.sleep(20)
+  }
+  return 'running'
 }
 
 async function settlesATransfer(devnet: Devnet) {
@@ -76,7 +93,7 @@ test('stop() is not an unexpected exit, and leaves no anvil behind', async () =>
   await devnet.stop()
   await Bun.sleep(100)
   expect(exited).toBe(false)
-  expect(() => process.kill(devnet.anvilPid, 0)).toThrow()
+  expect(await runningOrGone(devnet.anvilPid)).toBe('gone')
 }, 30_000)
 
 test('a port already taken fails the start with anvil own words', async () => {
@@ -87,5 +104,30 @@ test('a port already taken fails the start with anvil own words', async () => {
     await expect(startDevnet({ port, deploy: false })).rejects.toThrow(/Failed to start anvil: .*(in use|bind)/is)
   } finally {
     taken.close()
+  }
+}, 30_000)
+
+test('a script killed by SIGTERM or SIGINT while its devnet runs leaves no anvil behind, and still dies of the signal', async () => {
+  const script = join(dir, 'holds-a-devnet.ts')
+  const devnetModule = resolve(import.meta.dir, '../../src/devnet/index.ts')
+  writeFileSync(
+    script,
+    `import { startDevnet } from ${JSON.stringify(devnetModule)}
+const devnet = await startDevnet({ deploy: false, onAnvilStderr: () => {} })
+console.log('pid', devnet.anvilPid)
+await Bun.sleep(60_000)
+`,
+  )
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    const child = Bun.spawn([process.execPath, script], { stdout: 'pipe', stderr: 'inherit', stdin: 'ignore' })
+    const reader = child.stdout.getReader()
+    let text = ''
+    while (!text.includes('\n')) text += new TextDecoder().decode((await reader.read()).value)
+    const anvilPid = Number(text.match(/pid (\d+)/)![1])
+    expect(await processesMatching(`${anvilPid} `)).toHaveLength(1)
+    child.kill(signal)
+    await child.exited
+    expect(child.signalCode).toBe(signal)
+    expect({ signal, anvil: await runningOrGone(anvilPid) }).toEqual({ signal, anvil: 'gone' })
   }
 }, 30_000)
