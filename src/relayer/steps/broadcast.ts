@@ -34,7 +34,8 @@ export async function broadcast(context: RelayerContext, simulated: SimulatedOrd
   try {
     receipt = await submitter.waitForReceipt(txHash)
   } catch (error) {
-    remember(txHash)
+    // The hash waited for last: a replacement's, if the tx had to be re-signed.
+    remember(error instanceof RelayError && error.txHash ? error.txHash : txHash)
     throw error
   }
   return confirmReceipt(context, simulated, adapter, receipt)

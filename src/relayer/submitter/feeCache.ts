@@ -22,6 +22,8 @@ export function createFeeCache(client: PublicClient, options: { refreshMs: numbe
     async current(): Promise<Fees> {
       return fees ?? refresh()
     },
+    /** Fees read from the node now (for a replacement that must beat the current price). */
+    fresh: refresh,
     start: ticker.start,
     stop: ticker.stop,
   }

@@ -1,0 +1,122 @@
+// A transaction the node accepted and then lost (anvil_dropTransaction stands in for a
+// restarted node or an evicted transaction). Before: its order waited out the receipt
+// timeout, and every later order of the gas key queued behind the nonce gap for good.
+// Now the relayer notices, sends the same signed transaction again (or, when the node
+// refuses it as underpriced, re-signs its nonce at a higher fee) and both settle.
+import { afterAll, afterEach, beforeAll, expect, test } from 'bun:test'
+import type { Hex } from 'viem'
+import { type Devnet, devnetAccounts, startDevnet } from '../../src/devnet/index.ts'
+import type { RelayRequest } from '../../src/wire/index.ts'
+import { allocationOrder, signed } from '../helpers/orders.ts'
+import { createExposure } from './support/exposure.ts'
+import { startWatchedRelayer, type WatchedRelayer } from './support/watchedRelayer.ts'
+
+let devnet: Devnet
+let relayer: WatchedRelayer
+const exposure = createExposure()
+const gasKey = devnetAccounts.relayer.address
+
+beforeAll(async () => {
+  devnet = await startDevnet()
+  // Receipts polled every 20 ms, so the node is asked about a missing one after 1 s.
+  relayer = await startWatchedRelayer(devnet, exposure, { env: { RELAYER_RECEIPT_TIMEOUT_MS: '15000' } })
+  const warm = await order()
+  expect((await relayer.post(warm)).status).toBe(200)
+}, 60_000)
+afterEach(async () => {
+  await devnet.testClient.setAutomine(true)
+})
+afterAll(async () => {
+  await relayer?.stop()
+  await devnet?.stop()
+})
+
+async function order(): Promise<RelayRequest> {
+  const request = await signed(devnet, allocationOrder(devnet))
+  exposure.request(request)
+  return request
+}
+
+/** The gas key's transaction with `nonce` once it is in the node's pool. */
+async function pooled(nonce: number) {
+  for (;;) {
+    const content = await devnet.testClient.getTxpoolContent()
+    const mine = Object.entries(content.pending).find(([address]) => address.toLowerCase() === gasKey.toLowerCase())?.[1]
+    const tx = mine?.[String(nonce)]
+    if (tx) return tx
+    await Bun.sleep(10)
+  }
+}
+
+async function until(condition: () => boolean) {
+  while (!condition()) await Bun.sleep(20)
+}
+
+test('a dropped tx is sent again as signed: its order settles with the same txHash, and the order queued behind the gap settles too', async () => {
+  await devnet.testClient.setAutomine(false)
+  const nonce = await devnet.publicClient.getTransactionCount({ address: gasKey })
+  const first = await order()
+  const firstAnswer = relayer.post(first)
+  const lost = await pooled(nonce)
+  await devnet.testClient.dropTransaction({ hash: lost.hash })
+
+  // The next order takes the next nonce and waits behind the gap.
+  const second = await order()
+  const secondAnswer = relayer.post(second)
+  await pooled(nonce + 1)
+
+  const revived = `warn: tx ${lost.hash} was no longer known to the node; sent it again as signed`
+  await until(() => relayer.logger.lines.includes(revived))
+  await devnet.testClient.mine({ blocks: 1 })
+
+  const [a, b] = await Promise.all([firstAnswer, secondAnswer])
+  expect([a.status, b.status]).toEqual([200, 200])
+  expect(a.body.txHash).toBe(lost.hash)
+  expect(await devnet.publicClient.getTransactionCount({ address: gasKey })).toBe(nonce + 2)
+}, 30_000)
+
+test('dropped, then underpriced after the base fee rose: the nonce is re-signed at a higher fee and the order settles in the replacement', async () => {
+  await devnet.testClient.setAutomine(false)
+  const nonce = await devnet.publicClient.getTransactionCount({ address: gasKey })
+  const request = await order()
+  const answer = relayer.post(request)
+  const lost = await pooled(nonce)
+  await devnet.testClient.dropTransaction({ hash: lost.hash })
+  // A base fee ten times the tx's fee cap: the node refuses it as it was signed.
+  await devnet.testClient.setNextBlockBaseFeePerGas({ baseFeePerGas: BigInt(lost.maxFeePerGas!) * 10n })
+  await devnet.testClient.mine({ blocks: 1 })
+
+  const replacement = await pooled(nonce)
+  expect(replacement.hash).not.toBe(lost.hash)
+  expect(BigInt(replacement.maxFeePerGas!)).toBeGreaterThan(BigInt(lost.maxFeePerGas!) * 10n)
+  expect(replacement.input).toBe(lost.input)
+  await devnet.testClient.mine({ blocks: 1 })
+
+  const { status, body } = await answer
+  expect(status).toBe(200)
+  expect(body.txHash).toBe(replacement.hash)
+  expect(body.orderHash).toBe(request.orderHash)
+  expect(relayer.logger.lines).toContain(
+    `warn: tx ${lost.hash} was refused as underpriced when sent again; replaced it by tx ${replacement.hash} at a higher fee`,
+  )
+  // Spent once: the replacement settled it, the original never will.
+  expect(await devnet.publicClient.getTransactionReceipt({ hash: lost.hash as Hex }).catch(() => null)).toBeNull()
+  await devnet.testClient.setAutomine(true)
+  const next = await relayer.post(await order())
+  expect({ status: next.status, body: next.body }).toEqual({ status: 200, body: expect.objectContaining({ ok: true }) })
+}, 30_000)
+
+test('a base fee that jumps past the cached gas price: the refused broadcast is re-signed at a fresh price at once, not 502 until the next refresh', async () => {
+  const base = (await devnet.publicClient.getBlock()).baseFeePerGas!
+  await devnet.testClient.setNextBlockBaseFeePerGas({ baseFeePerGas: base * 20n })
+  await devnet.testClient.mine({ blocks: 1 })
+  const { status, body } = await relayer.post(await order())
+  expect({ status, code: body.code }).toEqual({ status: 200, code: undefined })
+  const tx = await devnet.publicClient.getTransaction({ hash: body.txHash as Hex })
+  expect(tx.maxFeePerGas!).toBeGreaterThan(base * 10n)
+  expect(relayer.logger.lines).toContain('warn: the gas price rose past the cached one; re-read it and signed again')
+})
+
+test('no key or signature in any log line or body', () => {
+  expect(exposure.leaks()).toEqual([])
+})
