@@ -66,9 +66,9 @@ test('devnet without anvil anywhere: exit 1 naming the npm package', () => {
   expect(result.stderr.toString()).toContain('npm install @foundry-rs/anvil')
 })
 
-test('devnet on free ports: order settles, /activity shows the events, openapi answers, SIGTERM leaves nothing', async () => {
+/** `order-relay devnet` on free ports, once it says it is ready (killed if it never does). */
+async function startDevnetCommand(manifestPath: string) {
   const base = await freePortBase()
-  const manifestPath = join(dir, 'manifest.json')
   const child = Bun.spawn([exe, 'devnet', '--port-base', String(base), '--manifest', manifestPath], {
     stdout: 'pipe',
     stderr: 'pipe',
@@ -78,6 +78,17 @@ test('devnet on free ports: order settles, /activity shows the events, openapi a
   const output = watchOutput(child)
   try {
     await output.waitFor(/Ctrl-C stops everything/)
+  } catch (error) {
+    child.kill('SIGKILL')
+    throw error
+  }
+  return { base, child, output }
+}
+
+test('devnet on free ports: order settles, /activity shows the events, openapi answers, SIGTERM leaves nothing', async () => {
+  const manifestPath = join(dir, 'manifest.json')
+  const { base, child, output } = await startDevnetCommand(manifestPath)
+  try {
     const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'))
     expect(manifest.relayerUrl).toBe(`http://127.0.0.1:${base + 1}`)
     expect(manifest.indexerUrl).toBe(`http://127.0.0.1:${base + 2}`)
@@ -111,16 +122,8 @@ test('devnet on free ports: order settles, /activity shows the events, openapi a
 }, 90_000)
 
 test('devnet whose anvil dies: says so, stops the relayer and indexer, exit 1', async () => {
-  const base = await freePortBase()
-  const child = Bun.spawn([exe, 'devnet', '--port-base', String(base), '--manifest', join(dir, 'dies.json')], {
-    stdout: 'pipe',
-    stderr: 'pipe',
-    stdin: 'ignore',
-    env: { PATH: process.env.PATH ?? '' },
-  })
-  const output = watchOutput(child)
+  const { base, child, output } = await startDevnetCommand(join(dir, 'dies.json'))
   try {
-    await output.waitFor(/Ctrl-C stops everything/)
     const [anvil] = await processesMatching(`--port ${base} `)
     process.kill(Number(anvil!.trim().split(/\s+/)[0]), 'SIGKILL')
     expect(await child.exited).toBe(1)
