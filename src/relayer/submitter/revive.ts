@@ -1,6 +1,7 @@
 import type { Address, Hex, LocalAccount, PublicClient } from 'viem'
 import { keccak256 } from 'viem'
 import type { Logger } from '../../shared/index.ts'
+import { errorText } from './errorText.ts'
 import type { Fees } from './feeCache.ts'
 
 /** A transaction the submitter signed and the node accepted, kept until its receipt is seen. */
@@ -87,15 +88,3 @@ export function createReviver(options: { client: PublicClient; account: LocalAcc
 }
 
 export type Reviver = ReturnType<typeof createReviver>
-
-/** Every message of an error and its causes, for matching a node's wording. */
-export function errorText(error: unknown): string {
-  const parts: string[] = []
-  let current: unknown = error
-  for (let i = 0; current && i < 8; i++) {
-    const e = current as { message?: unknown; details?: unknown; shortMessage?: unknown }
-    parts.push(String(e.shortMessage ?? ''), String(e.details ?? ''), String(e.message ?? ''))
-    current = (current as { cause?: unknown }).cause
-  }
-  return parts.join(' ')
-}

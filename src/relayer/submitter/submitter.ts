@@ -12,10 +12,9 @@ import type { Logger } from '../../shared/index.ts'
 import { RelayError } from '../errors.ts'
 import { createFeeCache } from './feeCache.ts'
 import { createLocalNonceManager } from './nonceSource.ts'
-import { createReviver, errorText, underpriced } from './revive.ts'
+import { errorText } from './errorText.ts'
+import { createReviver, underpriced } from './revive.ts'
 import { createSerialQueue } from './serialQueue.ts'
-
-export { errorText }
 
 export type SubmitterOptions = {
   client: PublicClient
