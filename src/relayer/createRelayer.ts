@@ -1,6 +1,7 @@
 import { createPublicClient, http, type PublicClient } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { chainFor } from '../chain/index.ts'
+import { keccakReady } from '../wire/index.ts'
 import { listenUrl, type Logger } from '../shared/index.ts'
 import { checkRpcChain } from './checkRpcChain.ts'
 import type { RelayerConfig } from './config.ts'
@@ -77,6 +78,8 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
     /** Starts background work and listens; resolves once the port is bound. */
     async serve() {
       await checkRpcChain(client, config.chainId, logger)
+      // Every request hashes its order: have the fast Keccak loaded before the first one.
+      await keccakReady
       submitter.start()
       context.clock.start()
       edge.start()

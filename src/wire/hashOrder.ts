@@ -1,4 +1,5 @@
-import { keccak256, type Hex } from 'viem'
+import type { Hex } from 'viem'
+import { keccak256 } from './keccak.ts'
 import type { Order, OrderStruct } from './order.ts'
 import { maxUint256 } from './primitives.ts'
 

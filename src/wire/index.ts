@@ -6,6 +6,7 @@ export * from './relay.ts'
 export * from './activity.ts'
 export * from './codes.ts'
 export { encodeOrder, hashOrder, orderTupleAbi } from './hashOrder.ts'
+export { keccak256, keccakReady } from './keccak.ts'
 export {
   receiveAuthorizationTypedData,
   receiveWithAuthorizationTypes,

@@ -1,6 +1,6 @@
 import type { Address, Hex, LocalAccount, PublicClient } from 'viem'
-import { keccak256 } from 'viem'
 import type { Logger } from '../../shared/index.ts'
+import { keccak256 } from '../../wire/index.ts'
 import { errorText } from './errorText.ts'
 import type { Fees } from './feeCache.ts'
 

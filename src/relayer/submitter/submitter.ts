@@ -1,7 +1,6 @@
 import {
   type Address,
   type Hex,
-  keccak256,
   type LocalAccount,
   type PublicClient,
   type TransactionReceipt,
@@ -9,6 +8,7 @@ import {
   type RpcTransactionReceipt,
 } from 'viem'
 import type { Logger } from '../../shared/index.ts'
+import { keccak256 } from '../../wire/index.ts'
 import { RelayError } from '../errors.ts'
 import { createFeeCache } from './feeCache.ts'
 import { createLocalNonceManager } from './nonceSource.ts'
