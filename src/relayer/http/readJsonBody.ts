@@ -1,6 +1,9 @@
 import type { Context } from 'hono'
 import { RelayError } from '../errors.ts'
 
+// One decoder for every request: `decode` without `stream` keeps no state between calls.
+const utf8 = new TextDecoder('utf-8', { fatal: true })
+
 /** Largest `POST /broker` body accepted; a real request is well under 2 KiB. */
 export const maxBodyBytes = 64 * 1024
 
@@ -19,7 +22,7 @@ export async function readJsonBody(c: Context): Promise<unknown> {
   try {
     const buffer = await c.req.arrayBuffer()
     if (buffer.byteLength > maxBodyBytes) throw tooLarge()
-    text = new TextDecoder('utf-8', { fatal: true }).decode(buffer)
+    text = utf8.decode(buffer)
   } catch (error) {
     if (error instanceof RelayError) throw error
     throw new RelayError('MALFORMED_ORDER', 'malformed request: body is not valid UTF-8')
