@@ -11,6 +11,7 @@ const outfile = values.outfile ?? 'dist/order-relay'
 if (!values['skip-contracts']) await $`bun scripts/build-contracts.ts`
 const started = performance.now()
 // prool can also start alto (a bundler) via an optional peer dependency we never use.
-await $`bun build --compile --minify --sourcemap --external @pimlico/alto src/cli/main.ts --outfile ${outfile}`.quiet()
+// --bytecode: the modules are parsed at build time, not at every start (--version 120-140 ms → 50-80 ms).
+await $`bun build --compile --minify --sourcemap --bytecode --format=esm --external @pimlico/alto src/cli/main.ts --outfile ${outfile}`.quiet()
 const { size } = Bun.file(outfile)
 console.log(`built ${outfile} (${(size / 1e6).toFixed(1)} MB) in ${((performance.now() - started) / 1000).toFixed(1)} s`)
