@@ -106,6 +106,30 @@ test('dropped, then underpriced after the base fee rose: the nonce is re-signed 
   expect({ status: next.status, body: next.body }).toEqual({ status: 200, body: expect.objectContaining({ ok: true }) })
 }, 30_000)
 
+test('a retry of an order whose wait already gave up sends the dropped tx again, instead of relaying the order at a nonce behind the gap', async () => {
+  const impatient = await startWatchedRelayer(devnet, exposure, {
+    env: { RELAYER_RECEIPT_TIMEOUT_MS: '400', RELAYER_PK: devnetAccounts.secondRelayer.privateKey },
+  })
+  try {
+    const warm = await order()
+    expect((await impatient.post(warm)).status).toBe(200)
+    await devnet.testClient.setAutomine(false)
+    const request = await order()
+    const first = await impatient.post(request)
+    expect(first.body.code).toBe('UPSTREAM_RPC')
+    const lost = String(first.body.message).match(/tx (0x[0-9a-f]{64})/)![1] as Hex
+    await devnet.testClient.dropTransaction({ hash: lost })
+    await devnet.testClient.setAutomine(true)
+
+    const retry = await impatient.post(request)
+    expect({ status: retry.status, txHash: retry.body.txHash }).toEqual({ status: 200, txHash: lost })
+    expect(impatient.logger.lines).toContain(`warn: tx ${lost} was no longer known to the node; sent it again as signed`)
+    expect((await impatient.post(await order())).status).toBe(200)
+  } finally {
+    await impatient.stop()
+  }
+}, 30_000)
+
 test('a base fee that jumps past the cached gas price: the refused broadcast is re-signed at a fresh price at once, not 502 until the next refresh', async () => {
   const base = (await devnet.publicClient.getBlock()).baseFeePerGas!
   await devnet.testClient.setNextBlockBaseFeePerGas({ baseFeePerGas: base * 20n })
