@@ -1,8 +1,10 @@
 // A transaction the node accepted and then lost (anvil_dropTransaction stands in for a
-// restarted node or an evicted transaction). Before: its order waited out the receipt
-// timeout, and every later order of the gas key queued behind the nonce gap for good.
-// Now the relayer notices, sends the same signed transaction again (or, when the node
-// refuses it as underpriced, re-signs its nonce at a higher fee) and both settle.
+// restarted node or an evicted transaction; anvil also evicts one the base fee has
+// priced out). Before: its order waited out the receipt timeout, and every later
+// order of the gas key queued behind the nonce gap for good. Now the relayer notices,
+// sends the same signed transaction again (or, when the node refuses it as
+// underpriced, re-signs its nonce at a higher fee) and the orders settle. A priced-out
+// tx that a node keeps in its pool (geth does; anvil cannot) is in reviver.test.ts.
 import { afterAll, afterEach, beforeAll, expect, test } from 'bun:test'
 import type { Hex } from 'viem'
 import { type Devnet, devnetAccounts, startDevnet } from '../../src/devnet/index.ts'

@@ -23,9 +23,11 @@ function bumped(old: Fees, fresh: Fees): Fees {
  * Keeps the gas key's sent transactions alive. A transaction the node accepted can
  * still vanish from its pool (a restarted node, an evicted or dropped transaction):
  * its own order then never settles, and every later nonce of the key waits behind
- * the gap forever. `revive` notices a transaction the node no longer knows and sends
- * it again exactly as signed; if the node now refuses it as underpriced, it signs
- * the same nonce again at a higher fee (a replacement, with a new hash).
+ * the gap forever; so can one that stays in the pool after the base fee rose above
+ * its fee cap. `revive` notices a transaction the node no longer knows and sends it
+ * again exactly as signed; if the node now refuses it as underpriced, or it sits in
+ * the pool priced out, it signs the same nonce again at a higher fee (a
+ * replacement, with a new hash).
  */
 export function createReviver(options: { client: PublicClient; account: LocalAccount; chainId: number; logger: Logger; freshFees: () => Promise<Fees> }) {
   const { client, account, chainId, logger } = options
@@ -35,14 +37,21 @@ export function createReviver(options: { client: PublicClient; account: LocalAcc
     await client.request({ method: 'eth_sendRawTransaction', params: [serialized] })
   }
 
-  async function replace(hash: Hex, tx: SentTransaction): Promise<Hex> {
+  /** Signs the same nonce, call and gas at a higher fee, and sends it; `why` goes into the warning. */
+  async function replace(hash: Hex, tx: SentTransaction, why: string): Promise<Hex> {
     const fees = bumped(tx.fees, await options.freshFees())
     const serialized = await account.signTransaction({ type: 'eip1559', chainId, nonce: tx.nonce, to: tx.to, data: tx.data, gas: tx.gas, ...fees })
     await send(serialized)
     const replacement = keccak256(serialized)
     remember(replacement, { ...tx, fees, serialized })
-    logger.warn(`tx ${hash} was refused as underpriced when sent again; replaced it by tx ${replacement} at a higher fee`)
+    logger.warn(`tx ${hash} ${why}; replaced it by tx ${replacement} at a higher fee`)
     return replacement
+  }
+
+  /** A tx still in the pool is stuck for good when the base fee has risen above its fee cap. */
+  async function pricedOut(tx: SentTransaction): Promise<boolean> {
+    const { baseFeePerGas } = await client.getBlock({ blockTag: 'latest' })
+    return baseFeePerGas !== null && baseFeePerGas > tx.fees.maxFeePerGas
   }
 
   function remember(hash: Hex, tx: SentTransaction) {
@@ -58,7 +67,8 @@ export function createReviver(options: { client: PublicClient; account: LocalAcc
     },
     /**
      * The hash to keep waiting for: `hash` itself while the node knows it (or once it
-     * was sent again), a replacement's hash after an underpriced refusal, undefined
+     * was sent again), a replacement's hash after an underpriced refusal or when it
+     * sits in the pool priced out by a risen base fee, undefined
      * when its nonce was used by another transaction (or it was never ours).
      * RPC failures are left for the next look.
      */
@@ -71,7 +81,12 @@ export function createReviver(options: { client: PublicClient; account: LocalAcc
       } catch {
         return hash
       }
-      if (known) return hash
+      if (known) {
+        // Still in the pool (not yet in a block): replaced only when priced out of every block.
+        if ((known as { blockNumber?: unknown }).blockNumber !== null) return hash
+        const stuck = await pricedOut(tx).catch(() => false)
+        return stuck ? replace(hash, tx, 'is priced out of blocks (the base fee rose above its fee cap)').catch(() => hash) : hash
+      }
       try {
         await send(tx.serialized)
         logger.warn(`tx ${hash} was no longer known to the node; sent it again as signed`)
@@ -80,7 +95,7 @@ export function createReviver(options: { client: PublicClient; account: LocalAcc
         const text = errorText(error)
         if (alreadyKnown.test(text)) return hash
         if (nonceUsed.test(text)) return undefined
-        if (underpriced.test(text)) return replace(hash, tx).catch(() => hash)
+        if (underpriced.test(text)) return replace(hash, tx, 'was refused as underpriced when sent again').catch(() => hash)
         return hash
       }
     },
