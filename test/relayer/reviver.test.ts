@@ -37,13 +37,19 @@ async function sentAt(node: ReturnType<typeof poolNode>, maxFeePerGas: bigint) {
   return { hash: keccak256(serialized), sent: { ...tx, fees, serialized } }
 }
 
-test('a pooled tx whose fee cap is under the base fee is replaced: same nonce, call and gas, a higher fee', async () => {
+/** A reviver that sent one tx (fee cap `feeCap`) to a node whose base fee is `baseFee`; fresh fees are 61 gwei. */
+async function pooledAt({ baseFee, feeCap }: { baseFee: bigint; feeCap: bigint }) {
   await keccakReady
-  const node = poolNode(30n * gwei)
+  const node = poolNode(baseFee)
   const logger = createMemoryLogger()
   const reviver = createReviver({ client: node.client, account, chainId: 421614, logger, freshFees: async () => ({ maxFeePerGas: 61n * gwei, maxPriorityFeePerGas: gwei }) })
-  const { hash, sent } = await sentAt(node, 10n * gwei)
+  const { hash, sent } = await sentAt(node, feeCap)
   reviver.remember(hash, sent)
+  return { node, logger, reviver, hash, sent }
+}
+
+test('a pooled tx whose fee cap is under the base fee is replaced: same nonce, call and gas, a higher fee', async () => {
+  const { node, logger, reviver, hash, sent } = await pooledAt({ baseFee: 30n * gwei, feeCap: 10n * gwei })
 
   const replacement = await reviver.revive(hash)
   expect(replacement).not.toBe(hash)
@@ -58,12 +64,7 @@ test('a pooled tx whose fee cap is under the base fee is replaced: same nonce, c
 })
 
 test('a pooled tx that can still pay the base fee is left alone', async () => {
-  await keccakReady
-  const node = poolNode(5n * gwei)
-  const logger = createMemoryLogger()
-  const reviver = createReviver({ client: node.client, account, chainId: 421614, logger, freshFees: async () => ({ maxFeePerGas: 61n * gwei, maxPriorityFeePerGas: gwei }) })
-  const { hash, sent } = await sentAt(node, 10n * gwei)
-  reviver.remember(hash, sent)
+  const { node, logger, reviver, hash } = await pooledAt({ baseFee: 5n * gwei, feeCap: 10n * gwei })
   expect(await reviver.revive(hash)).toBe(hash)
   expect(node.pool.size).toBe(1)
   expect(logger.lines).toEqual([])
