@@ -14,6 +14,9 @@ export type AnvilParameters = {
 
 type AnvilProcess = Subprocess<'ignore', 'pipe', 'pipe'>
 
+/** A fork may take a while to fetch its first block; a start slower than this is a failure. */
+const startTimeoutMs = 60_000
+
 /** Children still running, killed if this process ends without stopping them. */
 const running = new Set<AnvilProcess>()
 let cleanupInstalled = false
@@ -69,8 +72,9 @@ async function eachLine(stream: ReadableStream<Uint8Array>, onLine: (line: strin
  * later stderr line without "Warning" in it kills anvil (one error log under load
  * and every test after it sees a dead chain). Its execa process also buffers all of
  * anvil's stdout in memory. Here stdout is read and dropped line by line; stderr
- * fails the start only while starting, and afterwards is reported as a `stderr`
- * event; an exit is reported as an `exit` event.
+ * lines are reported as `stderr` events and never kill anvil; the start fails only
+ * when anvil exits (or is not listening within a minute), with its stderr as the
+ * reason; an exit is reported as an `exit` event.
  */
 export const anvilInstance = Instance.define((parameters: AnvilParameters) => {
   let child: AnvilProcess | undefined
@@ -107,17 +111,20 @@ export const anvilInstance = Instance.define((parameters: AnvilParameters) => {
           emitter.emit('message', line)
           if (!started && line.includes('Listening on')) {
             started = true
+            clearTimeout(slow)
             emitter.emit('listening')
             resolve()
           }
         })
+        // A line on stderr does not fail the start (a warning or a log line may come
+        // before "Listening on"); anvil exiting does, with those lines as the reason.
         const stderrRead = eachLine(spawned.stderr, (line) => {
           emitter.emit('stderr', line)
           emitter.emit('message', line)
-          if (started) return
-          early.push(line)
-          if (!line.includes('Warning')) fail(early.join('\n'))
+          if (!started) early.push(line)
         })
+        const slow = setTimeout(() => fail(`not listening after ${startTimeoutMs / 1000} s${early.length ? `:\n${early.join('\n')}` : ''}`), startTimeoutMs)
+        void spawned.exited.finally(() => clearTimeout(slow))
         // Report the exit once its last stderr lines are read (they say why it failed).
         void Promise.all([spawned.exited, stderrRead.catch(() => {})]).then(([code]) => {
           running.delete(spawned)

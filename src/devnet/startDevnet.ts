@@ -77,7 +77,6 @@ export async function startDevnet(options: StartDevnetOptions = {}) {
   let stopping = false
   let reportExit: (exit: AnvilExit) => void = () => {}
   const unexpectedExit = new Promise<AnvilExit>((resolve) => (reportExit = resolve))
-  await instance.start()
   instance.on('stderr', (line) => {
     recentStderr.push(line)
     if (recentStderr.length > 20) recentStderr.shift()
@@ -86,6 +85,7 @@ export async function startDevnet(options: StartDevnetOptions = {}) {
   instance.on('exit', (code, signal) => {
     if (!stopping) reportExit({ code, signal, stderr: [...recentStderr] })
   })
+  await instance.start()
   const rpcUrl = `http://127.0.0.1:${port}`
   try {
     const chain = chainFor(chainId, rpcUrl)

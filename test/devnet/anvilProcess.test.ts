@@ -76,6 +76,17 @@ test('an error line on anvil stderr is passed on and the chain keeps running', a
   expect(await settlesATransfer(devnet)).toBe('success')
 }, 60_000)
 
+test('a line on stderr before anvil listens is passed on and does not fail the start', async () => {
+  const path = join(dir, 'anvil-warns-first.sh')
+  writeFileSync(path, `#!/bin/sh\necho "WARN anvil: something to say before listening" >&2\nexec "${findAnvil()}" "$@"\n`)
+  chmodSync(path, 0o755)
+  const lines: string[] = []
+  const devnet = await startDevnet({ anvilBinary: path, deploy: false, onAnvilStderr: (line) => lines.push(line) })
+  started.push(devnet)
+  expect(lines).toEqual(['WARN anvil: something to say before listening'])
+  expect(await devnet.publicClient.getChainId()).toBe(421614)
+}, 30_000)
+
 test('anvil killed from outside: unexpectedExit says how, with its last stderr lines', async () => {
   const devnet = await startDevnet({ deploy: false, onAnvilStderr: () => {} })
   started.push(devnet)
