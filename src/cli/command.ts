@@ -21,6 +21,10 @@ export type CommandIo = {
 export type Command = {
   name: string
   summary: string
+  /** What follows the command name in its usage line (default `[options]`). */
+  usage?: string
+  /** Lines under "Arguments:" — `NAME  what it is`, for positional arguments. */
+  arguments?: string[]
   /** Lines under "Options:" — `--flag VALUE  what it does (default …)`. */
   options: string[]
   /** Lines under "Environment:" — `NAME  what it does (default …)`. */
@@ -38,9 +42,15 @@ export function parseFlags<T extends NonNullable<ParseArgsConfig['options']>>(ar
   }
 }
 
+/** `Usage: order-relay NAME …` for one command. */
+export function usageLine(command: Command): string {
+  return `Usage: order-relay ${command.name} ${command.usage ?? '[options]'}`
+}
+
 /** The `--help` text of one command. */
 export function commandHelp(command: Command): string {
-  const lines = [`order-relay ${command.name}: ${command.summary}`, '', `Usage: order-relay ${command.name} [options]`]
+  const lines = [`order-relay ${command.name}: ${command.summary}`, '', usageLine(command)]
+  if (command.arguments?.length) lines.push('', 'Arguments:', ...command.arguments.map((line) => `  ${line}`))
   if (command.options.length) lines.push('', 'Options:', ...command.options.map((line) => `  ${line}`))
   if (command.environment.length) lines.push('', 'Environment:', ...command.environment.map((line) => `  ${line}`))
   return lines.join('\n')

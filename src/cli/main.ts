@@ -1,5 +1,5 @@
 #!/usr/bin/env bun
-import { type Command, type CommandIo, commandHelp, UsageError } from './command.ts'
+import { type Command, type CommandIo, commandHelp, UsageError, usageLine } from './command.ts'
 import { commands } from './commands/index.ts'
 import { createLineWriter } from './lib/lineWriter.ts'
 import { version } from './version.ts'
@@ -44,7 +44,7 @@ export async function main(argv: string[], io: CommandIo): Promise<number> {
   } catch (error) {
     if (error instanceof UsageError) {
       io.err(`order-relay ${command.name}: ${error.message}`)
-      io.err(`Usage: order-relay ${command.name} [options]   (order-relay ${command.name} --help lists them)`)
+      io.err(`${usageLine(command)}   (order-relay ${command.name} --help lists them)`)
       return 2
     }
     // A reported failure: the message says what to do. Never a stack trace.

@@ -224,8 +224,12 @@ describe('order-relay verify-receipt FILE --rpc URL', () => {
       const run = await runCli(['verify-receipt', ...args])
       expect(run.code).toBe(2)
       expect(run.stdout).toBe('')
-      expect(run.stderr).toContain('Usage: order-relay verify-receipt')
+      expect(run.stderr).toContain('Usage: order-relay verify-receipt FILE --rpc URL [options]')
     }
+    // --help names FILE as an argument, not as an option.
+    const help = (await runCli(['verify-receipt', '--help'])).stdout
+    expect(help).toContain('Usage: order-relay verify-receipt FILE --rpc URL [options]\n\nArguments:\n  FILE ')
+    expect(help.slice(help.indexOf('Options:'))).not.toContain('FILE')
     const noRpc = await runCli(['verify-receipt', path])
     expect(noRpc.stderr).toStartWith('order-relay verify-receipt: --rpc URL is required: the node to replay the receipt on\n')
   }, 30_000)

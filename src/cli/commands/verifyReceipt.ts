@@ -30,8 +30,9 @@ const line = (name: string, check: ReceiptCheck) =>
 export const verifyReceiptCommand: Command = {
   name: 'verify-receipt',
   summary: 'replay an is_encumbered receipt on any node (exit 0 only when it matches)',
+  usage: 'FILE --rpc URL [options]',
+  arguments: ['FILE             the receipt JSON (or the whole is_encumbered answer) to verify'],
   options: [
-    'FILE             the receipt JSON (or the whole is_encumbered answer) to verify',
     '--rpc URL        the node to replay it on (required; an archive node for old blocks)',
     '--json           print the outcome as JSON',
   ],
