@@ -1,9 +1,10 @@
+import { resolve } from 'node:path'
 import { devnetAccounts, startDevnet } from '../../devnet/index.ts'
 import { createIndexer, readIndexerConfig } from '../../indexer/index.ts'
 import { createRelayer, readRelayerConfig } from '../../relayer/index.ts'
 import { createLogger } from '../../shared/index.ts'
 import { type Command, CommandError, parseFlags, UsageError } from '../command.ts'
-import { invocation } from '../lib/invocation.ts'
+import { invocation, shellQuote } from '../lib/invocation.ts'
 import { writeManifest } from '../lib/writeManifest.ts'
 import { version } from '../version.ts'
 
@@ -35,7 +36,8 @@ export const devnetCommand: Command = {
     if (requested !== undefined && (!Number.isInteger(requested) || requested < 1)) throw new UsageError('--chain-id must be a chain id such as 421614 or 46630')
     const base = values['port-base'] === undefined ? undefined : portNumber('port-base', values['port-base'], 0)
     const ports = base === undefined ? { anvil: 8545, relayer: 8787, indexer: 8788 } : { anvil: base, relayer: base + 1, indexer: base + 2 }
-    const manifestPath = values.manifest ?? '.devnet/manifest.json'
+    // Absolute, so the next steps printed below work from any directory.
+    const manifestPath = resolve(values.manifest ?? '.devnet/manifest.json')
     const logger = createLogger(io.out)
 
     io.out(`starting anvil${values['fork-url'] ? ' (fork)' : ''} on 127.0.0.1:${ports.anvil}`)
@@ -103,7 +105,7 @@ export const devnetCommand: Command = {
       io.out(`  manifest ${manifestPath}`)
       io.out('')
       io.out('Next: settle an order through the relayer:')
-      io.out(`  ${invocation()} order --manifest ${manifestPath}`)
+      io.out(`  ${invocation()} order --manifest ${shellQuote(manifestPath)}`)
       io.out('Ctrl-C stops everything.')
     } catch (error) {
       await stopAll()
