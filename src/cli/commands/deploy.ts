@@ -2,7 +2,7 @@ import { createPublicClient, createWalletClient, http, type PublicClient } from 
 import { privateKeyToAccount } from 'viem/accounts'
 import { chainFor, deployContracts } from '../../chain/index.ts'
 import { createEnvReader } from '../../shared/index.ts'
-import { type Command, CommandError, parseFlags, UsageError } from '../command.ts'
+import { type Command, CommandError, httpUrlFlag, parseFlags, UsageError } from '../command.ts'
 import { writeManifest } from '../lib/writeManifest.ts'
 
 const addressFlag = (name: string, value: string | undefined) => {
@@ -36,7 +36,7 @@ export const deployCommand: Command = {
     })
     const read = createEnvReader(io.env)
     const key = read.privateKey('DEPLOYER_PK', true)
-    const rpcUrl = values.rpc ?? read.url('DEPLOY_RPC_URL', undefined)
+    const rpcUrl = values.rpc === undefined ? read.url('DEPLOY_RPC_URL', undefined) : httpUrlFlag('rpc', values.rpc)
     if (!rpcUrl) read.problem('--rpc URL (or DEPLOY_RPC_URL) is required')
     try {
       read.done('deploy')

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { McpError, parseReceipt, type ReceiptCheck, verifyReceipt } from '../../mcp/index.ts'
-import { type Command, CommandError, parseFlags, UsageError } from '../command.ts'
+import { type Command, CommandError, httpUrlFlag, parseFlags, UsageError } from '../command.ts'
 
 /**
  * Reads a receipt file: the receipt itself, or a whole `is_encumbered` answer
@@ -51,12 +51,7 @@ export const verifyReceiptCommand: Command = {
     const { values, positionals } = parseFlags(argv, { rpc: { type: 'string' }, json: { type: 'boolean' } }, true)
     if (positionals.length !== 1) throw new UsageError('give exactly one receipt FILE')
     if (!values.rpc) throw new UsageError('--rpc URL is required: the node to replay the receipt on')
-    try {
-      const protocol = new URL(values.rpc).protocol
-      if (protocol !== 'http:' && protocol !== 'https:') throw new Error(protocol)
-    } catch {
-      throw new UsageError('--rpc must be an http(s) URL')
-    }
+    httpUrlFlag('rpc', values.rpc)
     const receipt = readReceiptFile(positionals[0] as string)
     let outcome
     try {
