@@ -1,5 +1,5 @@
 import { resolve } from 'node:path'
-import { devnetAccounts, startDevnet } from '../../devnet/index.ts'
+import { AnvilNotFoundError, devnetAccounts, startDevnet } from '../../devnet/index.ts'
 import { createIndexer, readIndexerConfig } from '../../indexer/index.ts'
 import { createRelayer, readRelayerConfig } from '../../relayer/index.ts'
 import { createLogger } from '../../shared/index.ts'
@@ -51,6 +51,8 @@ export const devnetCommand: Command = {
         onProgress: (p) => io.out(`  [${p.step}/${p.total}] ${p.name}${p.address ? ` ${p.address}` : ''}`),
       })
     } catch (error) {
+      // Its whole message says where anvil was looked for and how to get it.
+      if (error instanceof AnvilNotFoundError) throw new CommandError(error.message)
       const message = error instanceof Error ? error.message : String(error)
       throw new CommandError(`${message.split('\n')[0]} (is port ${ports.anvil} free? try --port-base)`)
     }
