@@ -22,11 +22,16 @@ const listening = (port: number) =>
     socket.once('error', () => done(false))
   })
 
-/** `npm start` on free ports, started from a subfolder of the repository, once it says it is ready. */
-async function npmStart(name: string) {
+/**
+ * `npm start` on free ports, started from a subfolder of the repository, once it says
+ * it is ready. `ownGroup`: in a process group of its own (through setsid), as a
+ * terminal runs it, so Ctrl-C can be played by signalling the whole group.
+ */
+async function npmStart(name: string, ownGroup = false) {
   const base = await freePortBase()
   const manifest = join(dir, `${name}.json`)
-  const child = Bun.spawn(['npm', 'start', '--', '--port-base', String(base), '--manifest', manifest], {
+  const command = ['npm', 'start', '--', '--port-base', String(base), '--manifest', manifest]
+  const child = Bun.spawn(ownGroup ? ['setsid', ...command] : command, {
     cwd: join(repoRoot, 'docs'),
     stdout: 'pipe',
     stderr: 'pipe',
@@ -58,14 +63,31 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
       expect(await Promise.all(ports.map(listening))).toEqual([true, true, true])
     } finally {
       child.kill(signal)
-      await child.exited
     }
+    // bun stopped everything and exited 0; npm passes that on.
+    expect(await child.exited).toBe(0)
     expect(output.text).toContain('stopping relayer, indexer and anvil')
     expect(await processesMatching(`--port-base ${base} `)).toEqual([])
     expect(await processesMatching(`--port ${base} `)).toEqual([])
     expect(await Promise.all(ports.map(listening))).toEqual([false, false, false])
   }, 120_000)
 }
+
+test('Ctrl-C (SIGINT to the whole process group: npm, bun and anvil) stops everything once, exit 0', async () => {
+  const { base, child, output, ports } = await npmStart('ctrl-c', true)
+  try {
+    expect(await processesMatching(`--port ${base} `)).toHaveLength(1)
+  } finally {
+    // setsid made npm the leader of its own group: -pid is that group.
+    process.kill(-child.pid, 'SIGINT')
+    expect(await child.exited).toBe(0)
+  }
+  expect(output.text).toContain('stopping relayer, indexer and anvil')
+  expect(output.text).not.toContain('anvil stopped on its own')
+  expect(await processesMatching(`--port-base ${base} `)).toEqual([])
+  expect(await processesMatching(`--port ${base} `)).toEqual([])
+  expect(await Promise.all(ports.map(listening))).toEqual([false, false, false])
+}, 120_000)
 
 test('the command npm start prints settles an order when run from another directory', async () => {
   const { child, output, manifest } = await npmStart('printed')
