@@ -23,7 +23,7 @@ export const devnetCommand: Command = {
     '--manifest PATH    where to write the manifest (default .devnet/manifest.json)',
     '--fork-url URL     run anvil as a fork of a real chain and deploy onto it',
   ],
-  environment: [],
+  environment: ['FOUNDRY_DIR   Foundry\'s folder: anvil is also looked for in its bin/ (default ~/.foundry)'],
   async run(argv, io) {
     const { values } = parseFlags(argv, {
       'chain-id': { type: 'string' },
