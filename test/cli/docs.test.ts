@@ -47,7 +47,7 @@ afterAll(async () => {
 test('the README\'s MCP configuration without the executable answers is_encumbered when started from another directory', async () => {
   // The JSON block that runs the sources, with the placeholder path filled in.
   const block = [...readme.matchAll(/```json\n([\s\S]*?)```/g)].map((match) => match[1]!).find((json) => json.includes('node_modules/.bin/bun'))
-  const config = JSON.parse(block!.replaceAll('/absolute/path/to/order-relay', repoRoot)).mcpServers['order-relay'] as { command: string; args: string[] }
+  const config = JSON.parse(block!.replaceAll('/absolute/path/to/clone', repoRoot)).mcpServers['order-relay'] as { command: string; args: string[] }
   expect(config.command).toBe(join(repoRoot, 'node_modules/.bin/bun'))
   // A throw-away manifest instead of the repository's own .devnet/.
   const manifest = join(dir, 'manifest.json')
