@@ -5,7 +5,7 @@ import { createRelayer, readRelayerConfig } from '../../relayer/index.ts'
 import { createLogger } from '../../shared/index.ts'
 import { type Command, CommandError, parseFlags, UsageError } from '../command.ts'
 import { invocation, shellQuote } from '../lib/invocation.ts'
-import { writeManifest } from '../lib/writeManifest.ts'
+import { assertManifestWritable, writeManifest } from '../lib/writeManifest.ts'
 import { version } from '../version.ts'
 
 const portNumber = (name: string, value: string | undefined, fallback: number) => {
@@ -38,6 +38,7 @@ export const devnetCommand: Command = {
     const ports = base === undefined ? { anvil: 8545, relayer: 8787, indexer: 8788 } : { anvil: base, relayer: base + 1, indexer: base + 2 }
     // Absolute, so the next steps printed below work from any directory.
     const manifestPath = resolve(values.manifest ?? '.devnet/manifest.json')
+    assertManifestWritable(manifestPath)
     const logger = createLogger(io.out)
 
     io.out(`starting anvil${values['fork-url'] ? ' (fork)' : ''} on 127.0.0.1:${ports.anvil}`)
