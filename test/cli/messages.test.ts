@@ -45,8 +45,8 @@ describe('usage and configuration errors exit 2', () => {
     [['deploy', '--rpc', 'notaurl'], key, 'order-relay deploy: --rpc must be an http(s) URL'],
     [['devnet', '--port-base', 'x'], {}, 'order-relay devnet: --port-base must be a port number (1-65533)'],
     // A manifest path that cannot be written is refused before anvil starts or a deployment spends gas.
-    [['devnet', '--manifest', `${empty}/m.json`], {}, `order-relay devnet: cannot write the manifest to ${empty}/m.json (EEXIST): pass --manifest with a writable path`],
-    [['deploy', '--rpc', 'http://127.0.0.1:1', '--manifest', `${empty}/m.json`], key, `order-relay deploy: cannot write the manifest to ${empty}/m.json (EEXIST)`],
+    [['devnet', '--manifest', `${empty}/m.json`], {}, `order-relay devnet: cannot write the manifest to ${empty}/m.json (part of the path is a file, not a folder): pass --manifest with a writable path`],
+    [['deploy', '--rpc', 'http://127.0.0.1:1', '--manifest', `${empty}/m.json`], key, `order-relay deploy: cannot write the manifest to ${empty}/m.json (part of the path is a file, not a folder)`],
   ]
   test.each(cases)('%p', async (args, env, first) => {
     const run = await cli(args, env)

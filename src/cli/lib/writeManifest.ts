@@ -9,6 +9,14 @@ export function writeManifest(path: string, manifest: Manifest) {
   writeFileSync(path, `${JSON.stringify(manifest, null, 2)}\n`)
 }
 
+const reasons: Record<string, string> = {
+  EEXIST: 'part of the path is a file, not a folder',
+  ENOTDIR: 'part of the path is a file, not a folder',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EROFS: 'read-only file system',
+}
+
 /**
  * Checks, before anything starts or any transaction is sent, that a manifest can be
  * written at `path` (creating its folder): a bad `--manifest` is a usage error (exit 2),
@@ -19,6 +27,8 @@ export function assertManifestWritable(path: string) {
     mkdirSync(dirname(path), { recursive: true })
     accessSync(existsSync(path) ? path : dirname(path), constants.W_OK)
   } catch (error) {
-    throw new UsageError(`cannot write the manifest to ${path} (${(error as NodeJS.ErrnoException).code ?? 'not writable'}): pass --manifest with a writable path`)
+    const code = (error as NodeJS.ErrnoException).code ?? ''
+    const why = reasons[code] ?? (code || 'not writable')
+    throw new UsageError(`cannot write the manifest to ${path} (${why}): pass --manifest with a writable path`)
   }
 }
