@@ -43,6 +43,14 @@ test('--version, --help, unknown command and bad flag', () => {
   expect(badFlag.err.split('\n')[0]).toStartWith("order-relay devnet: Unknown option '--bogus'")
 })
 
+test('an executable found on PATH as order-relay calls itself order-relay in its hints', () => {
+  const onPath = Bun.spawnSync(['order-relay', '--help'], { cwd: '/', stdout: 'pipe', stderr: 'pipe', env: { PATH: `${dir}:/usr/bin:/bin` } })
+  expect(onPath.stdout.toString()).toContain('Run `order-relay <command> --help` for its options and environment variables.')
+  const usage = Bun.spawnSync(['order-relay', 'order', '--bogus'], { cwd: '/', stdout: 'pipe', stderr: 'pipe', env: { PATH: `${dir}:/usr/bin:/bin` } })
+  expect(usage.exitCode).toBe(2)
+  expect(usage.stderr.toString()).toContain('Usage: order-relay order [options]   (`order-relay order --help` lists them)')
+})
+
 test('every subcommand documents its options and environment', () => {
   const relayer = run(['relayer', '--help'])
   expect(relayer.code).toBe(0)
