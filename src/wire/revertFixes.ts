@@ -1,5 +1,3 @@
-import { edgeErrorCodes, relayErrorCodes } from './codes.ts'
-
 /** One known on-chain revert as the relayer's message names it, and what to do about it. */
 export type RevertFix = {
   /** How the revert reads in a `WOULD_REVERT` message, e.g. `FeeTooHigh()` or `authorization used`. */
@@ -145,24 +143,4 @@ export function findRevertFix(message: string): RevertFix | undefined {
   const text = revertText(message)
   if (text === undefined) return undefined
   return revertFixes.find((entry) => entry.matches.test(text))
-}
-
-const clientFixes: Record<string, string> = {
-  BAD_RESPONSE: 'That URL did not answer as an order-relay relayer: check it is a relayer\'s base URL, or choose another relayer.',
-  NETWORK: 'The relayer could not be reached: check the URL and that it is running, or choose another relayer.',
-}
-
-/**
- * The one line a user should act on for a failure with `code` and `message`: the
- * fix of the decoded revert for `WOULD_REVERT` (else a generic one), otherwise the
- * code's own fix.
- *
- * @example
- * fixFor('WOULD_REVERT', 'would revert: FeeTooHigh()') // 'feeBps is above 10000 …'
- */
-export function fixFor(code: string, message: string): string | undefined {
-  if (code === 'WOULD_REVERT') return findRevertFix(message)?.fix ?? unknownRevertFix
-  if (code === 'AUTH_EXPIRED') return findRevertFix(message)?.fix ?? relayErrorCodes.AUTH_EXPIRED.fix
-  const known = (relayErrorCodes as Record<string, { fix: string }>)[code] ?? (edgeErrorCodes as Record<string, { fix: string }>)[code]
-  return known?.fix ?? clientFixes[code]
 }

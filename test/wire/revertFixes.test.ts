@@ -65,3 +65,20 @@ test('an unknown revert gets the default; other codes keep their own fix', () =>
   expect(fixFor('NETWORK', 'connection refused')).toContain('could not be reached')
   expect(fixFor('NOT_A_CODE', '')).toBeUndefined()
 })
+
+// [code, the relayer's exact message, words the fix must contain]: one code, several causes.
+const causes: [string, string, string][] = [
+  ['MALFORMED_ORDER', 'malformed request: Content-Type must be application/json', 'Content-Type: application/json'],
+  ['MALFORMED_ORDER', 'malformed request: body is not valid JSON', 'one JSON object'],
+  ['MALFORMED_ORDER', 'malformed request: body is not valid UTF-8', 'UTF-8 encoded'],
+  ['MALFORMED_ORDER', 'malformed request: body must be a JSON object', 'one JSON object'],
+  ['MALFORMED_ORDER', 'malformed request: body is larger than 65536 bytes', 'at most 64 KiB'],
+  ['MALFORMED_ORDER', 'chainId is not one this relayer serves (it serves 421614; see GET /info)', 'supportedChainIds'],
+  ['MALFORMED_ORDER', 'malformed request: order.feeBps is a uint16', 'feeBps is uint16'],
+  ['UPSTREAM_RPC', `broadcast as tx ${tx} but no receipt within 60000 ms; check the tx before retrying`, 'check that tx'],
+  ['UPSTREAM_RPC', "the relayer's RPC failed during simulation; retry or try another relayer", 'Retry or try another relayer.'],
+]
+
+test.each(causes)('%s "%s" → a fix about %s', (code, message, words) => {
+  expect(fixFor(code, message)).toContain(words)
+})
