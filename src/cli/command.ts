@@ -55,3 +55,13 @@ export function commandHelp(command: Command): string {
   if (command.environment.length) lines.push('', 'Environment:', ...command.environment.map((line) => `  ${line}`))
   return lines.join('\n')
 }
+
+/** An http(s) URL given as `--name`, else a UsageError (a typo is a usage error, not an unreachable node). */
+export function httpUrlFlag(name: string, value: string): string {
+  let protocol: string | undefined
+  try {
+    protocol = new URL(value).protocol
+  } catch {}
+  if (protocol !== 'http:' && protocol !== 'https:') throw new UsageError(`--${name} must be an http(s) URL`)
+  return value
+}

@@ -1,6 +1,7 @@
 #!/usr/bin/env bun
 import { type Command, type CommandIo, commandHelp, UsageError, usageLine } from './command.ts'
 import { commands } from './commands/index.ts'
+import { invocation } from './lib/invocation.ts'
 import { createLineWriter } from './lib/lineWriter.ts'
 import { version } from './version.ts'
 
@@ -14,7 +15,7 @@ function usage(): string {
     'Commands:',
     ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     '',
-    'Run `order-relay <command> --help` for its options and environment variables.',
+    `Run \`${invocation()} <command> --help\` for its options and environment variables.`,
   ].join('\n')
 }
 
@@ -44,7 +45,7 @@ export async function main(argv: string[], io: CommandIo): Promise<number> {
   } catch (error) {
     if (error instanceof UsageError) {
       io.err(`order-relay ${command.name}: ${error.message}`)
-      io.err(`${usageLine(command)}   (order-relay ${command.name} --help lists them)`)
+      io.err(`${usageLine(command)}   (\`${invocation()} ${command.name} --help\` lists them)`)
       return 2
     }
     // A reported failure: the message says what to do. Never a stack trace.

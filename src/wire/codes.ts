@@ -12,7 +12,7 @@ export const relayErrorCodes = {
     status: 402,
     fix: 'Raise feeBps or choose another relayer (see GET /info).',
   },
-  WOULD_REVERT: { status: 422, fix: 'Fix inputs (fund the key, pick an open vault).' },
+  WOULD_REVERT: { status: 422, fix: 'Change what the decoded revert in the message names (docs/routes.md lists a fix per known revert).' },
   AUTH_EXPIRED: { status: 422, fix: 'Re-sign with a fresh window.' },
   INSUFFICIENT_RELAYER_GAS: { status: 503, fix: 'Try another relayer or run your own.' },
   UPSTREAM_RPC: { status: 502, fix: 'Retry or try another relayer.' },

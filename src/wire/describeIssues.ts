@@ -17,9 +17,17 @@ function explain(issue: v.BaseIssue<unknown>, unknownKey: boolean): string {
   return issue.message.includes('eceived') ? `expected ${issue.expected ?? 'a valid value'}` : issue.message
 }
 
+/** Problems named in one message; the rest are counted ("and 3 more problems"). */
+export const namedProblemLimit = 6
+
 /**
- * One line naming each failing field and what was expected, for `MALFORMED_ORDER`.
- * Never includes the received value or an unknown key (either may be anything).
+ * One line naming each failing field and what was expected, for `MALFORMED_ORDER`:
+ * the first `namedProblemLimit` distinct problems, then how many more there are, so
+ * a client never fixes six and meets a seventh. Never includes the received value or
+ * an unknown key (either may be anything).
+ *
+ * @example
+ * describeIssues(v.safeParse(RelayRequestSchema, {}).issues!) // 'order is required; signature is required; …'
  */
 export function describeIssues(issues: readonly v.BaseIssue<unknown>[]): string {
   const parts = new Set<string>()
@@ -28,7 +36,10 @@ export function describeIssues(issues: readonly v.BaseIssue<unknown>[]): string 
     const unknownKey = keys.includes(null)
     const path = keys.filter((key) => key !== null).join('.') || 'body'
     parts.add(`${path} ${explain(issue, unknownKey)}`)
-    if (parts.size >= 6) break
   }
-  return [...parts].join('; ')
+  const all = [...parts]
+  const named = all.slice(0, namedProblemLimit)
+  const more = all.length - named.length
+  if (more > 0) named.push(`and ${more} more problem${more === 1 ? '' : 's'}`)
+  return named.join('; ')
 }

@@ -13,3 +13,5 @@ export {
   type ReceiveAuthorizationParameters,
 } from './authorization.ts'
 export { describeIssues } from './describeIssues.ts'
+export { findRevertFix, type RevertFix, revertFixes, unknownRevertFix } from './revertFixes.ts'
+export { fixFor } from './fixFor.ts'

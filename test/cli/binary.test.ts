@@ -1,15 +1,16 @@
 // The executable as a user runs it: built with `bun build --compile`, started with
 // only the documented flags and variables, stopped with SIGTERM.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { copyFileSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { basename, join, resolve } from 'node:path'
 import { createRelayClient } from '../../src/client/index.ts'
 import { devnetAccounts, type Devnet, startDevnet } from '../../src/devnet/index.ts'
 import type { ActivitySnapshot } from '../../src/wire/index.ts'
 import { allocationOrder, signed } from '../helpers/orders.ts'
 import { freePortBase, processesMatching, watchOutput } from '../helpers/processes.ts'
 
+const repoRoot = resolve(import.meta.dir, '../..')
 const dir = mkdtempSync(join(tmpdir(), 'order-relay-bin-'))
 const exe = join(dir, 'order-relay')
 
@@ -31,6 +32,8 @@ test('--version, --help, unknown command and bad flag', () => {
   const help = run(['--help'])
   expect(help.code).toBe(0)
   for (const name of ['serve', 'relayer', 'indexer', 'devnet', 'mcp', 'deploy', 'order', 'verify-receipt']) expect(help.out).toContain(`  ${name} `)
+  // The hint names this executable by its absolute path: it works from any directory.
+  expect(help.out).toContain(`Run \`${exe} <command> --help\` for its options and environment variables.`)
   const unknown = run(['frobnicate'])
   expect(unknown.code).toBe(2)
   expect(unknown.err.split('\n')[0]).toBe('order-relay: unknown command "frobnicate"')
@@ -38,6 +41,14 @@ test('--version, --help, unknown command and bad flag', () => {
   const badFlag = run(['devnet', '--bogus'])
   expect(badFlag.code).toBe(2)
   expect(badFlag.err.split('\n')[0]).toStartWith("order-relay devnet: Unknown option '--bogus'")
+})
+
+test('an executable found on PATH as order-relay calls itself order-relay in its hints', () => {
+  const onPath = Bun.spawnSync(['order-relay', '--help'], { cwd: '/', stdout: 'pipe', stderr: 'pipe', env: { PATH: `${dir}:/usr/bin:/bin` } })
+  expect(onPath.stdout.toString()).toContain('Run `order-relay <command> --help` for its options and environment variables.')
+  const usage = Bun.spawnSync(['order-relay', 'order', '--bogus'], { cwd: '/', stdout: 'pipe', stderr: 'pipe', env: { PATH: `${dir}:/usr/bin:/bin` } })
+  expect(usage.exitCode).toBe(2)
+  expect(usage.stderr.toString()).toContain('Usage: order-relay order [options]   (`order-relay order --help` lists them)')
 })
 
 test('every subcommand documents its options and environment', () => {
@@ -60,11 +71,68 @@ test('relayer without a key: names the variable, exit 2, starts nothing', () => 
   expect(result.err).toContain('RELAYER_PK is required')
 })
 
-test('devnet without anvil anywhere: exit 1 naming the npm package', () => {
-  const result = Bun.spawnSync([exe, 'devnet', '--port-base', '1'], { cwd: dir, stdout: 'pipe', stderr: 'pipe', env: { PATH: '/usr/bin:/bin' } })
+test('devnet without anvil anywhere: exit 1 saying where it looked and the exact commands that get it', () => {
+  const home = mkdtempSync(join(tmpdir(), 'order-relay-home-'))
+  const result = Bun.spawnSync([exe, 'devnet', '--port-base', '1'], { cwd: '/', stdout: 'pipe', stderr: 'pipe', env: { PATH: '/usr/bin:/bin', HOME: home } })
+  rmSync(home, { recursive: true, force: true })
   expect(result.exitCode).toBe(1)
-  expect(result.stderr.toString()).toContain('npm install @foundry-rs/anvil')
+  expect(result.stderr.toString()).toBe(
+    [
+      "order-relay devnet: anvil not found: the devnet runs anvil, Foundry's local chain. Looked for",
+      `  node_modules/@foundry-rs/anvil-<platform>/bin/anvil in /, ${dir} and each parent folder,`,
+      `  ${home}/.foundry/bin/anvil, and every folder on PATH.`,
+      'Get it with either of:',
+      `  npm install --prefix ${dir} @foundry-rs/anvil   (from the npm registry, beside this program; needs Node.js)`,
+      `  curl -L https://foundry.paradigm.xyz | bash && ${home}/.foundry/bin/foundryup   (Foundry's installer, into ${home}/.foundry/bin)`,
+      'then run the same command again.',
+      '',
+    ].join('\n'),
+  )
 })
+
+// What `npm install --prefix <folder> @foundry-rs/anvil` leaves (the error's first
+// suggestion), and where foundryup installs: a copied executable finds either.
+const anvilPackage = join(repoRoot, 'node_modules', '@foundry-rs', readdirSync(join(repoRoot, 'node_modules', '@foundry-rs')).find((name) => name.startsWith('anvil-'))!)
+
+test.each([
+  ['node_modules beside the executable', (copy: string, _home: string) => {
+    mkdirSync(join(copy, 'node_modules', '@foundry-rs'), { recursive: true })
+    symlinkSync(anvilPackage, join(copy, 'node_modules', '@foundry-rs', basename(anvilPackage)))
+  }],
+  ['~/.foundry/bin', (_copy: string, home: string) => {
+    mkdirSync(join(home, '.foundry', 'bin'), { recursive: true })
+    symlinkSync(join(anvilPackage, 'bin', 'anvil'), join(home, '.foundry', 'bin', 'anvil'))
+  }],
+])('a copied executable, PATH without anvil, run from elsewhere, finds anvil in %s', async (_where, install) => {
+  const copy = mkdtempSync(join(tmpdir(), 'order-relay-copy-'))
+  const home = mkdtempSync(join(tmpdir(), 'order-relay-home-'))
+  const copied = join(copy, 'order-relay')
+  try {
+    linkSync(exe, copied)
+  } catch {
+    copyFileSync(exe, copied)
+  }
+  install(copy, home)
+  const base = await freePortBase()
+  const child = Bun.spawn([copied, 'devnet', '--port-base', String(base), '--manifest', join(copy, 'manifest.json')], {
+    cwd: '/',
+    stdout: 'pipe',
+    stderr: 'pipe',
+    stdin: 'ignore',
+    env: { PATH: '/usr/bin:/bin', HOME: home },
+  })
+  const output = watchOutput(child)
+  try {
+    await output.waitFor(/Ctrl-C stops everything/)
+    expect(output.text).toContain(`  ${copied} order --manifest ${join(copy, 'manifest.json')}\n`)
+  } finally {
+    child.kill('SIGTERM')
+    expect(await child.exited).toBe(0)
+    rmSync(copy, { recursive: true, force: true })
+    rmSync(home, { recursive: true, force: true })
+  }
+  expect(await processesMatching(`--port ${base} `)).toEqual([])
+}, 90_000)
 
 /** `order-relay devnet` on free ports, once it says it is ready (killed if it never does). */
 async function startDevnetCommand(manifestPath: string) {

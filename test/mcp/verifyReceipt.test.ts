@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { keccak256, stringToHex } from 'viem'
@@ -190,7 +191,7 @@ describe('order-relay verify-receipt FILE --rpc URL', () => {
     expect(JSON.parse(whole.stdout)).toEqual(await verifyReceipt(notEncumbered.receipt, fork.rpcUrl))
   }, 20_000)
 
-  test('exit 1 on a tampered receipt, another chain, an unreachable RPC or an unreadable file', async () => {
+  test('exit 1 on a tampered receipt, another chain, an unreachable RPC or an answer that contradicts its receipt', async () => {
     const tampered = await runCli(['verify-receipt', file('tampered.json', { ...notEncumbered.receipt, result: one }), '--rpc', fork.rpcUrl])
     expect(tampered.code).toBe(1)
     expect(tampered.stdout).toContain(`  result     mismatch    receipt ${one}, got ${zero}\n`)
@@ -206,12 +207,6 @@ describe('order-relay verify-receipt FILE --rpc URL', () => {
     expect(unreachable.stdout).toBe('')
     expect(unreachable.stderr).toStartWith(`order-relay verify-receipt: RPC_UNREACHABLE: cannot reach the RPC at http://127.0.0.1:${port} (reading eth_chainId): `)
 
-    const missing = await runCli(['verify-receipt', join(dir, 'nope.json'), '--rpc', fork.rpcUrl])
-    expect(missing).toEqual({ code: 1, stdout: '', stderr: `order-relay verify-receipt: cannot read ${join(dir, 'nope.json')}: ENOENT\n` })
-
-    const notReceipt = await runCli(['verify-receipt', file('manifest.json', first.manifest), '--rpc', fork.rpcUrl])
-    expect(notReceipt.code).toBe(1)
-    expect(notReceipt.stderr).toBe('order-relay verify-receipt: not an is_encumbered receipt: registry is missing\n')
 
     const disagreeing = await runCli(['verify-receipt', file('disagreeing.json', { ...encumbered, encumbered: false }), '--rpc', fork.rpcUrl])
     expect(disagreeing.code).toBe(1)
@@ -230,6 +225,17 @@ describe('order-relay verify-receipt FILE --rpc URL', () => {
     const help = (await runCli(['verify-receipt', '--help'])).stdout
     expect(help).toContain('Usage: order-relay verify-receipt FILE --rpc URL [options]\n\nArguments:\n  FILE ')
     expect(help.slice(help.indexOf('Options:'))).not.toContain('FILE')
+    // A file that is missing, not JSON or not a receipt is a usage error too: exit 1 only ever means "did not verify".
+    const missing = await runCli(['verify-receipt', join(dir, 'nope.json'), '--rpc', fork.rpcUrl])
+    expect(missing.code).toBe(2)
+    expect(missing.stderr).toStartWith(`order-relay verify-receipt: cannot read ${join(dir, 'nope.json')}: ENOENT\nUsage: order-relay verify-receipt FILE`)
+    writeFileSync(join(dir, 'notJson.json'), '{"receipt": ')
+    const notJson = await runCli(['verify-receipt', join(dir, 'notJson.json'), '--rpc', fork.rpcUrl])
+    expect(notJson.code).toBe(2)
+    expect(notJson.stderr).toStartWith(`order-relay verify-receipt: ${join(dir, 'notJson.json')} is not valid JSON\n`)
+    const notReceipt = await runCli(['verify-receipt', file('manifest.json', first.manifest), '--rpc', fork.rpcUrl])
+    expect(notReceipt.code).toBe(2)
+    expect(notReceipt.stderr).toStartWith(`order-relay verify-receipt: ${join(dir, 'manifest.json')}: not an is_encumbered receipt: registry is missing\n`)
     const noRpc = await runCli(['verify-receipt', path])
     expect(noRpc.stderr).toStartWith('order-relay verify-receipt: --rpc URL is required: the node to replay the receipt on\n')
   }, 30_000)

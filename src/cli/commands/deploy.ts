@@ -2,8 +2,8 @@ import { createPublicClient, createWalletClient, http, type PublicClient } from 
 import { privateKeyToAccount } from 'viem/accounts'
 import { chainFor, deployContracts } from '../../chain/index.ts'
 import { createEnvReader } from '../../shared/index.ts'
-import { type Command, CommandError, parseFlags, UsageError } from '../command.ts'
-import { writeManifest } from '../lib/writeManifest.ts'
+import { type Command, CommandError, httpUrlFlag, parseFlags, UsageError } from '../command.ts'
+import { assertManifestWritable, writeManifest } from '../lib/writeManifest.ts'
 
 const addressFlag = (name: string, value: string | undefined) => {
   if (value === undefined) return undefined
@@ -36,13 +36,14 @@ export const deployCommand: Command = {
     })
     const read = createEnvReader(io.env)
     const key = read.privateKey('DEPLOYER_PK', true)
-    const rpcUrl = values.rpc ?? read.url('DEPLOY_RPC_URL', undefined)
+    const rpcUrl = values.rpc === undefined ? read.url('DEPLOY_RPC_URL', undefined) : httpUrlFlag('rpc', values.rpc)
     if (!rpcUrl) read.problem('--rpc URL (or DEPLOY_RPC_URL) is required')
     try {
       read.done('deploy')
     } catch (error) {
       throw new UsageError((error as Error).message)
     }
+    if (values.manifest !== undefined) assertManifestWritable(values.manifest)
     const account = privateKeyToAccount(key!)
     const probe = createPublicClient({ transport: http(rpcUrl, { retryCount: 1 }) })
     let chainId: number
@@ -51,6 +52,8 @@ export const deployCommand: Command = {
     } catch {
       throw new CommandError(`cannot reach ${rpcUrl}: check the URL and that the node is up`)
     }
+    const path = values.manifest ?? `deployments/${chainId}.json`
+    assertManifestWritable(path)
     const chain = chainFor(chainId, rpcUrl)
     const publicClient = createPublicClient({ chain, transport: http(rpcUrl), pollingInterval: 500 }) as PublicClient
     const walletClient = createWalletClient({ chain, transport: http(rpcUrl), account })
@@ -65,7 +68,6 @@ export const deployCommand: Command = {
       expressLaneAuction: addressFlag('auction', values.auction),
       onProgress: (p) => io.out(`[${p.step}/${p.total}] ${p.name}${p.address ? ` at ${p.address}` : ''} (tx ${p.txHash})`),
     })
-    const path = values.manifest ?? `deployments/${chainId}.json`
     writeManifest(path, { chainId, rpcUrl: rpcUrl!, deployedAt: deployedAt.toString(), contracts })
     io.out(`manifest written to ${path}`)
     return 0

@@ -1,10 +1,11 @@
-import { devnetAccounts, startDevnet } from '../../devnet/index.ts'
+import { resolve } from 'node:path'
+import { AnvilNotFoundError, devnetAccounts, startDevnet } from '../../devnet/index.ts'
 import { createIndexer, readIndexerConfig } from '../../indexer/index.ts'
 import { createRelayer, readRelayerConfig } from '../../relayer/index.ts'
 import { createLogger } from '../../shared/index.ts'
 import { type Command, CommandError, parseFlags, UsageError } from '../command.ts'
-import { invocation } from '../lib/invocation.ts'
-import { writeManifest } from '../lib/writeManifest.ts'
+import { invocation, shellQuote } from '../lib/invocation.ts'
+import { assertManifestWritable, writeManifest } from '../lib/writeManifest.ts'
 import { version } from '../version.ts'
 
 const portNumber = (name: string, value: string | undefined, fallback: number) => {
@@ -22,7 +23,7 @@ export const devnetCommand: Command = {
     '--manifest PATH    where to write the manifest (default .devnet/manifest.json)',
     '--fork-url URL     run anvil as a fork of a real chain and deploy onto it',
   ],
-  environment: [],
+  environment: ['FOUNDRY_DIR   Foundry\'s folder: anvil is also looked for in its bin/ (default ~/.foundry)'],
   async run(argv, io) {
     const { values } = parseFlags(argv, {
       'chain-id': { type: 'string' },
@@ -35,7 +36,9 @@ export const devnetCommand: Command = {
     if (requested !== undefined && (!Number.isInteger(requested) || requested < 1)) throw new UsageError('--chain-id must be a chain id such as 421614 or 46630')
     const base = values['port-base'] === undefined ? undefined : portNumber('port-base', values['port-base'], 0)
     const ports = base === undefined ? { anvil: 8545, relayer: 8787, indexer: 8788 } : { anvil: base, relayer: base + 1, indexer: base + 2 }
-    const manifestPath = values.manifest ?? '.devnet/manifest.json'
+    // Absolute, so the next steps printed below work from any directory.
+    const manifestPath = resolve(values.manifest ?? '.devnet/manifest.json')
+    assertManifestWritable(manifestPath)
     const logger = createLogger(io.out)
 
     io.out(`starting anvil${values['fork-url'] ? ' (fork)' : ''} on 127.0.0.1:${ports.anvil}`)
@@ -49,6 +52,8 @@ export const devnetCommand: Command = {
         onProgress: (p) => io.out(`  [${p.step}/${p.total}] ${p.name}${p.address ? ` ${p.address}` : ''}`),
       })
     } catch (error) {
+      // Its whole message says where anvil was looked for and how to get it.
+      if (error instanceof AnvilNotFoundError) throw new CommandError(error.message)
       const message = error instanceof Error ? error.message : String(error)
       throw new CommandError(`${message.split('\n')[0]} (is port ${ports.anvil} free? try --port-base)`)
     }
@@ -103,7 +108,7 @@ export const devnetCommand: Command = {
       io.out(`  manifest ${manifestPath}`)
       io.out('')
       io.out('Next: settle an order through the relayer:')
-      io.out(`  ${invocation()} order --manifest ${manifestPath}`)
+      io.out(`  ${invocation()} order --manifest ${shellQuote(manifestPath)}`)
       io.out('Ctrl-C stops everything.')
     } catch (error) {
       await stopAll()

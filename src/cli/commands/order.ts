@@ -3,9 +3,10 @@ import { privateKeyToAccount } from 'viem/accounts'
 import { chainFor, ManifestError, readManifest } from '../../chain/index.ts'
 import { chooseRelayer, createRelayClient, signOrder, SubmitError } from '../../client/index.ts'
 import { createEnvReader } from '../../shared/index.ts'
-import { relayErrorCodes, edgeErrorCodes } from '../../wire/index.ts'
-import { type Command, CommandError, parseFlags, UsageError } from '../command.ts'
+import { fixFor } from '../../wire/index.ts'
+import { type Command, CommandError, httpUrlFlag, parseFlags, UsageError } from '../command.ts'
 import { type AdapterKind, buildOrderParams } from '../lib/buildOrderParams.ts'
+import { invocation } from '../lib/invocation.ts'
 
 const decimal = (name: string, value: string | undefined, fallback: bigint) => {
   if (value === undefined) return fallback
@@ -45,12 +46,15 @@ export const orderCommand: Command = {
     const feeBps = Number(decimal('fee-bps', values['fee-bps'], 50n))
     if (feeBps > 65535) throw new UsageError('--fee-bps must fit uint16 (0-65535)')
     if (values.payee !== undefined && !/^0x[0-9a-fA-F]{40}$/.test(values.payee)) throw new UsageError('--payee must be an address')
+    for (const url of values.relayer ?? []) httpUrlFlag('relayer', url)
+    if (values.rpc !== undefined) httpUrlFlag('rpc', values.rpc)
 
     let manifest
     try {
       manifest = readManifest(values.manifest ?? '.devnet/manifest.json')
     } catch (error) {
-      if (error instanceof ManifestError) throw new CommandError(`${error.message} (start one with \`order-relay devnet\`, or pass --manifest)`)
+      // A manifest that is missing or wrong is a configuration error (exit 2).
+      if (error instanceof ManifestError) throw new UsageError(`${error.message} (start one with \`${invocation()} devnet\`, or pass --manifest)`)
       throw error
     }
     const read = createEnvReader(io.env)
@@ -104,7 +108,7 @@ export const orderCommand: Command = {
       return 0
     } catch (error) {
       if (!(error instanceof SubmitError)) throw error
-      const fix = (relayErrorCodes as Record<string, { fix: string }>)[error.code]?.fix ?? (edgeErrorCodes as Record<string, { fix: string }>)[error.code]?.fix
+      const fix = fixFor(error.code, error.message)
       io.err(`${error.code} (HTTP ${error.status}): ${error.message}`)
       if (fix) io.err(`fix: ${fix}`)
       return 1

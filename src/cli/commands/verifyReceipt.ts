@@ -1,23 +1,33 @@
 import { readFileSync } from 'node:fs'
 import { McpError, parseReceipt, type ReceiptCheck, verifyReceipt } from '../../mcp/index.ts'
-import { type Command, CommandError, parseFlags, UsageError } from '../command.ts'
+import { type Command, CommandError, httpUrlFlag, parseFlags, UsageError } from '../command.ts'
 
-/** Reads a receipt file: the receipt itself, or a whole `is_encumbered` answer `{encumbered, receipt}`. */
+/**
+ * Reads a receipt file: the receipt itself, or a whole `is_encumbered` answer
+ * `{encumbered, receipt}`. A missing, unreadable or malformed file is a usage error
+ * (exit 2), so exit 1 always means "did not verify".
+ */
 function readReceiptFile(path: string) {
   let text: string
   try {
     text = readFileSync(path, 'utf8')
   } catch (error) {
-    throw new CommandError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`)
+    throw new UsageError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`)
   }
   let json: unknown
   try {
     json = JSON.parse(text)
   } catch {
-    throw new CommandError(`${path} is not valid JSON`)
+    throw new UsageError(`${path} is not valid JSON`)
   }
   const answer = typeof json === 'object' && json !== null && 'receipt' in json ? (json as { encumbered?: unknown; receipt: unknown }) : undefined
-  const receipt = parseReceipt(answer ? answer.receipt : json)
+  let receipt: ReturnType<typeof parseReceipt>
+  try {
+    receipt = parseReceipt(answer ? answer.receipt : json)
+  } catch (error) {
+    if (error instanceof McpError) throw new UsageError(`${path}: ${error.message}`)
+    throw error
+  }
   if (answer && 'encumbered' in answer && answer.encumbered !== receipt.decoded.encumbered) {
     throw new CommandError(`${path} says encumbered ${String(answer.encumbered)} but its receipt says ${receipt.decoded.encumbered}`)
   }
@@ -41,12 +51,7 @@ export const verifyReceiptCommand: Command = {
     const { values, positionals } = parseFlags(argv, { rpc: { type: 'string' }, json: { type: 'boolean' } }, true)
     if (positionals.length !== 1) throw new UsageError('give exactly one receipt FILE')
     if (!values.rpc) throw new UsageError('--rpc URL is required: the node to replay the receipt on')
-    try {
-      const protocol = new URL(values.rpc).protocol
-      if (protocol !== 'http:' && protocol !== 'https:') throw new Error(protocol)
-    } catch {
-      throw new UsageError('--rpc must be an http(s) URL')
-    }
+    httpUrlFlag('rpc', values.rpc)
     const receipt = readReceiptFile(positionals[0] as string)
     let outcome
     try {
