@@ -1,5 +1,5 @@
 import { ConfigError, createRelayer, readRelayerConfig, relayerDefaults } from '../../relayer/index.ts'
-import { createLogger } from '../../shared/index.ts'
+import { createLogger, readLogFormat } from '../../shared/index.ts'
 import { type Command, parseFlags, UsageError } from '../command.ts'
 import { version } from '../version.ts'
 
@@ -44,11 +44,12 @@ export const relayerCommand: Command = {
   environment: relayerEnvironment,
   async run(argv, io) {
     const { values } = parseFlags(argv, { manifest: { type: 'string' }, port: { type: 'string' } })
+    const logger = createLogger(io.out, readLogFormat(io.env))
     const config = relayerConfigFrom(io.env, values)
-    const relayer = createRelayer(config, { logger: createLogger(io.out), version })
+    const relayer = createRelayer(config, { logger, version })
     const server = await relayer.serve()
     await new Promise<void>((resolve) => io.signal.addEventListener('abort', () => resolve(), { once: true }))
-    io.out('stopping: finishing orders already in flight')
+    logger.info('stopping: finishing orders already in flight')
     await server.stop()
     return 0
   },
