@@ -21,6 +21,9 @@ export const relayerEnvironment = [
   `RELAYER_GAS_FLOOR_WEI    edge: pause POST /broker below this balance (default ${relayerDefaults.gasFloorWei})`,
   'RELAYER_CORS_ORIGINS     edge: comma list of origins allowed to POST /broker',
   'RELAYER_TRUST_PROXY      edge: 1 to take the client IP from X-Forwarded-For (default off)',
+  'RELAYER_METRICS_PORT     Prometheus GET /metrics on its own port (default off)',
+  'RELAYER_METRICS_HOST     address of the metrics listener (default 127.0.0.1)',
+  'LOG_FORMAT               text (default) or json: one JSON object per log line',
 ]
 
 /** Reads the relayer config, turning configuration problems into usage errors. */
