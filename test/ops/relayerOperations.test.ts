@@ -35,7 +35,7 @@ function appWith(env: Record<string, string>, overrides: Parameters<typeof readR
     },
     { host: '127.0.0.1', port: 0, ...overrides },
   )
-  return createRelayer(config, { logger: silentLogger, version: 'test' }).app
+  return createRelayer(config, { logger: silentLogger, version: 'test' })
 }
 
 async function ready(app: { request: (path: string) => Response | Promise<Response> }) {
@@ -59,7 +59,8 @@ describe('GET /ready', () => {
 
   test('503 naming the RPC while it does not answer', async () => {
     const closed = `http://127.0.0.1:${await freePort()}`
-    const { status, body } = await ready(appWith({ RELAYER_RPC_URL: closed }))
+    const unreachable = appWith({ RELAYER_RPC_URL: closed })
+    const { status, body } = await ready(unreachable.app)
     expect(status).toBe(503)
     expect(body.ready).toBe(false)
     expect(body.reason).toBe("the relayer's RPC does not answer: check RELAYER_RPC_URL and the node")
@@ -69,10 +70,32 @@ describe('GET /ready', () => {
       ['balance', false],
     ])
     expect(JSON.stringify(body)).not.toContain(closed)
+    const metrics = await unreachable.operations.registry.metrics()
+    expect(metrics).toContain('order_relay_rpc_errors_total{method="eth_chainId"} 1')
+    expect(metrics).toContain('order_relay_rpc_errors_total{method="eth_getBalance"} 1')
+  })
+
+  test("a journal plugged in with useJournal adds its check and feeds the pending and nonce gauges", async () => {
+    const relayer = appWith({})
+    let broken = false
+    relayer.operations.useJournal({
+      check: async () => (broken ? 'the journal cannot be written: check RELAYER_DB' : undefined),
+      pendingTransactions: () => 3,
+      nonceGap: () => 1,
+    })
+    expect((await ready(relayer.app)).body.checks.map((check) => check.name)).toEqual(['rpc', 'chain', 'balance', 'journal'])
+    broken = true
+    await Bun.sleep(1_100) // past the one-second readiness cache
+    const { status, body } = await ready(relayer.app)
+    expect(status).toBe(503)
+    expect(body.reason).toBe('the journal cannot be written: check RELAYER_DB')
+    const metrics = await relayer.operations.registry.metrics()
+    expect(metrics).toContain('order_relay_relayer_pending_transactions 3')
+    expect(metrics).toContain('order_relay_relayer_nonce_gap 1')
   })
 
   test('503 when the node serves another chain', async () => {
-    const { status, body } = await ready(appWith({ RELAYER_CHAIN_ID: '46630' }))
+    const { status, body } = await ready(appWith({ RELAYER_CHAIN_ID: '46630' }).app)
     expect(status).toBe(503)
     expect(body.reason).toBe(`the RPC serves chain ${devnet.chainId}, not RELAYER_CHAIN_ID 46630: point RELAYER_RPC_URL at a node of chain 46630`)
     expect(body.checks.map((check) => check.ok)).toEqual([true, false, true])
@@ -81,7 +104,7 @@ describe('GET /ready', () => {
   test('503 when the balance is under the gas floor', async () => {
     const balance = await devnet.publicClient.getBalance({ address: devnetAccounts.relayer.address })
     const floor = balance + 1n
-    const { status, body } = await ready(appWith({ RELAYER_GAS_FLOOR_WEI: String(floor) }))
+    const { status, body } = await ready(appWith({ RELAYER_GAS_FLOOR_WEI: String(floor) }).app)
     expect(status).toBe(503)
     expect(body.reason).toStartWith("the gas key's balance ")
     expect(body.reason).toEndWith(`wei is below the floor ${floor} wei (RELAYER_GAS_FLOOR_WEI): send native gas to ${devnetAccounts.relayer.address}`)
