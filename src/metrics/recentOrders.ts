@@ -12,15 +12,20 @@ export type RecentOrdersSummary = {
 }
 
 /**
- * The last five minutes of `POST /broker` answers, kept for the status page: orders
- * per minute by outcome and latency percentiles (Prometheus keeps the long history).
+ * The last five minutes of `POST /broker` answers (at most 10,000), kept for the
+ * status page: orders per minute by outcome and latency percentiles (Prometheus
+ * keeps the long history). Adding is O(1): expired answers are skipped by moving a
+ * start index, and the array is compacted only once half of it is dead.
  */
 export function createRecentOrders(now: () => number = Date.now) {
-  const answers: Answer[] = []
+  let answers: Answer[] = []
+  let start = 0
   const prune = (at: number) => {
-    let drop = 0
-    while (drop < answers.length && (answers[drop]!.at < at - windowMs || answers.length - drop > maxKept)) drop++
-    if (drop > 0) answers.splice(0, drop)
+    while (start < answers.length && (answers[start]!.at < at - windowMs || answers.length - start > maxKept)) start++
+    if (start > 1_024 && start * 2 > answers.length) {
+      answers = answers.slice(start)
+      start = 0
+    }
   }
   return {
     add(code: string, seconds: number) {
@@ -32,8 +37,13 @@ export function createRecentOrders(now: () => number = Date.now) {
       const at = now()
       prune(at)
       const perMinute: Record<string, number> = {}
-      for (const answer of answers) if (answer.at >= at - 60_000) perMinute[answer.code] = (perMinute[answer.code] ?? 0) + 1
-      const settled = answers.filter((answer) => answer.code === 'OK').map((answer) => answer.seconds).sort((a, b) => a - b)
+      const settled: number[] = []
+      for (let i = start; i < answers.length; i++) {
+        const answer = answers[i]!
+        if (answer.at >= at - 60_000) perMinute[answer.code] = (perMinute[answer.code] ?? 0) + 1
+        if (answer.code === 'OK') settled.push(answer.seconds)
+      }
+      settled.sort((a, b) => a - b)
       const pick = (q: number) => (settled.length === 0 ? null : settled[Math.min(settled.length - 1, Math.ceil(q * settled.length) - 1)]!)
       return { perMinute, latencySeconds: { count: settled.length, p50: pick(0.5), p90: pick(0.9), p99: pick(0.99) } }
     },
