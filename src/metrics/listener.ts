@@ -15,7 +15,13 @@ export function serveMetrics(registry: Registry, options: MetricsListenerOptions
     async fetch(request) {
       const { pathname } = new URL(request.url)
       if (request.method !== 'GET' || pathname !== '/metrics') return new Response('not found', { status: 404 })
-      return new Response(await registry.metrics(), { headers: { 'content-type': registry.contentType } })
+      try {
+        return new Response(await registry.metrics(), { headers: { 'content-type': registry.contentType } })
+      } catch (error) {
+        // A gauge could not read its source (never a 500: the scrape is simply retried).
+        options.logger.warn(`${options.surface} metrics: a scrape failed (${error instanceof Error ? error.message.split('\n')[0] : 'unknown error'})`)
+        return new Response('metrics unavailable; retry shortly\n', { status: 503 })
+      }
     },
   })
   const url = listenUrl(options.host, server.port as number)
