@@ -1,4 +1,5 @@
 #!/usr/bin/env bun
+import { ConfigError } from '../shared/index.ts'
 import { type Command, type CommandIo, commandHelp, UsageError, usageLine } from './command.ts'
 import { commands } from './commands/index.ts'
 import { invocation } from './lib/invocation.ts'
@@ -43,7 +44,7 @@ export async function main(argv: string[], io: CommandIo): Promise<number> {
   try {
     return await command.run(rest, io)
   } catch (error) {
-    if (error instanceof UsageError) {
+    if (error instanceof UsageError || error instanceof ConfigError) {
       io.err(`order-relay ${command.name}: ${error.message}`)
       io.err(`${usageLine(command)}   (\`${invocation()} ${command.name} --help\` lists them)`)
       return 2

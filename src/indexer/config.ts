@@ -1,6 +1,7 @@
 import { type Address, getAddress } from 'viem'
 import { defaultRpcUrl } from '../chain/chains.ts'
 import { type Manifest, ManifestError, readManifest } from '../chain/manifest.ts'
+import { type MetricsListen, readMetricsListen } from '../metrics/config.ts'
 import { ConfigError, createEnvReader, type Env } from '../shared/index.ts'
 
 export type IndexerConfig = {
@@ -24,6 +25,8 @@ export type IndexerConfig = {
   maxRange: number
   /** How many recent block hashes are kept for reorg detection. */
   reorgWindow: number
+  /** Prometheus listener (INDEXER_METRICS_PORT / INDEXER_METRICS_HOST); undefined when off. */
+  metrics?: MetricsListen
 }
 
 /** Documented defaults of the optional variables. */
@@ -54,6 +57,8 @@ export const indexerEnvironment = [
   `INDEXER_HEAD_STALE_MS stale when the head was unreadable for longer than this (default ${indexerDefaults.headStaleMs})`,
   `INDEXER_POLL_MS       pause between sync ticks (default ${indexerDefaults.pollMs})`,
   `INDEXER_MAX_RANGE     largest eth_getLogs block range; halves when the node refuses (default ${indexerDefaults.maxRange})`,
+  'INDEXER_METRICS_PORT  Prometheus GET /metrics on its own port (default off)',
+  'INDEXER_METRICS_HOST  address of the metrics listener (default 127.0.0.1)',
 ]
 
 /**
@@ -104,6 +109,7 @@ export function readIndexerConfig(env: Env, overrides: IndexerConfigOverrides = 
     pollMs: overrides.pollMs ?? int('INDEXER_POLL_MS', indexerDefaults.pollMs, 1, 3_600_000),
     maxRange: overrides.maxRange ?? int('INDEXER_MAX_RANGE', indexerDefaults.maxRange, 1, 10_000_000),
     reorgWindow: overrides.reorgWindow ?? indexerDefaults.reorgWindow,
+    metrics: 'metrics' in overrides ? overrides.metrics : readMetricsListen(read, 'INDEXER'),
   }
   read.done('indexer')
   return config

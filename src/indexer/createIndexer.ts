@@ -5,6 +5,8 @@ import type { IndexerConfig } from './config.ts'
 import { createIndexerApp } from './http/app.ts'
 import { createSnapshotCache } from './snapshot.ts'
 import { createSyncer } from './sync/syncer.ts'
+import { createIndexerMetrics, type MetricsListener, observeTransport, serveMetrics } from '../metrics/index.ts'
+import { indexerOperationsRoutes } from './http/operations.ts'
 
 /**
  * Largest JSON-RPC answer read. viem's default (10 MiB) refuses an `eth_getLogs`
@@ -40,22 +42,26 @@ export type IndexerServeOptions = {
 export function createIndexer(config: IndexerConfig, dependencies: IndexerDependencies) {
   const { logger } = dependencies
   const now = dependencies.now ?? Date.now
+  // The gauges read the snapshot GET /activity serves (built once per state).
+  const metrics = createIndexerMetrics(() => snapshots.current().snapshot)
   const client =
     dependencies.client ??
     (createPublicClient({
       chain: chainFor(config.chainId, config.rpcUrl),
       transport: /^wss?:/.test(config.rpcUrl)
-        ? webSocket(config.rpcUrl, { retryCount: 0, timeout: 10_000 })
-        : http(config.rpcUrl, { retryCount: 0, timeout: 10_000, maxResponseBodySize: maxRpcResponseBytes }),
+        ? observeTransport(webSocket(config.rpcUrl, { retryCount: 0, timeout: 10_000 }), metrics.rpc)
+        : observeTransport(http(config.rpcUrl, { retryCount: 0, timeout: 10_000, maxResponseBodySize: maxRpcResponseBytes }), metrics.rpc),
       cacheTime: 0,
     }) as PublicClient)
-  const syncer = createSyncer({ client, config, logger, now })
+  const syncer = createSyncer({ client, config, logger, now, onReorg: metrics.reorg })
   const snapshots = createSnapshotCache(config, syncer.status, now)
-  const app = createIndexerApp(snapshots, logger)
+  const app = createIndexerApp(snapshots, logger, indexerOperationsRoutes(config, snapshots, metrics))
 
   return {
     app,
     config,
+    /** The Prometheus registry (served on INDEXER_METRICS_PORT when set). */
+    metrics,
     sync: {
       /** One tick: read the head, rewind a reorg, index up to the head. Never throws. */
       syncOnce: syncer.syncOnce,
@@ -72,6 +78,7 @@ export function createIndexer(config: IndexerConfig, dependencies: IndexerDepend
       const server = Bun.serve({ hostname: config.host, port: config.port, fetch: app.fetch })
       const url = listenUrl(config.host, server.port as number)
       if (options.sync !== false) syncer.start()
+      const metricsListener: MetricsListener | undefined = config.metrics ? serveMetrics(metrics.registry, { ...config.metrics, logger, surface: 'indexer' }) : undefined
       const [registry, inbox, pool, escrow] = config.addresses
       logger.info(
         `indexer on chain ${config.chainId} from block ${config.deployedAt} (registry ${registry}, inbox ${inbox}, pool ${pool}, escrow ${escrow}), listening on ${url}`,
@@ -80,11 +87,13 @@ export function createIndexer(config: IndexerConfig, dependencies: IndexerDepend
       return {
         url,
         port: server.port as number,
+        metricsUrl: metricsListener?.url,
         /** Stops syncing and listening; safe to call twice. */
         stop() {
           stopped ??= (async () => {
             await syncer.stop()
             server.stop(true)
+            metricsListener?.stop()
           })()
           return stopped
         },

@@ -1,6 +1,7 @@
 import type { Address, Hex } from 'viem'
 import { defaultRpcUrl } from '../chain/chains.ts'
 import { type Manifest, ManifestError, readManifest } from '../chain/manifest.ts'
+import { type MetricsListen, readMetricsListen } from '../metrics/config.ts'
 import { ConfigError, createEnvReader, type Env } from '../shared/index.ts'
 
 /** Hardened-edge settings (SPEC.md 4.5); `enabled` is false unless asked for. */
@@ -30,6 +31,8 @@ export type RelayerConfig = {
   receiptTimeoutMs: number
   receiptPollMs: number
   edge: EdgeConfig
+  /** Prometheus listener (RELAYER_METRICS_PORT / RELAYER_METRICS_HOST); undefined when off. */
+  metrics?: MetricsListen
 }
 
 /** Documented defaults of the optional variables. */
@@ -113,6 +116,7 @@ export function readRelayerConfig(env: Env, overrides: RelayerConfigOverrides = 
       overrides.receiptTimeoutMs ?? read.integer('RELAYER_RECEIPT_TIMEOUT_MS', relayerDefaults.receiptTimeoutMs, 100, 3_600_000) ?? relayerDefaults.receiptTimeoutMs,
     receiptPollMs: overrides.receiptPollMs ?? read.integer('RELAYER_RECEIPT_POLL_MS', relayerDefaults.receiptPollMs, 1, 60_000) ?? relayerDefaults.receiptPollMs,
     edge,
+    metrics: 'metrics' in overrides ? overrides.metrics : readMetricsListen(read, 'RELAYER'),
   }
   read.done('relayer')
   return config

@@ -10,6 +10,8 @@ import type { RelayerContext } from './context.ts'
 import { createEdge, describeEdge } from './edge/index.ts'
 import { createRelayerApp } from './http/app.ts'
 import { createGasLimitCache, createSubmitter } from './submitter/index.ts'
+import { observeTransport } from '../metrics/index.ts'
+import { createRelayerOperations } from './operations/index.ts'
 
 /** How long answers may take to reach their clients once every order is finished. */
 const drainMarginMs = 10_000
@@ -32,13 +34,21 @@ export type RelayerDependencies = {
  */
 export function createRelayer(config: RelayerConfig, dependencies: RelayerDependencies) {
   const { logger } = dependencies
+  const account = privateKeyToAccount(config.privateKey)
+  const operations = createRelayerOperations({
+    config,
+    address: account.address,
+    version: dependencies.version,
+    logger,
+    client: () => client,
+    inflight: () => context.inflight.size,
+  })
   const client =
     dependencies.client ??
     (createPublicClient({
       chain: chainFor(config.chainId, config.rpcUrl),
-      transport: http(config.rpcUrl, { retryCount: 1, timeout: 15_000 }),
+      transport: observeTransport(http(config.rpcUrl, { retryCount: 1, timeout: 15_000 }), operations.rpc),
     }) as PublicClient)
-  const account = privateKeyToAccount(config.privateKey)
   const submitter = createSubmitter({
     client,
     account,
@@ -68,13 +78,15 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
     )
     return work
   }
-  const edge = createEdge(config.edge, { client, address: account.address, logger })
-  const app = createRelayerApp(context, { version: dependencies.version, edge: edge.middleware, track })
+  const edge = createEdge(config.edge, { client, address: account.address, logger, readBalance: operations.readBalance })
+  const app = createRelayerApp(context, { version: dependencies.version, edge: edge.middleware, track, operations })
 
   return {
     app,
     context,
     address: account.address,
+    /** Metrics, readiness and the status page; the journal plugs in with `operations.useJournal`. */
+    operations,
     /** Starts background work and listens; resolves once the port is bound. */
     async serve() {
       await checkRpcChain(client, config.chainId, logger)
@@ -83,6 +95,7 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
       submitter.start()
       context.clock.start()
       edge.start()
+      operations.start({ edgePollsBalance: config.edge.enabled })
       const server = Bun.serve({ hostname: config.host, port: config.port, fetch: app.fetch, idleTimeout: 120 })
       const url = listenUrl(config.host, server.port as number)
       logger.info(`relayer ${account.address} on chain ${config.chainId}, broker ${config.broker}, listening on ${url}`)
@@ -91,6 +104,8 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
       return {
         url,
         port: server.port as number,
+        /** `${url}/metrics` of the Prometheus listener, when RELAYER_METRICS_PORT is set. */
+        metricsUrl: operations.metricsUrl(),
         /**
          * Stop accepting, finish every order already in the pipeline and deliver its
          * answer, then release everything. A connection still open 10 s after the
@@ -108,6 +123,7 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
             submitter.stop()
             context.clock.stop()
             edge.stop()
+            operations.stop()
             await server.stop(true)
           })()
           return stopped

@@ -152,7 +152,7 @@ describe('the other routes', () => {
   })
 
   test('unknown paths and methods answer 404 not found, as plain text', async () => {
-    for (const [path, method] of [['/', 'GET'], ['/liens/0x01', 'GET'], ['/isEncumbered', 'GET'], ['/activity', 'POST'], ['/confirmationsx', 'GET']] as const) {
+    for (const [path, method] of [['/', 'POST'], ['/status', 'POST'], ['/index.html', 'GET'], ['/liens/0x01', 'GET'], ['/isEncumbered', 'GET'], ['/activity', 'POST'], ['/confirmationsx', 'GET']] as const) {
       const response = await indexer.get(path, { method })
       expect({ path, method, status: response.status, text: response.text }).toEqual({ path, method, status: 404, text: 'not found' })
       expect(response.headers.get('content-type')).toStartWith('text/plain')

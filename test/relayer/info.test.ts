@@ -58,7 +58,7 @@ describe('GET /api/openapi.json', () => {
   })
 
   test('describes both endpoints, every status of SPEC.md 4.2, and no authentication', () => {
-    expect(Object.keys(document.paths).sort()).toEqual(['/broker', '/info'])
+    expect(Object.keys(document.paths).sort()).toEqual(['/broker', '/info', '/ready', '/status'])
     const broker = document.paths['/broker'].post
     expect(Object.keys(broker.responses).sort()).toEqual(['200', '400', '402', '422', '429', '502', '503'])
     expect(broker.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/RelayRequest' })

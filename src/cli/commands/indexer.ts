@@ -1,5 +1,5 @@
 import { ConfigError, createIndexer, indexerEnvironment, readIndexerConfig } from '../../indexer/index.ts'
-import { createLogger } from '../../shared/index.ts'
+import { createLogger, readLogFormat } from '../../shared/index.ts'
 import { type Command, parseFlags, UsageError } from '../command.ts'
 
 /** Reads the indexer config from env and flags, turning configuration problems into usage errors. */
@@ -28,14 +28,15 @@ export const indexerCommand: Command = {
   environment: indexerEnvironment,
   async run(argv, io) {
     const { values } = parseFlags(argv, { manifest: { type: 'string' }, port: { type: 'string' } })
+    const logger = createLogger(io.out, readLogFormat(io.env))
     const config = indexerConfigFrom(io.env, values)
-    const indexer = createIndexer(config, { logger: createLogger(io.out) })
+    const indexer = createIndexer(config, { logger })
     const server = await indexer.serve()
-    io.out(`indexer listening on ${server.url} (GET /activity, GET /health)`)
+    logger.info(`indexer listening on ${server.url} (GET /activity, GET /health)`)
     if (!io.signal.aborted) {
       await new Promise<void>((resolve) => io.signal.addEventListener('abort', () => resolve(), { once: true }))
     }
-    io.out('stopping the indexer')
+    logger.info('stopping the indexer')
     await server.stop()
     return 0
   },

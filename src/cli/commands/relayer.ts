@@ -1,5 +1,5 @@
 import { ConfigError, createRelayer, readRelayerConfig, relayerDefaults } from '../../relayer/index.ts'
-import { createLogger } from '../../shared/index.ts'
+import { createLogger, readLogFormat } from '../../shared/index.ts'
 import { type Command, parseFlags, UsageError } from '../command.ts'
 import { version } from '../version.ts'
 
@@ -21,6 +21,9 @@ export const relayerEnvironment = [
   `RELAYER_GAS_FLOOR_WEI    edge: pause POST /broker below this balance (default ${relayerDefaults.gasFloorWei})`,
   'RELAYER_CORS_ORIGINS     edge: comma list of origins allowed to POST /broker',
   'RELAYER_TRUST_PROXY      edge: 1 to take the client IP from X-Forwarded-For (default off)',
+  'RELAYER_METRICS_PORT     Prometheus GET /metrics on its own port (default off)',
+  'RELAYER_METRICS_HOST     address of the metrics listener (default 127.0.0.1)',
+  'LOG_FORMAT               text (default) or json: one JSON object per log line',
 ]
 
 /** Reads the relayer config, turning configuration problems into usage errors. */
@@ -44,11 +47,12 @@ export const relayerCommand: Command = {
   environment: relayerEnvironment,
   async run(argv, io) {
     const { values } = parseFlags(argv, { manifest: { type: 'string' }, port: { type: 'string' } })
+    const logger = createLogger(io.out, readLogFormat(io.env))
     const config = relayerConfigFrom(io.env, values)
-    const relayer = createRelayer(config, { logger: createLogger(io.out), version })
+    const relayer = createRelayer(config, { logger, version })
     const server = await relayer.serve()
     await new Promise<void>((resolve) => io.signal.addEventListener('abort', () => resolve(), { once: true }))
-    io.out('stopping: finishing orders already in flight')
+    logger.info('stopping: finishing orders already in flight')
     await server.stop()
     return 0
   },

@@ -1,6 +1,6 @@
 import { createIndexer } from '../../indexer/index.ts'
 import { createRelayer } from '../../relayer/index.ts'
-import { createLogger } from '../../shared/index.ts'
+import { createLogger, readLogFormat } from '../../shared/index.ts'
 import { type Command, parseFlags } from '../command.ts'
 import { version } from '../version.ts'
 import { indexerConfigFrom } from './indexer.ts'
@@ -17,7 +17,7 @@ export const serveCommand: Command = {
     // Read both configurations before starting anything, so a bad value starts nothing.
     const relayerConfig = relayerConfigFrom(io.env, { manifest: values.manifest })
     const indexerConfig = indexerConfigFrom(io.env, { manifest: values.manifest })
-    const logger = createLogger(io.out)
+    const logger = createLogger(io.out, readLogFormat(io.env))
     const relayer = await createRelayer(relayerConfig, { logger, version }).serve()
     let indexer: Awaited<ReturnType<ReturnType<typeof createIndexer>['serve']>>
     try {
@@ -27,7 +27,7 @@ export const serveCommand: Command = {
       throw error
     }
     if (!io.signal.aborted) await new Promise<void>((resolve) => io.signal.addEventListener('abort', () => resolve(), { once: true }))
-    io.out('stopping: finishing orders already in flight')
+    logger.info('stopping: finishing orders already in flight')
     await Promise.all([relayer.stop(), indexer.stop()])
     return 0
   },

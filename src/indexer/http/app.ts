@@ -17,8 +17,10 @@ const notImplemented = {
  * `not found` for anything else. No route says whether a lien is taken, and no
  * answer is ever a 500.
  */
-export function createIndexerApp(snapshots: SnapshotCache, logger: Logger) {
+export function createIndexerApp(snapshots: SnapshotCache, logger: Logger, operations?: Hono) {
   const app = new Hono()
+  // GET /status and the status page GET / (docs/operations.md); every other unknown path stays 404.
+  if (operations) app.route('/', operations)
 
   app.get('/health', (c) => c.text('ok'))
 

@@ -21,7 +21,14 @@ export type SyncStatus = {
   generation: number
 }
 
-export type SyncerParameters = { client: PublicClient; config: IndexerConfig; logger: Logger; now: () => number }
+export type SyncerParameters = {
+  client: PublicClient
+  config: IndexerConfig
+  logger: Logger
+  now: () => number
+  /** Told of each reorg: the fork point and how many indexed blocks were rewound (metrics). */
+  onReorg?: (forkPoint: bigint, depth: number) => void
+}
 
 /**
  * Follows the registry contracts' logs: backfills from `deployedAt` in adaptive
@@ -32,7 +39,7 @@ export type SyncerParameters = { client: PublicClient; config: IndexerConfig; lo
  * const syncer = createSyncer({ client, config, logger, now: Date.now })
  * await syncer.syncOnce() // or syncer.start() … await syncer.stop()
  */
-export function createSyncer({ client, config, logger, now }: SyncerParameters) {
+export function createSyncer({ client, config, logger, now, onReorg }: SyncerParameters) {
   const sizer = createRangeSizer(config.maxRange)
   const hashes = createBlockHashes(config.reorgWindow)
   const eventLog = createEventLog(config.retention)
@@ -68,6 +75,7 @@ export function createSyncer({ client, config, logger, now }: SyncerParameters) 
     const check = await checkReorg(client, hashes)
     if (!check.reorged) return
     const fork = check.forkPoint > floor ? check.forkPoint : floor
+    onReorg?.(fork, Number(indexedThrough() - fork))
     const dropped = eventLog.dropAbove(fork)
     hashes.dropAbove(fork)
     next = fork + 1n

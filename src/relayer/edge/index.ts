@@ -11,7 +11,13 @@ import { createTokenBuckets } from './tokenBucket.ts'
 
 export { normalizeIp } from './clientIp.ts'
 
-export type EdgeDependencies = { client: PublicClient; address: Address; logger: Logger }
+export type EdgeDependencies = {
+  client: PublicClient
+  address: Address
+  logger: Logger
+  /** Reads the key's balance (default: `client.getBalance`); the relayer passes one that also feeds its metrics. */
+  readBalance?: () => Promise<bigint>
+}
 
 export type Edge = {
   /** Run in this order before the routes. Empty when the edge is off. */
@@ -43,7 +49,7 @@ export function createEdge(config: EdgeConfig, deps: EdgeDependencies): Edge {
   const { client, address, logger } = deps
   const buckets = createTokenBuckets({ ratePerSec: config.ratePerSec, burst: config.rateBurst, maxBuckets: maxRateLimitBuckets })
   const watch = createBalanceWatch({
-    readBalance: () => client.getBalance({ address }),
+    readBalance: deps.readBalance ?? (() => client.getBalance({ address })),
     floorWei: config.gasFloorWei,
     pollMs: config.balancePollMs,
     logger,

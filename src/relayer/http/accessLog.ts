@@ -10,6 +10,9 @@ export type AccessLogVariables = { code: string | undefined }
 export function accessLog(logger: Logger) {
   return createMiddleware<{ Variables: AccessLogVariables }>(async function accessLog(c, next) {
     await next()
-    logger.info(`${c.req.method} ${c.req.path} ${c.res.status} ${c.get('code') ?? '-'}`)
+    const { method, path } = c.req
+    const { status } = c.res
+    const code = c.get('code') ?? '-'
+    logger.info(`${method} ${path} ${status} ${code}`, { method, path, status, code })
   })
 }

@@ -14,6 +14,8 @@ export type RelayerAppOptions = {
   edge?: MiddlewareHandler[]
   /** Called while a POST /broker is being handled (for draining on SIGTERM). */
   track?: <T>(work: Promise<T>) => Promise<T>
+  /** Operations (docs/operations.md): `middleware` runs before everything, `routes` adds /ready, /status and /. */
+  operations?: { middleware: MiddlewareHandler; routes: Hono<{ Variables: AccessLogVariables }> }
 }
 
 /**
@@ -29,6 +31,7 @@ export function createRelayerApp(context: RelayerContext, options: RelayerAppOpt
   }
   const track = options.track ?? (<T>(work: Promise<T>) => work)
 
+  if (options.operations) app.use(options.operations.middleware)
   app.use(accessLog(context.logger))
   for (const middleware of options.edge ?? []) app.use(middleware)
 
@@ -40,6 +43,7 @@ export function createRelayerApp(context: RelayerContext, options: RelayerAppOpt
   })
   app.get('/info', (c) => c.json(info))
   app.get('/api/openapi.json', (c) => c.json(openApiDocument(options.version)))
+  if (options.operations) app.route('/', options.operations.routes)
 
   app.notFound((c) => {
     c.set('code', 'NOT_FOUND')

@@ -6,6 +6,8 @@ import {
   BrokeredSchema,
   EdgeRejectionSchema,
   OrderSchema,
+  ReadinessSchema,
+  RelayerStatusSchema,
   RelayerInfoSchema,
   RelayFailureSchema,
   RelayRequestSchema,
@@ -38,6 +40,8 @@ export function openApiDocument(version: string): object {
       RelayerInfo: RelayerInfoSchema,
       ActivityEvent: ActivityEventSchema,
       ActivitySnapshot: ActivitySnapshotSchema,
+      Readiness: ReadinessSchema,
+      RelayerStatus: RelayerStatusSchema,
     },
     { typeMode: 'input', errorMode: 'ignore' },
   )
@@ -80,6 +84,23 @@ export function openApiDocument(version: string): object {
           operationId: 'info',
           summary: "This relayer's fee floor, chains and gas address",
           responses: { '200': { description: 'RelayerInfo', content: json(ref('RelayerInfo')) } },
+        },
+      },
+      '/ready': {
+        get: {
+          operationId: 'ready',
+          summary: 'Readiness: the RPC answers, serves the configured chain, and the gas key is above the gas floor',
+          responses: {
+            '200': { description: 'Ready: every check passed.', content: json(ref('Readiness')) },
+            '503': { description: 'Not ready: `reason` names the first failing check and what to do.', content: json(ref('Readiness')) },
+          },
+        },
+      },
+      '/status': {
+        get: {
+          operationId: 'status',
+          summary: 'What the status page (GET /) shows: balance, floors, orders per minute, latency, pending transactions',
+          responses: { '200': { description: 'RelayerStatus', content: json(ref('RelayerStatus')) } },
         },
       },
     },

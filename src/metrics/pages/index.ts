@@ -1,0 +1,2 @@
+export { indexerPage } from './indexerPage.ts'
+export { relayerPage } from './relayerPage.ts'

@@ -1,0 +1,34 @@
+import { statusPage } from './shell.ts'
+
+const body = `
+<h1>order-relay relayer</h1>
+<p class="sub" id="identity">…</p>
+<div class="grid">
+  <div class="card"><h2>Gas address</h2><div class="value small" id="address">…</div></div>
+  <div class="card"><h2>Balance</h2><div class="value" id="balance">…</div><div class="small" id="floor"></div></div>
+  <div class="card"><h2>Fee floor</h2><div class="value" id="feeFloor">…</div></div>
+  <div class="card"><h2>Settled per minute</h2><div class="value" id="settled">0</div><table class="small" id="outcomes"></table></div>
+  <div class="card"><h2>Settlement latency (5 min)</h2><table id="latency"></table></div>
+  <div class="card"><h2>Pending transactions</h2><div class="value" id="pending">…</div><div class="small" id="nonces"></div></div>
+  <div class="card"><h2>In flight</h2><div class="value" id="inflight">0</div></div>
+</div>`
+
+// Kept as a plain function expression: it runs in the browser as written.
+const render = `function (s) {
+  set('identity', 'chain ' + s.chainId + ' · version ' + s.version + ' · up ' + Math.round(s.uptimeSeconds) + ' s')
+  set('address', s.address)
+  var low = s.balanceWei !== null && BigInt(s.balanceWei) < BigInt(s.gasFloorWei)
+  set('balance', ether(s.balanceWei), low ? 'bad' : 'ok')
+  set('floor', 'floor ' + ether(s.gasFloorWei) + (low ? ' — below the floor: not ready' : ''))
+  set('feeFloor', s.feeFloorBps + ' bps')
+  set('settled', String(s.ordersPerMinute.OK || 0))
+  rows('outcomes', Object.entries(s.ordersPerMinute).filter(function (e) { return e[0] !== 'OK' }), 'no refusals')
+  var l = s.latencySeconds
+  rows('latency', [['p50', seconds(l.p50)], ['p90', seconds(l.p90)], ['p99', seconds(l.p99)], ['orders', l.count]], '')
+  set('pending', s.pendingTransactions === null ? '–' : String(s.pendingTransactions))
+  set('nonces', s.nonces ? 'nonce mined ' + s.nonces.latest + ' · pending ' + s.nonces.pending + (s.nonceGap === null ? '' : ' · gap ' + s.nonceGap) : '')
+  set('inflight', String(s.inflight))
+}`
+
+/** The relayer's status page (`GET /`), fed by `GET /status`. */
+export const relayerPage = statusPage('order-relay relayer', body, render)

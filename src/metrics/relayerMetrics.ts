@@ -1,0 +1,99 @@
+import type { MiddlewareHandler } from 'hono'
+import { Counter, Gauge, Histogram, Registry } from 'prom-client'
+import { createRecentOrders } from './recentOrders.ts'
+import { createRpcMetrics } from './rpcMetrics.ts'
+import { createReceiptGas } from './receiptGas.ts'
+
+/** Internal state the gauges read at scrape time; undefined means "not known yet" (no sample). */
+export type RelayerGaugeSources = {
+  balanceWei: () => bigint | undefined
+  gasFloorWei: bigint
+  /** Transactions from the gas key not mined yet. Wired to the journal once it exists. */
+  pendingTransactions: () => number | undefined
+  /** Nonces handed out locally but not yet used on chain. Wired to the journal once it exists. */
+  nonceGap: () => number | undefined
+}
+
+/** Paths with their own `route` label; anything else is `unmatched` (keeps the label set bounded). */
+export const relayerRoutes = ['/broker', '/info', '/ready', '/status', '/', '/api/openapi.json']
+
+export const settlementBuckets = [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 120]
+
+/**
+ * The relayer's Prometheus metrics (docs/operations.md lists each one): the HTTP
+ * middleware counts answers and in-flight requests and times settlements, the RPC
+ * observer counts calls by method and reads the gas of the relayer's own receipts,
+ * the gauges read `sources` at scrape time.
+ */
+export function createRelayerMetrics(address: string, sources: RelayerGaugeSources) {
+  const registry = new Registry()
+  const registers = [registry]
+  const requests = new Counter({
+    name: 'order_relay_relayer_http_requests_total',
+    help: 'HTTP answers of the relayer, by route, status and code (the access log code; - when none).',
+    labelNames: ['route', 'status', 'code'],
+    registers,
+  })
+  const inflight = new Gauge({ name: 'order_relay_relayer_http_requests_in_flight', help: 'HTTP requests being handled now.', registers })
+  const settlement = new Histogram({
+    name: 'order_relay_relayer_settlement_duration_seconds',
+    help: 'Time from receiving POST /broker to answering it settled (200 OK).',
+    buckets: settlementBuckets,
+    registers,
+  })
+  new Gauge({
+    name: 'order_relay_relayer_balance_wei',
+    help: "The gas key's native balance in wei, as last polled.",
+    registers,
+    collect() {
+      const balance = sources.balanceWei()
+      if (balance !== undefined) this.set(Number(balance))
+    },
+  })
+  new Gauge({ name: 'order_relay_relayer_gas_floor_wei', help: 'Balance below which /ready fails and the hardened edge pauses POST /broker.', registers }).set(
+    Number(sources.gasFloorWei),
+  )
+  new Gauge({
+    name: 'order_relay_relayer_pending_transactions',
+    help: 'Transactions from the gas key broadcast and not mined yet.',
+    registers,
+    collect() {
+      const pending = sources.pendingTransactions()
+      if (pending !== undefined) this.set(pending)
+    },
+  })
+  new Gauge({
+    name: 'order_relay_relayer_nonce_gap',
+    help: 'Nonces handed out by the relayer and not yet used on chain.',
+    registers,
+    collect() {
+      const gap = sources.nonceGap()
+      if (gap !== undefined) this.set(gap)
+    },
+  })
+  const recent = createRecentOrders()
+  const receiptGas = createReceiptGas(registry, address)
+
+  const middleware: MiddlewareHandler = async function metrics(c, next) {
+    const started = performance.now()
+    inflight.inc()
+    try {
+      await next()
+    } finally {
+      inflight.dec()
+    }
+    const path = c.req.path
+    const route = relayerRoutes.includes(path) ? path : 'unmatched'
+    const code = String((c.get as (key: string) => unknown)('code') ?? '-')
+    requests.inc({ route, status: String(c.res.status), code })
+    if (path === '/broker' && c.req.method === 'POST') {
+      const seconds = (performance.now() - started) / 1000
+      if (code === 'OK') settlement.observe(seconds)
+      recent.add(code, seconds)
+    }
+  }
+
+  return { registry, middleware, rpc: createRpcMetrics(registry, receiptGas), recent }
+}
+
+export type RelayerMetrics = ReturnType<typeof createRelayerMetrics>

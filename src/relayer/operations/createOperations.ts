@@ -1,0 +1,148 @@
+import { Hono } from 'hono'
+import type { Address, PublicClient } from 'viem'
+import { createRelayerMetrics, type MetricsListener, relayerPage, serveMetrics } from '../../metrics/index.ts'
+import { type Logger, silentLogger } from '../../shared/index.ts'
+import type { RelayerStatus } from '../../wire/index.ts'
+import type { RelayerConfig } from '../config.ts'
+import { createBalanceWatch } from '../edge/balanceWatch.ts'
+import type { AccessLogVariables } from '../http/accessLog.ts'
+import { createKeyState } from './keyState.ts'
+import { createReadiness, type ReadyCheckDefinition } from './readiness.ts'
+
+export type RelayerOperationsOptions = {
+  config: RelayerConfig
+  address: Address
+  version: string
+  logger: Logger
+  /** The relayer's RPC client (a getter: the client is built after the transport observer). */
+  client: () => PublicClient
+  /** Orders being settled now. */
+  inflight: () => number
+}
+
+/** What the relayer journal plugs in once it exists (see docs/operations.md). */
+export type JournalHooks = {
+  /** Readiness: a reason when the journal cannot be written or read, else undefined. */
+  check: () => Promise<string | undefined>
+  pendingTransactions: () => number | undefined
+  nonceGap: () => number | undefined
+}
+
+/**
+ * Everything an operator looks at: the Prometheus metrics (and their listener when
+ * RELAYER_METRICS_PORT is set), `GET /ready`, `GET /status` and the status page at
+ * `GET /`. The relayer mounts `routes`, runs `middleware` first, passes `rpc` to
+ * its transport and `readBalance` to the edge's balance watch.
+ */
+export function createRelayerOperations(options: RelayerOperationsOptions) {
+  const { config, address, logger } = options
+  const startedAt = Date.now()
+  const floor = config.edge.gasFloorWei
+  const key = createKeyState(options.client, address)
+  let journal: JournalHooks | undefined
+  // Until the journal reports them: the node's pending minus mined nonce of the key.
+  const nodePending = () => {
+    const nonces = key.nonces()
+    return nonces ? nonces.pending - nonces.latest : undefined
+  }
+  const metrics = createRelayerMetrics(address, {
+    balanceWei: key.balance,
+    gasFloorWei: floor,
+    pendingTransactions: () => (journal ? journal.pendingTransactions() : nodePending()),
+    nonceGap: () => journal?.nonceGap(),
+  })
+
+  let chainIdRead: { at: number; result: Promise<number> } | undefined
+  const remoteChainId = () => {
+    if (!chainIdRead || Date.now() - chainIdRead.at > 1_000) chainIdRead = { at: Date.now(), result: options.client().getChainId() }
+    return chainIdRead.result
+  }
+  const checks: ReadyCheckDefinition[] = [
+    {
+      name: 'rpc',
+      check: () => remoteChainId().then(
+        () => undefined,
+        () => "the relayer's RPC does not answer: check RELAYER_RPC_URL and the node",
+      ),
+    },
+    {
+      name: 'chain',
+      check: () => remoteChainId().then(
+        (remote) => (remote === config.chainId ? undefined : `the RPC serves chain ${remote}, not RELAYER_CHAIN_ID ${config.chainId}: point RELAYER_RPC_URL at a node of chain ${config.chainId}`),
+        () => 'chain id unknown: the RPC does not answer',
+      ),
+    },
+    {
+      name: 'balance',
+      check: () => key.freshBalance(2_000).then(
+        (wei) => (wei >= floor ? undefined : `the gas key's balance ${wei} wei is below the floor ${floor} wei (RELAYER_GAS_FLOOR_WEI): send native gas to ${address}`),
+        () => 'balance unknown: the RPC does not answer',
+      ),
+    },
+  ]
+  const readiness = createReadiness(checks)
+
+  const routes = new Hono<{ Variables: AccessLogVariables }>()
+  routes.get('/ready', async (c) => {
+    const result = await readiness.current()
+    if (!result.ready) c.set('code', 'NOT_READY')
+    return c.json(result, result.ready ? 200 : 503)
+  })
+  routes.get('/status', async (c) => {
+    // Keep the page's balance and nonces fresh even when nothing polls them.
+    await key.freshBalance(2_000).catch(() => undefined)
+    const summary = metrics.recent.summary()
+    const pending = journal ? journal.pendingTransactions() : nodePending()
+    const gap = journal?.nonceGap()
+    const status: RelayerStatus = {
+      version: options.version,
+      address,
+      chainId: config.chainId,
+      uptimeSeconds: (Date.now() - startedAt) / 1000,
+      balanceWei: key.balance()?.toString() ?? null,
+      gasFloorWei: floor.toString(),
+      feeFloorBps: config.feeFloorBps,
+      ordersPerMinute: summary.perMinute,
+      latencySeconds: summary.latencySeconds,
+      inflight: options.inflight(),
+      pendingTransactions: pending ?? null,
+      nonceGap: gap ?? null,
+      nonces: key.nonces() ?? null,
+    }
+    c.header('Cache-Control', 'no-store')
+    return c.json(status)
+  })
+  routes.get('/', (c) => c.html(relayerPage))
+
+  // Polls the balance for the gauge when metrics are on and the edge's watch is not running.
+  const watch = createBalanceWatch({ readBalance: key.readBalance, floorWei: floor, pollMs: config.edge.balancePollMs, logger: silentLogger })
+  let listener: MetricsListener | undefined
+
+  return {
+    middleware: metrics.middleware,
+    rpc: metrics.rpc,
+    routes,
+    readBalance: key.readBalance,
+    readiness,
+    registry: metrics.registry,
+    /** Plugs the journal's readiness check and gauges in (called once by createRelayer). */
+    useJournal(hooks: JournalHooks) {
+      journal = hooks
+      readiness.add({ name: 'journal', check: hooks.check })
+    },
+    /** Starts the metrics listener (when configured) and, unless the edge polls already, the balance poll. */
+    start({ edgePollsBalance }: { edgePollsBalance: boolean }) {
+      if (!config.metrics) return
+      if (!edgePollsBalance) void watch.start()
+      listener = serveMetrics(metrics.registry, { ...config.metrics, logger, surface: 'relayer' })
+    },
+    metricsUrl: () => listener?.url,
+    stop() {
+      watch.stop()
+      listener?.stop()
+      listener = undefined
+    },
+  }
+}
+
+export type RelayerOperations = ReturnType<typeof createRelayerOperations>

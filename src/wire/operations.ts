@@ -1,0 +1,60 @@
+import * as v from 'valibot'
+import { AddressSchema, BlockNumberStringSchema, Uint256StringSchema } from './primitives.ts'
+
+const count = v.pipe(v.number(), v.integer(), v.minValue(0))
+const nullableSeconds = v.nullable(v.pipe(v.number(), v.minValue(0)))
+
+/** One readiness check of the relayer (`GET /ready`). */
+export const ReadyCheckSchema = v.object({
+  name: v.pipe(v.string(), v.description('rpc, chain, balance (and journal once the relayer keeps one)')),
+  ok: v.boolean(),
+  reason: v.optional(v.pipe(v.string(), v.description('Why the check fails and what to do; absent when ok.'))),
+})
+
+/** Body of `GET /ready` (200 ready, 503 not ready). */
+export const ReadinessSchema = v.object({
+  ready: v.boolean(),
+  reason: v.optional(v.pipe(v.string(), v.description('The first failing check, in words; absent when ready.'))),
+  checks: v.array(ReadyCheckSchema),
+})
+
+export type Readiness = v.InferOutput<typeof ReadinessSchema>
+export type ReadyCheck = v.InferOutput<typeof ReadyCheckSchema>
+
+/** Body of the relayer's `GET /status`, which its status page (`GET /`) shows. */
+export const RelayerStatusSchema = v.object({
+  version: v.string(),
+  address: AddressSchema,
+  chainId: v.pipe(v.number(), v.integer()),
+  uptimeSeconds: v.pipe(v.number(), v.minValue(0)),
+  balanceWei: v.pipe(v.nullable(Uint256StringSchema), v.description('Last balance read of the gas key; null before the first read.')),
+  gasFloorWei: Uint256StringSchema,
+  feeFloorBps: count,
+  ordersPerMinute: v.pipe(v.record(v.string(), count), v.description('POST /broker answers in the last 60 s by code; OK = settled.')),
+  latencySeconds: v.object({ count, p50: nullableSeconds, p90: nullableSeconds, p99: nullableSeconds }),
+  inflight: count,
+  pendingTransactions: v.pipe(v.nullable(count), v.description('Transactions from the gas key not mined yet; null when unknown.')),
+  nonceGap: v.pipe(v.nullable(count), v.description('Nonces handed out and not used on chain yet; null when unknown.')),
+  nonces: v.pipe(v.nullable(v.object({ latest: count, pending: count })), v.description("The node's mined and pending nonce of the gas key; null when unknown.")),
+})
+
+export type RelayerStatus = v.InferOutput<typeof RelayerStatusSchema>
+
+/** Body of the indexer's `GET /status`, which its status page (`GET /`) shows. */
+export const IndexerStatusSchema = v.object({
+  chainId: v.pipe(v.number(), v.integer()),
+  deployedAt: BlockNumberStringSchema,
+  indexedThrough: BlockNumberStringSchema,
+  head: BlockNumberStringSchema,
+  lagBlocks: count,
+  stale: v.boolean(),
+  truncated: v.boolean(),
+  eventsHeld: count,
+  recentEvents: v.object({
+    fromBlock: BlockNumberStringSchema,
+    byName: v.pipe(v.record(v.string(), count), v.description('Events per name in the blocks from fromBlock to head.')),
+  }),
+  lastReorg: v.nullable(v.object({ at: v.string(), forkPoint: BlockNumberStringSchema, depth: count })),
+})
+
+export type IndexerStatus = v.InferOutput<typeof IndexerStatusSchema>

@@ -1,0 +1,56 @@
+// LOG_FORMAT=json: one JSON object per line with time, level, message and the
+// access log's exact fields; a bad value is a configuration error (exit 2).
+import { describe, expect, test } from 'bun:test'
+import { main } from '../../src/cli/index.ts'
+import { ConfigError, createMemoryLogger, readLogFormat } from '../../src/shared/index.ts'
+import { accessLog } from '../../src/relayer/http/accessLog.ts'
+import { Hono } from 'hono'
+
+describe('LOG_FORMAT', () => {
+  test('text is the default; json and text are accepted; anything else is a ConfigError', () => {
+    expect(readLogFormat({})).toBe('text')
+    expect(readLogFormat({ LOG_FORMAT: 'json' })).toBe('json')
+    expect(readLogFormat({ LOG_FORMAT: 'text' })).toBe('text')
+    expect(() => readLogFormat({ LOG_FORMAT: 'yaml' })).toThrow(ConfigError)
+    expect(() => readLogFormat({ LOG_FORMAT: 'yaml' })).toThrow('LOG_FORMAT must be text or json (got "yaml")')
+  })
+
+  test('json lines carry time, level, message and the fields', () => {
+    const logger = createMemoryLogger('json')
+    logger.warn('gas low', { balance: '5' })
+    logger.error('boom')
+    const [warn, error] = logger.lines.map((line) => JSON.parse(line))
+    expect(Object.keys(warn)).toEqual(['time', 'level', 'message', 'balance'])
+    expect(warn).toMatchObject({ level: 'warn', message: 'gas low', balance: '5' })
+    expect(new Date(warn.time).toISOString()).toBe(warn.time)
+    expect(error).toMatchObject({ level: 'error', message: 'boom' })
+  })
+
+  test('the access log keeps exactly method, path, status and code', async () => {
+    for (const format of ['text', 'json'] as const) {
+      const logger = createMemoryLogger(format)
+      const app = new Hono<{ Variables: { code: string | undefined } }>()
+      app.use(accessLog(logger))
+      app.post('/broker', (c) => {
+        c.set('code', 'WOULD_REVERT')
+        return c.json({ ok: false }, 422)
+      })
+      await app.request('/broker?secret=1', { method: 'POST', body: JSON.stringify({ order: { nonce: 1 }, signature: '0xdead' }) })
+      expect(logger.lines).toHaveLength(1)
+      if (format === 'text') {
+        expect(logger.lines[0]).toBe('POST /broker 422 WOULD_REVERT')
+      } else {
+        const line = JSON.parse(logger.lines[0]!)
+        expect(Object.keys(line)).toEqual(['time', 'level', 'message', 'method', 'path', 'status', 'code'])
+        expect(line).toMatchObject({ level: 'info', message: 'POST /broker 422 WOULD_REVERT', method: 'POST', path: '/broker', status: 422, code: 'WOULD_REVERT' })
+      }
+    }
+  })
+
+  test('a bad LOG_FORMAT exits 2 naming the variable', async () => {
+    const err: string[] = []
+    const code = await main(['relayer'], { env: { LOG_FORMAT: 'xml' }, out: () => {}, err: (line) => err.push(line), signal: new AbortController().signal })
+    expect(code).toBe(2)
+    expect(err[0]).toBe('order-relay relayer: LOG_FORMAT must be text or json (got "xml")')
+  })
+})
