@@ -1,0 +1,299 @@
+// One settlement run of either side, on a fresh devnet: the relayer executable fed
+// pre-signed orders through POST /broker, or the baseline sending pre-signed broker()
+// transactions straight to anvil. Each run measures throughput, per-order latency and
+// CPU (anvil's, and the relayer's), then checks the chain (outside the timed part).
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { type Address, type Hex, keccak256, parseGwei, stringToHex } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { type Devnet, devnetAccounts, findAnvil, startDevnet } from '../../../src/devnet/index.ts'
+import { freePort } from '../../../src/shared/index.ts'
+import type { RelayRequest } from '../../../src/wire/index.ts'
+import { watchBlockReceipts } from './blockReceipts.ts'
+import { revertedFrom, settledCount } from './chainChecks.ts'
+import { type BenchContext, childEnv } from './context.ts'
+import { cpuSeconds } from './cpu.ts'
+import { brokerCalldata, presignOrders } from './orders.ts'
+import { type Child, spawnChild, waitForOk } from './processes.ts'
+import { rpc } from './rpc.ts'
+import { forEachConcurrently, percentile, sleep } from './stats.ts'
+
+/** `automine`: one block per transaction, as soon as it arrives (anvil's default). `interval`: a block every 0.25 s (Arbitrum's block time), automine off. */
+export type ChainKind = 'automine' | 'interval'
+
+export const intervalBlockSeconds = 0.25
+
+/** What the runs of one benchmark share: the orders, signed once, and the baseline's transactions for them. */
+export type SettlementWork = {
+  chain: ChainKind
+  clients: number
+  requests: RelayRequest[]
+  /** Sender `i % clients` sends `requests[i]`, with local nonces from 0. */
+  txs: { addresses: Address[]; perSender: Hex[][] }
+}
+
+export type RunResult = {
+  side: 'relayer' | 'baseline'
+  perSecond: number
+  /** Per order, from the request (or the baseline's eth_call) to its 200 (or its receipt), ms. */
+  p50: number
+  p99: number
+  /** anvil's CPU seconds (user + system) per 1,000 orders, while the orders ran. */
+  anvilCpuPer1000: number
+  /** The relayer process's CPU seconds per 1,000 settled orders (relayer runs only). */
+  relayerCpuPer1000?: number
+  /** Orders with exactly one Brokered log, orderHashes with more than one. */
+  settled: number
+  twice: number
+  /** Transactions from the sending key(s) that reverted. */
+  reverted: number
+  /** Relayer: answers other than 200. Baseline: transactions that failed to send or confirm. */
+  failed: number
+  /** Relayer: lines of its output about nonces (a nonce error is a money-safety smell). */
+  nonceErrors: number
+  statuses: Record<string, number>
+  rssMiB?: number
+  peakRssMiB?: number
+}
+
+/** The baseline's senders: one key per client, funded on each fresh devnet. */
+const senderKeys = (count: number): Hex[] => Array.from({ length: count }, (_, i) => keccak256(stringToHex(`order-relay bench sender ${i}`)))
+
+/**
+ * anvil with `--block-time`: a wrapper script handed to startDevnet as the anvil
+ * binary (the devnet harness takes no block time), which adds the flag and `exec`s
+ * the real anvil, so the devnet's anvil pid is anvil's own.
+ */
+function intervalAnvil(context: BenchContext): string {
+  const path = join(context.dir, 'anvil-interval')
+  writeFileSync(path, `#!/bin/sh\nexec '${findAnvil()}' "$@" --block-time ${intervalBlockSeconds}\n`, { mode: 0o755 })
+  return path
+}
+
+export function startChain(context: BenchContext, chain: ChainKind, orders: number): Promise<Devnet> {
+  const vaults = [{ vaultId: 1n, slots: orders + 100 }]
+  return startDevnet(chain === 'interval' ? { vaults, anvilBinary: intervalAnvil(context) } : { vaults })
+}
+
+/** Pre-signs every baseline transaction: sender `i % clients`, local nonces from 0. */
+export async function presignTransactions(devnet: Devnet, requests: readonly RelayRequest[], clients: number): Promise<SettlementWork['txs']> {
+  const accounts = senderKeys(clients).map((key) => privateKeyToAccount(key))
+  const broker = devnet.manifest.contracts.broker
+  const probe = accounts[0]!.address
+  await devnet.testClient.setBalance({ address: probe, value: 10n ** 22n })
+  const estimate = await devnet.publicClient.estimateGas({ account: probe, to: broker, data: brokerCalldata(requests[0]!) })
+  // The relayer's own padding of its cached gas limit.
+  const gas = (estimate * 13n) / 10n + 25_000n
+  const perSender: Hex[][] = accounts.map(() => [])
+  for (const [index, request] of requests.entries()) {
+    const sender = index % clients
+    perSender[sender]!.push(
+      await accounts[sender]!.signTransaction({
+        type: 'eip1559',
+        chainId: devnet.chainId,
+        nonce: perSender[sender]!.length,
+        to: broker,
+        data: brokerCalldata(request),
+        gas,
+        maxFeePerGas: parseGwei('50'),
+        maxPriorityFeePerGas: parseGwei('1'),
+      }),
+    )
+  }
+  return { addresses: accounts.map((account) => account.address), perSender }
+}
+
+type ReceiptWaiter = { wait(hash: Hex): Promise<Hex> }
+
+/**
+ * Sends `raw` and waits for its receipt: from `waiter` (one eth_getBlockReceipts per
+ * new block) on the interval-mined chain; on automine, polled at once (the block is
+ * mined before the send returns), then every 20 ms. With `simulate`, first the
+ * `eth_call` a relayer must make (SPEC.md 4.3 step 5).
+ */
+async function sendAndConfirm(url: string, raw: Hex, simulate: { from: Hex; to: Hex; data: Hex } | undefined, waiter: ReceiptWaiter | undefined): Promise<void> {
+  if (simulate) await rpc(url, 'eth_call', [simulate, 'latest'])
+  const hash = await rpc<Hex>(url, 'eth_sendRawTransaction', [raw])
+  if (waiter) {
+    const status = await waiter.wait(hash)
+    if (status !== '0x1') throw new Error(`baseline tx ${hash} reverted`)
+    return
+  }
+  for (;;) {
+    const receipt = await rpc<{ status: Hex } | null>(url, 'eth_getTransactionReceipt', [hash])
+    if (receipt) {
+      if (receipt.status !== '0x1') throw new Error(`baseline tx ${hash} reverted`)
+      return
+    }
+    await sleep(20)
+  }
+}
+
+/** The baseline: the pre-signed transactions, each sender's in nonce order, all senders at once. */
+export async function baselineRun(context: BenchContext, work: SettlementWork, options: { simulate: boolean }): Promise<RunResult> {
+  const { requests, txs } = work
+  const devnet = await startChain(context, work.chain, requests.length)
+  try {
+    for (const address of txs.addresses) await devnet.testClient.setBalance({ address, value: 10n ** 22n })
+    const startBlock = BigInt(await rpc<Hex>(devnet.rpcUrl, 'eth_blockNumber'))
+    const watcher = work.chain === 'interval' ? await watchBlockReceipts(devnet.rpcUrl) : undefined
+    const broker = devnet.manifest.contracts.broker
+    const latencies: number[] = []
+    let failed = 0
+    const cpuBefore = cpuSeconds(devnet.anvilPid)
+    const started = performance.now()
+    await Promise.all(
+      txs.perSender.map(async (list, sender) => {
+        for (const [index, raw] of list.entries()) {
+          const call = options.simulate ? { from: txs.addresses[sender]!, to: broker, data: brokerCalldata(requests[index * work.clients + sender]!) } : undefined
+          const sentAt = performance.now()
+          await sendAndConfirm(devnet.rpcUrl, raw, call, watcher).then(
+            () => latencies.push(performance.now() - sentAt),
+            () => failed++,
+          )
+        }
+      }),
+    )
+    const seconds = (performance.now() - started) / 1000
+    const anvilCpu = cpuSeconds(devnet.anvilPid) - cpuBefore
+    watcher?.close()
+    const { settled, twice } = await settledCount(devnet, requests)
+    const reverted = await revertedFrom(devnet, txs.addresses, startBlock)
+    return {
+      side: 'baseline',
+      perSecond: requests.length / seconds,
+      p50: latencies.length ? percentile(latencies, 50) : Number.NaN,
+      p99: latencies.length ? percentile(latencies, 99) : Number.NaN,
+      anvilCpuPer1000: (anvilCpu * 1000) / requests.length,
+      settled,
+      twice,
+      reverted,
+      failed,
+      nonceErrors: 0,
+      statuses: {},
+    }
+  } finally {
+    await devnet.stop()
+  }
+}
+
+let relayerRuns = 0
+
+/**
+ * The relayer executable (default settings, a throw-away `RELAYER_DB` unless `env`
+ * names one), fed every request by `work.clients` concurrent clients. `alongside`
+ * starts other load once the relayer answers, just before the orders, and returns
+ * its stop function (awaited once the orders are done, before the checks).
+ */
+export async function relayerRun(
+  context: BenchContext,
+  work: SettlementWork,
+  options: { env?: Record<string, string>; alongside?: (url: string) => Promise<() => Promise<void>> } = {},
+): Promise<RunResult> {
+  const { requests } = work
+  const devnet = await startChain(context, work.chain, requests.length)
+  let child: Child | undefined
+  let stopAlongside: (() => Promise<void>) | undefined
+  try {
+    const port = await freePort()
+    const startBlock = BigInt(await rpc<Hex>(devnet.rpcUrl, 'eth_blockNumber'))
+    child = spawnChild(
+      [context.exe, 'relayer'],
+      childEnv({
+        RELAYER_PK: devnetAccounts.relayer.privateKey,
+        RELAYER_CHAIN_ID: String(devnet.chainId),
+        RELAYER_RPC_URL: devnet.rpcUrl,
+        RELAYER_BROKER: devnet.manifest.contracts.broker,
+        RELAYER_PORT: String(port),
+        RELAYER_DB: join(context.dir, `relayer-${++relayerRuns}.db`),
+        ...context.relayerEnv,
+        ...options.env,
+      }),
+      { count: /nonce/i, cwd: context.dir },
+    )
+    const url = `http://127.0.0.1:${port}`
+    await waitForOk(`${url}/info`, { child })
+    stopAlongside = await options.alongside?.(url)
+    const statuses: Record<string, number> = {}
+    const latencies: number[] = []
+    const relayerCpuBefore = cpuSeconds(child.pid)
+    const anvilCpuBefore = cpuSeconds(devnet.anvilPid)
+    const started = performance.now()
+    await forEachConcurrently(requests, work.clients, async (request) => {
+      const sentAt = performance.now()
+      const response = await fetch(`${url}/broker`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(request) })
+      await response.arrayBuffer()
+      if (response.status === 200) latencies.push(performance.now() - sentAt)
+      statuses[response.status] = (statuses[response.status] ?? 0) + 1
+    })
+    const seconds = (performance.now() - started) / 1000
+    const relayerCpu = cpuSeconds(child.pid) - relayerCpuBefore
+    const anvilCpu = cpuSeconds(devnet.anvilPid) - anvilCpuBefore
+    await stopAlongside?.()
+    stopAlongside = undefined
+    const rssMiB = child.rssMiB()
+    const { settled, twice } = await settledCount(devnet, requests)
+    const reverted = await revertedFrom(devnet, [devnetAccounts.relayer.address], startBlock)
+    return {
+      side: 'relayer',
+      perSecond: requests.length / seconds,
+      p50: latencies.length ? percentile(latencies, 50) : Number.NaN,
+      p99: latencies.length ? percentile(latencies, 99) : Number.NaN,
+      anvilCpuPer1000: (anvilCpu * 1000) / requests.length,
+      relayerCpuPer1000: settled ? (relayerCpu * 1000) / settled : Number.NaN,
+      settled,
+      twice,
+      reverted,
+      failed: requests.length - (statuses[200] ?? 0),
+      nonceErrors: child.counted,
+      statuses,
+      rssMiB,
+      peakRssMiB: child.peakRssMiB(),
+    }
+  } finally {
+    await stopAlongside?.().catch(() => {})
+    await child?.stop()
+    await devnet.stop()
+  }
+}
+
+/**
+ * The checks every settlement row prints (item 9 of issue 16): over all runs of both
+ * sides, settled once, none twice, no reverted transaction from the sending key(s),
+ * no failed answer or transaction, no nonce error; a failed check fails the row.
+ */
+export function settlementChecks(subject: readonly RunResult[], baseline: readonly RunResult[], ordersPerRun: number) {
+  const all = [...subject, ...baseline]
+  const sum = (pick: (run: RunResult) => number, runs: readonly RunResult[] = all) => runs.reduce((total, run) => total + pick(run), 0)
+  const expected = ordersPerRun * all.length
+  const settled = sum((run) => run.settled)
+  const twice = sum((run) => run.twice)
+  const reverted = sum((run) => run.reverted)
+  const non200 = sum((run) => run.failed, all.filter((run) => run.side === 'relayer'))
+  const baselineFailed = sum((run) => run.failed, all.filter((run) => run.side === 'baseline'))
+  const nonceErrors = sum((run) => run.nonceErrors)
+  const failedChecks: string[] = []
+  if (settled !== expected) failedChecks.push(`settled ${settled}/${expected}`)
+  if (twice) failedChecks.push(`${twice} orders settled twice`)
+  if (reverted) failedChecks.push(`${reverted} reverted txs from the key`)
+  if (non200) failedChecks.push(`${non200} answers were not 200`)
+  if (baselineFailed) failedChecks.push(`${baselineFailed} baseline transactions failed`)
+  if (nonceErrors) failedChecks.push(`${nonceErrors} nonce errors`)
+  return {
+    checks: { settled: `${settled}/${expected}`, 'settled twice': twice, reverted, 'non-200': non200, 'nonce errors': nonceErrors },
+    failedChecks,
+  }
+}
+
+/** Signs the orders and the baseline's transactions once, on a throw-away devnet (the devnet deploys to the same addresses every time). */
+export async function prepareWork(context: BenchContext, chain: ChainKind, options: { orders: number; clients: number; label: string; baseline: boolean }): Promise<SettlementWork> {
+  const setup = await startChain(context, 'automine', options.orders)
+  try {
+    context.log(`${options.label}: signing ${options.orders} orders${options.baseline ? ` and ${options.orders} baseline transactions` : ''}`)
+    const requests = await presignOrders(setup, options.orders, { label: options.label })
+    const txs = options.baseline ? await presignTransactions(setup, requests, options.clients) : { addresses: [], perSender: [] }
+    return { chain, clients: options.clients, requests, txs }
+  } finally {
+    await setup.stop()
+  }
+}
