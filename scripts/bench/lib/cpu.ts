@@ -9,7 +9,11 @@ const ticksPerSecond = 100
  * may itself hold spaces). Ten-millisecond resolution.
  */
 export function cpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+  return cpuSecondsOf(readFileSync(`/proc/${pid}/stat`, 'utf8'))
+}
+
+/** `cpuSeconds` of a /proc/<pid>/stat line. */
+export function cpuSecondsOf(stat: string): number {
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
   // fields[0] is field 3 (state), so utime (14) is fields[11] and stime (15) fields[12].
   return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond
