@@ -23,10 +23,10 @@ export async function benchFlood(context: BenchContext, options: FloodOptions): 
   for (let run = 0; run < context.runs; run++) {
     for (const side of run % 2 === 0 ? (['calm', 'flood'] as const) : (['flood', 'calm'] as const)) {
       const alongside = async (url: string) => {
-        const probe = startSteadyLoad({ url: `${url}/info`, rate: probeRate, connections: 1, amount: probeRate * maxSeconds, seconds: maxSeconds })
+        const probe = await startSteadyLoad({ url: `${url}/info`, rate: probeRate, connections: 1, amount: probeRate * maxSeconds, seconds: maxSeconds })
         const flood =
           side === 'flood'
-            ? startSteadyLoad({
+            ? await startSteadyLoad({
                 url: `${url}/broker`,
                 rate: options.rate,
                 connections: 64,
@@ -37,8 +37,8 @@ export async function benchFlood(context: BenchContext, options: FloodOptions): 
                 headers: { 'content-type': 'application/json' },
               })
             : undefined
-        // Node and autocannon take a few hundred ms to start: the orders begin once both loads run.
-        await sleep(1_000)
+        // The orders begin once both loads run; a quarter of a second more lets the flood reach its rate.
+        await sleep(250)
         return async () => {
           const [probed, flooded] = await Promise.all([probe.stop(), flood?.stop()])
           ;(side === 'flood' ? loads.probeFlood : loads.probeCalm).push(probed)

@@ -285,15 +285,29 @@ export function settlementChecks(subject: readonly RunResult[], baseline: readon
   }
 }
 
-/** Signs the orders and the baseline's transactions once, on a throw-away devnet (the devnet deploys to the same addresses every time). */
+/** Orders by count, and baseline transactions by count and clients, signed once per `bun run bench`. */
+const signed = { orders: new Map<number, RelayRequest[]>(), txs: new Map<string, SettlementWork['txs']>() }
+
+/**
+ * The orders and the baseline's transactions, signed once per `bun run bench` on a
+ * throw-away devnet and shared by every settlement benchmark (each run gets a fresh
+ * devnet, which deploys to the same addresses, so the same orders fit every run).
+ */
 export async function prepareWork(context: BenchContext, chain: ChainKind, options: { orders: number; clients: number; label: string; baseline: boolean }): Promise<SettlementWork> {
-  const setup = await startChain(context, 'automine', options.orders)
-  try {
-    context.log(`${options.label}: signing ${options.orders} orders${options.baseline ? ` and ${options.orders} baseline transactions` : ''}`)
-    const requests = await presignOrders(setup, options.orders, { label: options.label })
-    const txs = options.baseline ? await presignTransactions(setup, requests, options.clients) : { addresses: [], perSender: [] }
-    return { chain, clients: options.clients, requests, txs }
-  } finally {
-    await setup.stop()
+  const txsKey = `${options.orders}/${options.clients}`
+  let requests = signed.orders.get(options.orders)
+  let txs = options.baseline ? signed.txs.get(txsKey) : { addresses: [], perSender: [] }
+  if (!requests || !txs) {
+    const setup = await startChain(context, 'automine', options.orders)
+    try {
+      context.log(`${options.label}: signing ${requests ? 0 : options.orders} orders and ${txs ? 0 : options.orders} baseline transactions`)
+      requests ??= await presignOrders(setup, options.orders, { label: 'settlement' })
+      txs ??= await presignTransactions(setup, requests, options.clients)
+    } finally {
+      await setup.stop()
+    }
+    signed.orders.set(options.orders, requests)
+    if (options.baseline) signed.txs.set(txsKey, txs)
   }
+  return { chain, clients: options.clients, requests, txs }
 }

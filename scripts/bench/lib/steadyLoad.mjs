@@ -1,11 +1,19 @@
 // node steadyLoad.mjs '<options JSON>': autocannon (from npm) at a steady overall rate
 // for at most `amount` requests and `seconds` seconds, stopped earlier by SIGTERM;
-// prints a JSON summary on stdout. Started and read by steadyLoad.ts, which types it.
+// prints `running` once the connections start, then a JSON summary, on stdout. Started
+// and read by steadyLoad.ts, which types it.
 import { createRequire } from 'node:module'
 
+// A stop asked for while autocannon loads still ends the run (with its summary).
+let stopAsked = false
+process.once('SIGTERM', () => {
+  stopAsked = true
+  instance?.stop()
+})
+let instance
 const autocannon = createRequire(import.meta.url)('autocannon')
 const options = JSON.parse(process.argv[2])
-const instance = autocannon(
+instance = autocannon(
   {
     url: options.url,
     connections: options.connections,
@@ -28,5 +36,6 @@ const instance = autocannon(
     process.exit(0)
   },
 )
+instance.on('start', () => process.stdout.write('running\n'))
 const timer = setTimeout(() => instance.stop(), options.seconds * 1000)
-process.once('SIGTERM', () => instance.stop())
+if (stopAsked) instance.stop()
