@@ -4,7 +4,8 @@
 // same orders with no flood. GET /info is probed at 50 req/s in both, for its p99.
 import type { BenchContext } from './lib/context.ts'
 import { type Row, row } from './lib/report.ts'
-import { prepareWork, type RunResult, relayerRun, settlementChecks } from './lib/settlementRuns.ts'
+import { type RunResult, relayerRun, settlementChecks } from './lib/settlementRuns.ts'
+import { prepareWork } from './lib/settlementWork.ts'
 import { type SteadyLoadResult, startSteadyLoad } from './lib/steadyLoad.ts'
 import { sleep } from './lib/stats.ts'
 

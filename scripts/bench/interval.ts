@@ -5,7 +5,8 @@
 // (found once per new block, see lib/blockReceipts.ts). Throughput, latency, chain work.
 import type { BenchContext } from './lib/context.ts'
 import { type Row, row } from './lib/report.ts'
-import { baselineRun, intervalBlockSeconds, prepareWork, type RunResult, relayerRun, settlementChecks } from './lib/settlementRuns.ts'
+import { baselineRun, type RunResult, relayerRun, settlementChecks } from './lib/settlementRuns.ts'
+import { intervalBlockSeconds, prepareWork } from './lib/settlementWork.ts'
 
 export type IntervalOptions = { orders: number; clients: number }
 

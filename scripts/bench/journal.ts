@@ -5,7 +5,8 @@
 import { join } from 'node:path'
 import type { BenchContext } from './lib/context.ts'
 import { type Row, row } from './lib/report.ts'
-import { prepareWork, type RunResult, relayerRun, settlementChecks } from './lib/settlementRuns.ts'
+import { type RunResult, relayerRun, settlementChecks } from './lib/settlementRuns.ts'
+import { prepareWork } from './lib/settlementWork.ts'
 
 export type JournalOptions = { orders: number; clients: number }
 

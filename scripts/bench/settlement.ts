@@ -6,7 +6,8 @@
 import type { BenchContext } from './lib/context.ts'
 import { type Row, row } from './lib/report.ts'
 import { median, round } from './lib/stats.ts'
-import { baselineRun, prepareWork, type RunResult, relayerRun, settlementChecks } from './lib/settlementRuns.ts'
+import { baselineRun, type RunResult, relayerRun, settlementChecks } from './lib/settlementRuns.ts'
+import { prepareWork } from './lib/settlementWork.ts'
 
 export type SettlementOptions = { orders: number; clients: number }
 

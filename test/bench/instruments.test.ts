@@ -12,7 +12,7 @@ import { revertedFrom } from '../../scripts/bench/lib/chainChecks.ts'
 import type { BenchContext } from '../../scripts/bench/lib/context.ts'
 import { cpuSeconds, cpuSecondsOf } from '../../scripts/bench/lib/cpu.ts'
 import { row } from '../../scripts/bench/lib/report.ts'
-import { startChain } from '../../scripts/bench/lib/settlementRuns.ts'
+import { startChain } from '../../scripts/bench/lib/settlementWork.ts'
 import { percentile } from '../../scripts/bench/lib/stats.ts'
 import { devnetAccounts } from '../../src/devnet/index.ts'
 
