@@ -70,7 +70,8 @@ const eventCount = 50_000
 const rows: Row[] = []
 /** Every row carries the load average when its benchmark ended (other work on the machine skews it). */
 const withLoad = (done: Row[]): Row[] => done.map((r) => ({ ...r, checks: { ...r.checks, load: loadAverage() } }))
-const memory: { relayer?: { rssMiB: number; peakRssMiB: number }; indexer?: { rssMiB: number; peakRssMiB: number }; bareRssMiB?: number[] } = {}
+type Memory = { rssMiB: number; peakRssMiB: number; load: string }
+const memory: { relayer?: Memory; indexer?: Memory; bareRssMiB?: number[] } = {}
 
 try {
   context.log('building the executable and the baseline server')
@@ -86,7 +87,7 @@ try {
   if (only.has('settlement')) {
     const result = await benchSettlement(context, { orders, clients: 32 })
     rows.push(...withLoad(result.rows))
-    memory.relayer = { rssMiB: result.rssMiB, peakRssMiB: result.peakRssMiB }
+    memory.relayer = { rssMiB: result.rssMiB, peakRssMiB: result.peakRssMiB, load: loadAverage() }
   }
   if (only.has('interval')) rows.push(...withLoad(await benchInterval(context, { orders, clients: 256 })))
   if (only.has('journal')) rows.push(...withLoad(await benchJournal(context, { orders, clients: 32 })))
@@ -100,7 +101,7 @@ try {
       if (only.has('activity')) {
         const result = await benchActivity({ ...context, runs: loadRuns }, devnet, head, { connections: 16, seconds: loadSeconds, retention: indexerDefaults.retention })
         rows.push(...withLoad([result.row]))
-        memory.indexer = { rssMiB: result.rssMiB, peakRssMiB: result.peakRssMiB }
+        memory.indexer = { rssMiB: result.rssMiB, peakRssMiB: result.peakRssMiB, load: loadAverage() }
       }
     } finally {
       await devnet.stop()
@@ -110,10 +111,10 @@ try {
   const bare = memory.bareRssMiB ?? []
   if (bare.length) {
     if (memory.relayer) {
-      rows.push(row({ name: `relayer RSS after ${orders} orders`, unit: 'MiB', subjectName: 'order-relay relayer', baselineName: 'idle compiled Bun.serve', subject: [memory.relayer.rssMiB], baseline: bare, checks: { 'peak MiB': Math.round(memory.relayer.peakRssMiB) } }))
+      rows.push(row({ name: `relayer RSS after ${orders} orders`, unit: 'MiB', subjectName: 'order-relay relayer', baselineName: 'idle compiled Bun.serve', subject: [memory.relayer.rssMiB], baseline: bare, checks: { 'peak MiB': Math.round(memory.relayer.peakRssMiB), load: memory.relayer.load } }))
     }
     if (memory.indexer) {
-      rows.push(row({ name: `indexer RSS holding ${indexerDefaults.retention} events`, unit: 'MiB', subjectName: 'order-relay indexer', baselineName: 'idle compiled Bun.serve', subject: [memory.indexer.rssMiB], baseline: bare, checks: { 'peak MiB under load': Math.round(memory.indexer.peakRssMiB) } }))
+      rows.push(row({ name: `indexer RSS holding ${indexerDefaults.retention} events`, unit: 'MiB', subjectName: 'order-relay indexer', baselineName: 'idle compiled Bun.serve', subject: [memory.indexer.rssMiB], baseline: bare, checks: { 'peak MiB under load': Math.round(memory.indexer.peakRssMiB), load: memory.indexer.load } }))
     }
   }
 } finally {
