@@ -33,7 +33,7 @@ export type RunResult = {
   reverted: number
   /** Relayer: answers other than 200. Baseline: transactions that failed to send or confirm. */
   failed: number
-  /** Relayer: lines of its output about nonces (a nonce error is a money-safety smell). */
+  /** Relayer: warning and error lines of its output about a nonce (a money-safety smell). */
   nonceErrors: number
   statuses: Record<string, number>
   rssMiB?: number
@@ -146,7 +146,8 @@ export async function relayerRun(
         ...context.relayerEnv,
         ...options.env,
       }),
-      { count: /nonce/i, cwd: context.dir },
+      // A warning or error about a nonce (text or JSON log lines); info lines may name nonces harmlessly.
+      { count: /(^(warn|error):|"level":"(warn|error)").*nonce/i, cwd: context.dir },
     )
     const url = `http://127.0.0.1:${port}`
     await waitForOk(`${url}/info`, { child })
