@@ -147,7 +147,7 @@ export async function relayerRun(
         ...options.env,
       }),
       // A warning or error about a nonce (text or JSON log lines); info lines may name nonces harmlessly.
-      { count: /(^(warn|error):|"level":"(warn|error)").*nonce/i, cwd: context.dir },
+      { count: /(\b(warn|error):|"level":"(warn|error)").*nonce/i, cwd: context.dir },
     )
     const url = `http://127.0.0.1:${port}`
     await waitForOk(`${url}/info`, { child })
