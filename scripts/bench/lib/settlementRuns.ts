@@ -159,10 +159,16 @@ export async function relayerRun(
     const started = performance.now()
     await forEachConcurrently(requests, work.clients, async (request) => {
       const sentAt = performance.now()
-      const response = await fetch(`${url}/broker`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(request) })
-      await response.arrayBuffer()
-      if (response.status === 200) latencies.push(performance.now() - sentAt)
-      statuses[response.status] = (statuses[response.status] ?? 0) + 1
+      // A dropped connection counts as an answer that is not 200 (and fails the row), not as the end of the run.
+      const status = await fetch(`${url}/broker`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(request) }).then(
+        async (response) => {
+          await response.arrayBuffer()
+          return String(response.status)
+        },
+        () => 'connection error',
+      )
+      if (status === '200') latencies.push(performance.now() - sentAt)
+      statuses[status] = (statuses[status] ?? 0) + 1
     })
     const seconds = (performance.now() - started) / 1000
     const relayerCpu = cpuSeconds(child.pid) - relayerCpuBefore
@@ -182,7 +188,7 @@ export async function relayerRun(
       settled,
       twice,
       reverted,
-      failed: requests.length - (statuses[200] ?? 0),
+      failed: requests.length - (statuses['200'] ?? 0),
       nonceErrors: child.counted,
       statuses,
       rssMiB,
