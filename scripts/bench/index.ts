@@ -31,12 +31,15 @@ const { values } = parseArgs({
     only: { type: 'string' },
     'relayer-env': { type: 'string', multiple: true },
     orders: { type: 'string' },
+    'count-rpc': { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   },
 })
 if (values.help) {
-  console.log(`Usage: bun run bench [--quick] [--only ${names.join(',')}] [--orders N] [--relayer-env RELAYER_X=value ...]
-  --orders N   orders per settlement run (settlement, interval, journal, flood; default 2000): a small N for a smoke run`)
+  console.log(`Usage: bun run bench [--quick] [--only ${names.join(',')}] [--orders N] [--count-rpc] [--relayer-env RELAYER_X=value ...]
+  --orders N   orders per settlement run (settlement, interval, journal, flood; default 2000): a small N for a smoke run
+  --count-rpc  settlement runs talk to anvil through a counting proxy and print JSON-RPC calls per order by method
+               (a diagnosis: the proxy shares the cores, so the throughput of such a run is not a measurement)`)
   process.exit(0)
 }
 const relayerEnv: Record<string, string> = {}
@@ -62,6 +65,7 @@ const context: BenchContext = {
   runs: quick ? 1 : 5,
   quick,
   relayerEnv,
+  countRpc: values['count-rpc'] ?? false,
   log: (line) => console.error(`[${((performance.now() - started) / 1000).toFixed(0).padStart(3)} s] ${line}`),
 }
 const loadRuns = quick ? 1 : 3
@@ -124,7 +128,7 @@ try {
 const seconds = (performance.now() - started) / 1000
 const host = machine()
 const tried = Object.entries(relayerEnv).map(([key, value]) => `${key}=${value}`).join(' ')
-console.log(`\norder-relay benchmarks${quick ? ' (--quick)' : ''}${tried ? ` with ${tried}` : ''}: ${host.nproc} cores, ${host.cpu}, ${host.memoryGiB} GiB, bun ${host.bun}; ${seconds.toFixed(0)} s; medians of ${context.runs} runs (load tests: ${loadRuns} × ${loadSeconds} s)\n`)
+console.log(`\norder-relay benchmarks${quick ? ' (--quick)' : ''}${context.countRpc ? ' (--count-rpc: RPC through a counting proxy, throughput not a measurement)' : ''}${tried ? ` with ${tried}` : ''}: ${host.nproc} cores, ${host.cpu}, ${host.memoryGiB} GiB, bun ${host.bun}; ${seconds.toFixed(0)} s; medians of ${context.runs} runs (load tests: ${loadRuns} × ${loadSeconds} s)\n`)
 console.log(formatTable(rows))
 const loadAfter = (await Bun.file('/proc/loadavg').text()).trim()
 console.log(`load average before ${loadBefore}, after ${loadAfter} (other work on this machine skews the numbers)`)

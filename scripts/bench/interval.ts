@@ -5,7 +5,7 @@
 // (found once per new block, see lib/blockReceipts.ts). Throughput, latency, chain work.
 import type { BenchContext } from './lib/context.ts'
 import { type Row, row } from './lib/report.ts'
-import { baselineRun, type RunResult, relayerRun, settlementChecks } from './lib/settlementRuns.ts'
+import { baselineRun, type RunResult, relayerRun, rpcChecks, settlementChecks } from './lib/settlementRuns.ts'
 import { intervalBlockSeconds, prepareWork } from './lib/settlementWork.ts'
 
 export type IntervalOptions = { orders: number; clients: number }
@@ -19,7 +19,8 @@ export async function benchInterval(context: BenchContext, options: IntervalOpti
       runs[side].push(result)
       context.log(
         `interval run ${run + 1}: ${side} ${result.perSecond.toFixed(0)} orders/s, p50 ${result.p50.toFixed(0)} ms, p99 ${result.p99.toFixed(0)} ms, anvil ${result.anvilCpuPer1000.toFixed(2)} s CPU per 1000` +
-          (result.relayerCpuPer1000 === undefined ? '' : `, relayer ${result.relayerCpuPer1000.toFixed(2)} s, statuses ${JSON.stringify(result.statuses)}`),
+          (result.relayerCpuPer1000 === undefined ? '' : `, relayer ${result.relayerCpuPer1000.toFixed(2)} s, statuses ${JSON.stringify(result.statuses)}`) +
+          (result.rpcPerOrder ? `; RPC per order: ${result.rpcPerOrder}` : ''),
       )
     }
   }
@@ -39,6 +40,7 @@ export async function benchInterval(context: BenchContext, options: IntervalOpti
       baselineName: 'anvil serving the baseline with eth_call',
       subject: pick(runs.relayer, 'anvilCpuPer1000'),
       baseline: pick(runs.simulated, 'anvilCpuPer1000'),
+      checks: rpcChecks(runs.relayer, runs.simulated),
     }),
   ]
 }

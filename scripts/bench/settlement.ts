@@ -6,7 +6,7 @@
 import type { BenchContext } from './lib/context.ts'
 import { type Row, row } from './lib/report.ts'
 import { median, round } from './lib/stats.ts'
-import { baselineRun, type RunResult, relayerRun, settlementChecks } from './lib/settlementRuns.ts'
+import { baselineRun, type RunResult, relayerRun, rpcChecks, settlementChecks } from './lib/settlementRuns.ts'
 import { prepareWork } from './lib/settlementWork.ts'
 
 export type SettlementOptions = { orders: number; clients: number }
@@ -24,7 +24,8 @@ export async function benchSettlement(context: BenchContext, options: Settlement
       runs[side].push(result)
       context.log(
         `settlement run ${run + 1}: ${side} ${result.perSecond.toFixed(0)} orders/s, anvil ${result.anvilCpuPer1000.toFixed(2)} s CPU per 1000` +
-          (result.relayerCpuPer1000 === undefined ? '' : `, relayer ${result.relayerCpuPer1000.toFixed(2)} s, statuses ${JSON.stringify(result.statuses)}`),
+          (result.relayerCpuPer1000 === undefined ? '' : `, relayer ${result.relayerCpuPer1000.toFixed(2)} s, statuses ${JSON.stringify(result.statuses)}`) +
+          (result.rpcPerOrder ? `; RPC per order: ${result.rpcPerOrder}` : ''),
       )
     }
   }
@@ -61,7 +62,7 @@ export async function benchSettlement(context: BenchContext, options: Settlement
         subject: anvilCpu(runs.relayer),
         baseline: anvilCpu(runs.simulated),
         target: { op: '<=', value: 1.05 },
-        checks: { 'bare baseline': `${round(median(anvilCpu(runs.bare)))} s` },
+        checks: { 'bare baseline': `${round(median(anvilCpu(runs.bare)))} s`, ...rpcChecks(runs.relayer, runs.simulated) },
         failedChecks,
       }),
       row({

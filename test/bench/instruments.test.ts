@@ -1,17 +1,19 @@
 // The benchmarks' measuring instruments (scripts/bench/lib), checked against known
 // answers: the /proc CPU reading, percentiles, a latency target given as a difference,
 // and on a real interval-mined anvil the per-block receipt watcher and the count of
-// reverted transactions that every settlement row prints.
+// reverted transactions that every settlement row prints, and `--count-rpc`'s proxy.
 import { afterAll, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { parseEther } from 'viem'
+import { type Hex, parseEther } from 'viem'
 import { watchBlockReceipts } from '../../scripts/bench/lib/blockReceipts.ts'
 import { revertedFrom } from '../../scripts/bench/lib/chainChecks.ts'
 import type { BenchContext } from '../../scripts/bench/lib/context.ts'
 import { cpuSeconds, cpuSecondsOf } from '../../scripts/bench/lib/cpu.ts'
 import { row } from '../../scripts/bench/lib/report.ts'
+import { rpc, rpcBatch } from '../../scripts/bench/lib/rpc.ts'
+import { startRpcCounter } from '../../scripts/bench/lib/rpcCounter.ts'
 import { startChain } from '../../scripts/bench/lib/settlementWork.ts'
 import { percentile } from '../../scripts/bench/lib/stats.ts'
 import { devnetAccounts } from '../../src/devnet/index.ts'
@@ -48,7 +50,7 @@ test('a difference target compares subject minus baseline, in the row unit', () 
   expect(ratio.pass).toBe(true)
 })
 
-test('on a 0.25 s-block anvil, receipts come once per block and reverted txs from a key are counted', async () => {
+test('on a 0.25 s-block anvil, receipts come once per block, reverted txs from a key are counted, RPC calls are counted', async () => {
   const context: BenchContext = { exe: '', baselineExe: '', dir, runs: 1, quick: true, relayerEnv: {}, log: () => {} }
   const devnet = await startChain(context, 'interval', 10)
   try {
@@ -66,6 +68,23 @@ test('on a 0.25 s-block anvil, receipts come once per block and reverted txs fro
     }
     expect(await revertedFrom(devnet, [devnetAccounts.deployer.address], startBlock)).toBe(1)
     expect(await revertedFrom(devnet, [devnetAccounts.relayer.address], startBlock)).toBe(0)
+
+    // --count-rpc's proxy counts each call of a batch, and answers what the node answers.
+    const counter = await startRpcCounter(devnet.rpcUrl)
+    try {
+      const head = await rpc<Hex>(counter.url, 'eth_blockNumber')
+      expect(BigInt(head)).toBeGreaterThan(startBlock)
+      await rpcBatch(counter.url, [
+        { method: 'eth_getBlockReceipts', params: [head] },
+        { method: 'eth_getBlockReceipts', params: ['0x1'] },
+      ])
+      expect(counter.perOrder(1)).toBe('eth_getBlockReceipts 2, eth_blockNumber 1')
+      expect(counter.perOrder(1000)).toBe('eth_getBlockReceipts 2 in all, eth_blockNumber 1 in all')
+      counter.reset()
+      expect(counter.perOrder(1)).toBe('')
+    } finally {
+      counter.stop()
+    }
   } finally {
     await devnet.stop()
   }

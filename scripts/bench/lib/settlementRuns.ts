@@ -13,8 +13,9 @@ import { cpuSeconds } from './cpu.ts'
 import { brokerCalldata } from './orders.ts'
 import { type Child, spawnChild, waitForOk } from './processes.ts'
 import { rpc } from './rpc.ts'
+import { startRpcCounter } from './rpcCounter.ts'
 import { type SettlementWork, startChain } from './settlementWork.ts'
-import { forEachConcurrently, percentile, sleep } from './stats.ts'
+import { forEachConcurrently, percentile } from './stats.ts'
 
 export type RunResult = {
   side: 'relayer' | 'baseline'
@@ -38,45 +39,39 @@ export type RunResult = {
   statuses: Record<string, number>
   rssMiB?: number
   peakRssMiB?: number
+  /** With `--count-rpc`: JSON-RPC calls per order by method, while the orders ran. */
+  rpcPerOrder?: string
 }
 
 type ReceiptWaiter = { wait(hash: Hex): Promise<Hex> }
 
 /**
- * Sends `raw` and waits for its receipt: from `waiter` (one eth_getBlockReceipts per
- * new block) on the interval-mined chain; on automine, polled at once (the block is
- * mined before the send returns), then every 20 ms. With `simulate`, first the
- * `eth_call` a relayer must make (SPEC.md 4.3 step 5).
+ * Sends `raw` and waits for its receipt from `waiter` (one eth_getBlockReceipts per
+ * new block for every waiting sender). With `simulate`, first the `eth_call` a
+ * relayer must make (SPEC.md 4.3 step 5).
  */
-async function sendAndConfirm(url: string, raw: Hex, simulate: { from: Hex; to: Hex; data: Hex } | undefined, waiter: ReceiptWaiter | undefined): Promise<void> {
+async function sendAndConfirm(url: string, raw: Hex, simulate: { from: Hex; to: Hex; data: Hex } | undefined, waiter: ReceiptWaiter): Promise<void> {
   if (simulate) await rpc(url, 'eth_call', [simulate, 'latest'])
   const hash = await rpc<Hex>(url, 'eth_sendRawTransaction', [raw])
-  if (waiter) {
-    const status = await waiter.wait(hash)
-    if (status !== '0x1') throw new Error(`baseline tx ${hash} reverted`)
-    return
-  }
-  for (;;) {
-    const receipt = await rpc<{ status: Hex } | null>(url, 'eth_getTransactionReceipt', [hash])
-    if (receipt) {
-      if (receipt.status !== '0x1') throw new Error(`baseline tx ${hash} reverted`)
-      return
-    }
-    await sleep(20)
-  }
+  const status = await waiter.wait(hash)
+  if (status !== '0x1') throw new Error(`baseline tx ${hash} reverted`)
 }
 
 /** The baseline: the pre-signed transactions, each sender's in nonce order, all senders at once. */
 export async function baselineRun(context: BenchContext, work: SettlementWork, options: { simulate: boolean }): Promise<RunResult> {
   const { requests, txs } = work
   const devnet = await startChain(context, work.chain, requests.length)
+  let counter: Awaited<ReturnType<typeof startRpcCounter>> | undefined
   try {
     for (const address of txs.addresses) await devnet.testClient.setBalance({ address, value: 10n ** 22n })
     const startBlock = BigInt(await rpc<Hex>(devnet.rpcUrl, 'eth_blockNumber'))
-    const watcher = work.chain === 'interval' ? await watchBlockReceipts(devnet.rpcUrl) : undefined
+    counter = context.countRpc ? await startRpcCounter(devnet.rpcUrl) : undefined
+    const url = counter?.url ?? devnet.rpcUrl
+    const watcher = await watchBlockReceipts(url, devnet.rpcUrl.replace(/^http/, 'ws'))
     const broker = devnet.manifest.contracts.broker
     const latencies: number[] = []
     let failed = 0
+    counter?.reset()
     const cpuBefore = cpuSeconds(devnet.anvilPid)
     const started = performance.now()
     await Promise.all(
@@ -84,7 +79,7 @@ export async function baselineRun(context: BenchContext, work: SettlementWork, o
         for (const [index, raw] of list.entries()) {
           const call = options.simulate ? { from: txs.addresses[sender]!, to: broker, data: brokerCalldata(requests[index * work.clients + sender]!) } : undefined
           const sentAt = performance.now()
-          await sendAndConfirm(devnet.rpcUrl, raw, call, watcher).then(
+          await sendAndConfirm(url, raw, call, watcher).then(
             () => latencies.push(performance.now() - sentAt),
             () => failed++,
           )
@@ -93,7 +88,8 @@ export async function baselineRun(context: BenchContext, work: SettlementWork, o
     )
     const seconds = (performance.now() - started) / 1000
     const anvilCpu = cpuSeconds(devnet.anvilPid) - cpuBefore
-    watcher?.close()
+    const rpcPerOrder = counter?.perOrder(requests.length)
+    watcher.close()
     const { settled, twice } = await settledCount(devnet, requests)
     const reverted = await revertedFrom(devnet, txs.addresses, startBlock)
     return {
@@ -108,8 +104,10 @@ export async function baselineRun(context: BenchContext, work: SettlementWork, o
       failed,
       nonceErrors: 0,
       statuses: {},
+      rpcPerOrder,
     }
   } finally {
+    counter?.stop()
     await devnet.stop()
   }
 }
@@ -131,15 +129,17 @@ export async function relayerRun(
   const devnet = await startChain(context, work.chain, requests.length)
   let child: Child | undefined
   let stopAlongside: (() => Promise<void>) | undefined
+  let counter: Awaited<ReturnType<typeof startRpcCounter>> | undefined
   try {
     const port = await freePort()
     const startBlock = BigInt(await rpc<Hex>(devnet.rpcUrl, 'eth_blockNumber'))
+    counter = context.countRpc ? await startRpcCounter(devnet.rpcUrl) : undefined
     child = spawnChild(
       [context.exe, 'relayer'],
       childEnv({
         RELAYER_PK: devnetAccounts.relayer.privateKey,
         RELAYER_CHAIN_ID: String(devnet.chainId),
-        RELAYER_RPC_URL: devnet.rpcUrl,
+        RELAYER_RPC_URL: counter?.url ?? devnet.rpcUrl,
         RELAYER_BROKER: devnet.manifest.contracts.broker,
         RELAYER_PORT: String(port),
         RELAYER_DB: join(context.dir, `relayer-${++relayerRuns}.db`),
@@ -154,6 +154,7 @@ export async function relayerRun(
     stopAlongside = await options.alongside?.(url)
     const statuses: Record<string, number> = {}
     const latencies: number[] = []
+    counter?.reset()
     const relayerCpuBefore = cpuSeconds(child.pid)
     const anvilCpuBefore = cpuSeconds(devnet.anvilPid)
     const started = performance.now()
@@ -173,6 +174,7 @@ export async function relayerRun(
     const seconds = (performance.now() - started) / 1000
     const relayerCpu = cpuSeconds(child.pid) - relayerCpuBefore
     const anvilCpu = cpuSeconds(devnet.anvilPid) - anvilCpuBefore
+    const rpcPerOrder = counter?.perOrder(requests.length)
     await stopAlongside?.()
     stopAlongside = undefined
     const rssMiB = child.rssMiB()
@@ -193,10 +195,12 @@ export async function relayerRun(
       statuses,
       rssMiB,
       peakRssMiB: child.peakRssMiB(),
+      rpcPerOrder,
     }
   } finally {
     await stopAlongside?.().catch(() => {})
     await child?.stop()
+    counter?.stop()
     await devnet.stop()
   }
 }
@@ -227,4 +231,10 @@ export function settlementChecks(subject: readonly RunResult[], baseline: readon
     checks: { settled: `${settled}/${expected}`, 'settled twice': twice, reverted, 'non-200': non200, 'nonce errors': nonceErrors },
     failedChecks,
   }
+}
+
+/** With `--count-rpc`, the calls per order of each side's last run, for a chain-work row's checks. */
+export function rpcChecks(subject: readonly RunResult[], baseline: readonly RunResult[]): Record<string, string> {
+  const [mine, theirs] = [subject.at(-1)?.rpcPerOrder, baseline.at(-1)?.rpcPerOrder]
+  return mine === undefined ? {} : { 'RPC calls per order, subject': mine, baseline: theirs ?? '' }
 }
