@@ -53,6 +53,8 @@ export async function benchSettlement(context: BenchContext, options: Settlement
         baselineName: 'pre-signed txs to anvil, no eth_call',
         subject: perSecond(runs.relayer),
         baseline: perSecond(runs.bare),
+        checks,
+        failedChecks,
       }),
       row({
         name: 'chain work: anvil CPU per 1000 orders (automine)',
@@ -62,7 +64,7 @@ export async function benchSettlement(context: BenchContext, options: Settlement
         subject: anvilCpu(runs.relayer),
         baseline: anvilCpu(runs.simulated),
         target: { op: '<=', value: 1.05 },
-        checks: { 'bare baseline': `${round(median(anvilCpu(runs.bare)))} s`, ...rpcChecks(runs.relayer, runs.simulated) },
+        checks: { ...checks, 'bare baseline': `${round(median(anvilCpu(runs.bare)))} s`, ...rpcChecks(runs.relayer, runs.simulated) },
         failedChecks,
       }),
       row({
@@ -73,6 +75,7 @@ export async function benchSettlement(context: BenchContext, options: Settlement
         subject: runs.relayer.map((result) => result.relayerCpuPer1000 ?? Number.NaN),
         baseline: anvilCpu(runs.relayer),
         target: { op: '<=', value: 0.4 },
+        checks,
         failedChecks,
       }),
     ],
