@@ -1,4 +1,4 @@
-// `bun run bench [--quick] [--only a,b]`: every benchmark against a devnet it starts,
+// `bun run bench [--quick] [--only a,b] [--orders N]`: every benchmark against a devnet it starts,
 // each beside a baseline measured in the same run; medians of several runs. Prints a
 // Markdown table and writes bench-results/<timestamp>.json. See docs/benchmarks.md.
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -10,14 +10,18 @@ import { startDevnet } from '../../src/devnet/index.ts'
 import { indexerDefaults } from '../../src/indexer/index.ts'
 import { benchActivity } from './activity.ts'
 import { benchBackfill } from './backfill.ts'
+import { benchFlood } from './flood.ts'
+import { benchInterval } from './interval.ts'
+import { benchJournal } from './journal.ts'
 import type { BenchContext } from './lib/context.ts'
+import { loadAverage } from './lib/cpu.ts'
 import { generateRegistryEvents } from './lib/registryEvents.ts'
 import { formatTable, machine, type Row, row, writeResults } from './lib/report.ts'
 import { benchRejections } from './rejections.ts'
 import { benchSettlement } from './settlement.ts'
 import { benchStartup } from './startup.ts'
 
-const names = ['startup', 'rejections', 'settlement', 'backfill', 'activity'] as const
+const names = ['startup', 'rejections', 'settlement', 'interval', 'journal', 'flood', 'backfill', 'activity'] as const
 type Name = (typeof names)[number]
 
 const { values } = parseArgs({
@@ -26,11 +30,16 @@ const { values } = parseArgs({
     quick: { type: 'boolean', default: false },
     only: { type: 'string' },
     'relayer-env': { type: 'string', multiple: true },
+    orders: { type: 'string' },
+    'count-rpc': { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   },
 })
 if (values.help) {
-  console.log(`Usage: bun run bench [--quick] [--only ${names.join(',')}] [--relayer-env RELAYER_X=value ...]`)
+  console.log(`Usage: bun run bench [--quick] [--only ${names.join(',')}] [--orders N] [--count-rpc] [--relayer-env RELAYER_X=value ...]
+  --orders N   orders per settlement run (settlement, interval, journal, flood; default 2000): a small N for a smoke run
+  --count-rpc  settlement runs talk to anvil through a counting proxy and print JSON-RPC calls per order by method
+               (a diagnosis: the proxy shares the cores, so the throughput of such a run is not a measurement)`)
   process.exit(0)
 }
 const relayerEnv: Record<string, string> = {}
@@ -42,6 +51,8 @@ for (const pair of values['relayer-env'] ?? []) {
 const only = new Set((values.only ?? names.join(',')).split(',').map((name) => name.trim()))
 for (const name of only) if (!names.includes(name as Name)) throw new Error(`--only: unknown benchmark ${name} (known: ${names.join(', ')})`)
 const quick = values.quick ?? false
+const orders = values.orders === undefined ? 2_000 : Number(values.orders)
+if (!Number.isInteger(orders) || orders < 1) throw new Error(`--orders takes a positive whole number (got ${values.orders})`)
 const started = performance.now()
 const loadBefore = (await Bun.file('/proc/loadavg').text()).trim()
 process.env.FOUNDRY_DISABLE_NIGHTLY_WARNING = 'true'
@@ -54,13 +65,17 @@ const context: BenchContext = {
   runs: quick ? 1 : 5,
   quick,
   relayerEnv,
+  countRpc: values['count-rpc'] ?? false,
   log: (line) => console.error(`[${((performance.now() - started) / 1000).toFixed(0).padStart(3)} s] ${line}`),
 }
 const loadRuns = quick ? 1 : 3
 const loadSeconds = quick ? 2 : 5
 const eventCount = 50_000
 const rows: Row[] = []
-const memory: { relayer?: { rssMiB: number; peakRssMiB: number }; indexer?: { rssMiB: number; peakRssMiB: number }; bareRssMiB?: number[] } = {}
+/** Every row carries the load average when its benchmark ended (other work on the machine skews it). */
+const withLoad = (done: Row[]): Row[] => done.map((r) => ({ ...r, checks: { ...r.checks, load: loadAverage() } }))
+type Memory = { rssMiB: number; peakRssMiB: number; load: string }
+const memory: { relayer?: Memory; indexer?: Memory; bareRssMiB?: number[] } = {}
 
 try {
   context.log('building the executable and the baseline server')
@@ -69,25 +84,28 @@ try {
 
   if (only.has('startup')) {
     const result = await benchStartup(context, quick ? 3 : 7)
-    rows.push(result.row)
+    rows.push(...withLoad([result.row]))
     memory.bareRssMiB = result.baselineRssMiB
   }
-  if (only.has('rejections')) rows.push(...(await benchRejections({ ...context, runs: loadRuns }, { connections: 32, seconds: loadSeconds })))
+  if (only.has('rejections')) rows.push(...withLoad(await benchRejections({ ...context, runs: loadRuns }, { connections: 32, seconds: loadSeconds })))
   if (only.has('settlement')) {
-    const result = await benchSettlement({ ...context, runs: quick ? 1 : 5 }, { orders: 2_000, clients: 32 })
-    rows.push(result.row, result.simulatedRow)
-    memory.relayer = { rssMiB: result.rssMiB, peakRssMiB: result.peakRssMiB }
+    const result = await benchSettlement(context, { orders, clients: 32 })
+    rows.push(...withLoad(result.rows))
+    memory.relayer = { rssMiB: result.rssMiB, peakRssMiB: result.peakRssMiB, load: loadAverage() }
   }
+  if (only.has('interval')) rows.push(...withLoad(await benchInterval(context, { orders, clients: 256 })))
+  if (only.has('journal')) rows.push(...withLoad(await benchJournal(context, { orders, clients: 32 })))
+  if (only.has('flood')) rows.push(...withLoad(await benchFlood(context, { orders, clients: 32, rate: 5_000 })))
   if (only.has('backfill') || only.has('activity')) {
     const devnet = await startDevnet()
     try {
       context.log(`generating ${eventCount} registry events`)
       const head = await generateRegistryEvents(devnet, eventCount, 25, (done) => context.log(`  ${done} events`))
-      if (only.has('backfill')) rows.push(await benchBackfill(context, devnet, eventCount))
+      if (only.has('backfill')) rows.push(...withLoad([await benchBackfill(context, devnet, eventCount)]))
       if (only.has('activity')) {
         const result = await benchActivity({ ...context, runs: loadRuns }, devnet, head, { connections: 16, seconds: loadSeconds, retention: indexerDefaults.retention })
-        rows.push(result.row)
-        memory.indexer = { rssMiB: result.rssMiB, peakRssMiB: result.peakRssMiB }
+        rows.push(...withLoad([result.row]))
+        memory.indexer = { rssMiB: result.rssMiB, peakRssMiB: result.peakRssMiB, load: loadAverage() }
       }
     } finally {
       await devnet.stop()
@@ -97,10 +115,10 @@ try {
   const bare = memory.bareRssMiB ?? []
   if (bare.length) {
     if (memory.relayer) {
-      rows.push(row({ name: 'relayer RSS after 2000 orders', unit: 'MiB', subjectName: 'order-relay relayer', baselineName: 'idle compiled Bun.serve', subject: [memory.relayer.rssMiB], baseline: bare, checks: { 'peak MiB': Math.round(memory.relayer.peakRssMiB) } }))
+      rows.push(row({ name: `relayer RSS after ${orders} orders`, unit: 'MiB', subjectName: 'order-relay relayer', baselineName: 'idle compiled Bun.serve', subject: [memory.relayer.rssMiB], baseline: bare, checks: { 'peak MiB': Math.round(memory.relayer.peakRssMiB), load: memory.relayer.load } }))
     }
     if (memory.indexer) {
-      rows.push(row({ name: `indexer RSS holding ${indexerDefaults.retention} events`, unit: 'MiB', subjectName: 'order-relay indexer', baselineName: 'idle compiled Bun.serve', subject: [memory.indexer.rssMiB], baseline: bare, checks: { 'peak MiB under load': Math.round(memory.indexer.peakRssMiB) } }))
+      rows.push(row({ name: `indexer RSS holding ${indexerDefaults.retention} events`, unit: 'MiB', subjectName: 'order-relay indexer', baselineName: 'idle compiled Bun.serve', subject: [memory.indexer.rssMiB], baseline: bare, checks: { 'peak MiB under load': Math.round(memory.indexer.peakRssMiB), load: memory.indexer.load } }))
     }
   }
 } finally {
@@ -110,7 +128,7 @@ try {
 const seconds = (performance.now() - started) / 1000
 const host = machine()
 const tried = Object.entries(relayerEnv).map(([key, value]) => `${key}=${value}`).join(' ')
-console.log(`\norder-relay benchmarks${quick ? ' (--quick)' : ''}${tried ? ` with ${tried}` : ''}: ${host.nproc} cores, ${host.cpu}, ${host.memoryGiB} GiB, bun ${host.bun}; ${seconds.toFixed(0)} s; medians of ${context.runs} runs (load tests: ${loadRuns} × ${loadSeconds} s)\n`)
+console.log(`\norder-relay benchmarks${quick ? ' (--quick)' : ''}${context.countRpc ? ' (--count-rpc: RPC through a counting proxy, throughput not a measurement)' : ''}${tried ? ` with ${tried}` : ''}: ${host.nproc} cores, ${host.cpu}, ${host.memoryGiB} GiB, bun ${host.bun}; ${seconds.toFixed(0)} s; medians of ${context.runs} runs (load tests: ${loadRuns} × ${loadSeconds} s)\n`)
 console.log(formatTable(rows))
 const loadAfter = (await Bun.file('/proc/loadavg').text()).trim()
 console.log(`load average before ${loadBefore}, after ${loadAfter} (other work on this machine skews the numbers)`)

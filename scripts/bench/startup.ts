@@ -12,9 +12,9 @@ import { type Row, row } from './lib/report.ts'
 
 export type StartupResult = { row: Row; baselineRssMiB: number[] }
 
-async function timeToHealth(command: string[], env: Record<string, string>, healthUrl: string): Promise<{ ms: number; rssMiB: number }> {
+async function timeToHealth(command: string[], env: Record<string, string>, healthUrl: string, cwd: string): Promise<{ ms: number; rssMiB: number }> {
   const startedAt = performance.now()
-  const child: Child = spawnChild(command, env)
+  const child: Child = spawnChild(command, env, { cwd })
   try {
     const ms = await waitForOk(healthUrl, { child, startedAt, intervalMs: 1 })
     return { ms, rssMiB: child.rssMiB() }
@@ -37,13 +37,14 @@ export async function benchStartup(context: BenchContext, runs: number): Promise
           const [relayerPort, indexerPort] = [await freePort(), await freePort()]
           const result = await timeToHealth(
             [context.exe, 'serve', '--manifest', manifest],
-            childEnv({ RELAYER_PK: devnetAccounts.relayer.privateKey, RELAYER_PORT: String(relayerPort), INDEXER_PORT: String(indexerPort) }),
+            childEnv({ RELAYER_PK: devnetAccounts.relayer.privateKey, RELAYER_PORT: String(relayerPort), INDEXER_PORT: String(indexerPort), RELAYER_DB: join(context.dir, `startup-${run}.db`) }),
             `http://127.0.0.1:${indexerPort}/health`,
+            context.dir,
           )
           subject.push(result.ms)
         } else {
           const port = await freePort()
-          const result = await timeToHealth([context.baselineExe, 'health', String(port)], childEnv({}), `http://127.0.0.1:${port}/health`)
+          const result = await timeToHealth([context.baselineExe, 'health', String(port)], childEnv({}), `http://127.0.0.1:${port}/health`, context.dir)
           baseline.push(result.ms)
           baselineRssMiB.push(result.rssMiB)
         }

@@ -12,6 +12,8 @@ export type BenchContext = {
   quick: boolean
   /** Extra RELAYER_* variables for the relayer processes (`--relayer-env KEY=VALUE`), to try a setting. */
   relayerEnv: Record<string, string>
+  /** `--count-rpc`: settlement runs talk to anvil through a counting proxy (lib/rpcCounter.ts) and report calls per order; throughput from such a run is not a measurement. */
+  countRpc?: boolean
   /** Progress lines (stderr), kept out of the table. */
   log: (line: string) => void
 }

@@ -18,8 +18,9 @@ export type Child = {
 }
 
 /** Starts a process with piped output; keeps the tail of it and counts lines matching `count`. */
-export function spawnChild(command: string[], env: Record<string, string | undefined>, options: { keepOutput?: number; count?: RegExp } = {}): Child {
-  const child: Subprocess<'ignore', 'pipe', 'pipe'> = Bun.spawn(command, { env, stdin: 'ignore', stdout: 'pipe', stderr: 'pipe' })
+export function spawnChild(command: string[], env: Record<string, string | undefined>, options: { keepOutput?: number; count?: RegExp; cwd?: string } = {}): Child {
+  // `cwd`: a scratch directory, so a default relative data path never lands in the repository.
+  const child: Subprocess<'ignore', 'pipe', 'pipe'> = Bun.spawn(command, { env, cwd: options.cwd, stdin: 'ignore', stdout: 'pipe', stderr: 'pipe' })
   const keep = options.keepOutput ?? 4 * 1024 * 1024
   let output = ''
   let counted = 0

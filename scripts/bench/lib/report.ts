@@ -3,7 +3,12 @@ import { cpus, totalmem } from 'node:os'
 import { join } from 'node:path'
 import { median, round } from './stats.ts'
 
-export type Target = { op: '>=' | '<='; value: number }
+/**
+ * What the row must reach: its ratio (subject / baseline) by default, or with
+ * `of: 'difference'` the subject minus the baseline, in the row's unit (a latency
+ * within one block of the baseline's).
+ */
+export type Target = { op: '>=' | '<='; value: number; of?: 'ratio' | 'difference' }
 
 /** One benchmark row: the thing measured beside its baseline, medians of `runs`. */
 export type Row = {
@@ -43,7 +48,8 @@ export function row(parameters: {
   const ratio = subject / baseline
   const failedChecks = parameters.failedChecks ?? []
   const target = parameters.target
-  const meets = target === undefined ? undefined : target.op === '>=' ? ratio >= target.value : ratio <= target.value
+  const compared = target?.of === 'difference' ? subject - baseline : ratio
+  const meets = target === undefined ? undefined : target.op === '>=' ? compared >= target.value : compared <= target.value
   return {
     name: parameters.name,
     unit: parameters.unit,
@@ -72,6 +78,11 @@ export function machine() {
   }
 }
 
+const formatTarget = (r: Row) => {
+  if (!r.target) return '—'
+  return r.target.of === 'difference' ? `− baseline ${r.target.op} ${r.target.value} ${r.unit}` : `${r.target.op} ${r.target.value}`
+}
+
 const pad = (text: string, width: number) => text + ' '.repeat(Math.max(0, width - text.length))
 
 /** A Markdown table of the rows (printed, and pasted into docs/benchmarks.md). */
@@ -82,7 +93,7 @@ export function formatTable(rows: readonly Row[]): string {
     `${r.subject} ${r.unit}`,
     `${r.baseline} ${r.unit} (${r.baselineName})`,
     r.ratio.toFixed(2),
-    r.target ? `${r.target.op} ${r.target.value}` : '—',
+    formatTarget(r),
     r.pass === undefined ? 'info' : r.pass ? 'pass' : 'MISS',
     [...Object.entries(r.checks).map(([key, value]) => `${key}: ${value}`), ...r.failedChecks.map((text) => `FAILED ${text}`)].join(', '),
   ])

@@ -34,3 +34,10 @@ export async function forEachConcurrently<T>(items: readonly T[], concurrency: n
 }
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
+
+/** Nearest-rank percentile (0 < p <= 100) of a non-empty list. */
+export function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) throw new Error('percentile of nothing')
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] as number
+}

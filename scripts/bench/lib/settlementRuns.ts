@@ -1,0 +1,240 @@
+// One settlement run of either side, on a fresh devnet: the relayer executable fed
+// pre-signed orders through POST /broker, or the baseline sending pre-signed broker()
+// transactions straight to anvil. Each run measures throughput, per-order latency and
+// CPU (anvil's, and the relayer's), then checks the chain (outside the timed part).
+import { join } from 'node:path'
+import type { Hex } from 'viem'
+import { devnetAccounts } from '../../../src/devnet/index.ts'
+import { freePort } from '../../../src/shared/index.ts'
+import { watchBlockReceipts } from './blockReceipts.ts'
+import { revertedFrom, settledCount } from './chainChecks.ts'
+import { type BenchContext, childEnv } from './context.ts'
+import { cpuSeconds } from './cpu.ts'
+import { brokerCalldata } from './orders.ts'
+import { type Child, spawnChild, waitForOk } from './processes.ts'
+import { rpc } from './rpc.ts'
+import { startRpcCounter } from './rpcCounter.ts'
+import { type SettlementWork, startChain } from './settlementWork.ts'
+import { forEachConcurrently, percentile } from './stats.ts'
+
+export type RunResult = {
+  side: 'relayer' | 'baseline'
+  perSecond: number
+  /** Per order, from the request (or the baseline's eth_call) to its 200 (or its receipt), ms. */
+  p50: number
+  p99: number
+  /** anvil's CPU seconds (user + system) per 1,000 orders, while the orders ran. */
+  anvilCpuPer1000: number
+  /** The relayer process's CPU seconds per 1,000 settled orders (relayer runs only). */
+  relayerCpuPer1000?: number
+  /** Orders with exactly one Brokered log, orderHashes with more than one. */
+  settled: number
+  twice: number
+  /** Transactions from the sending key(s) that reverted. */
+  reverted: number
+  /** Relayer: answers other than 200. Baseline: transactions that failed to send or confirm. */
+  failed: number
+  /** Relayer: warning and error lines of its output about a nonce (a money-safety smell). */
+  nonceErrors: number
+  statuses: Record<string, number>
+  rssMiB?: number
+  peakRssMiB?: number
+  /** With `--count-rpc`: JSON-RPC calls per order by method, while the orders ran. */
+  rpcPerOrder?: string
+}
+
+type ReceiptWaiter = { wait(hash: Hex): Promise<Hex> }
+
+/**
+ * Sends `raw` and waits for its receipt from `waiter` (one eth_getBlockReceipts per
+ * new block for every waiting sender). With `simulate`, first the `eth_call` a
+ * relayer must make (SPEC.md 4.3 step 5).
+ */
+async function sendAndConfirm(url: string, raw: Hex, simulate: { from: Hex; to: Hex; data: Hex } | undefined, waiter: ReceiptWaiter): Promise<void> {
+  if (simulate) await rpc(url, 'eth_call', [simulate, 'latest'])
+  const hash = await rpc<Hex>(url, 'eth_sendRawTransaction', [raw])
+  const status = await waiter.wait(hash)
+  if (status !== '0x1') throw new Error(`baseline tx ${hash} reverted`)
+}
+
+/** The baseline: the pre-signed transactions, each sender's in nonce order, all senders at once. */
+export async function baselineRun(context: BenchContext, work: SettlementWork, options: { simulate: boolean }): Promise<RunResult> {
+  const { requests, txs } = work
+  const devnet = await startChain(context, work.chain, requests.length)
+  let counter: Awaited<ReturnType<typeof startRpcCounter>> | undefined
+  try {
+    for (const address of txs.addresses) await devnet.testClient.setBalance({ address, value: 10n ** 22n })
+    const startBlock = BigInt(await rpc<Hex>(devnet.rpcUrl, 'eth_blockNumber'))
+    counter = context.countRpc ? await startRpcCounter(devnet.rpcUrl) : undefined
+    const url = counter?.url ?? devnet.rpcUrl
+    const watcher = await watchBlockReceipts(url, devnet.rpcUrl.replace(/^http/, 'ws'))
+    const broker = devnet.manifest.contracts.broker
+    const latencies: number[] = []
+    let failed = 0
+    counter?.reset()
+    const cpuBefore = cpuSeconds(devnet.anvilPid)
+    const started = performance.now()
+    await Promise.all(
+      txs.perSender.map(async (list, sender) => {
+        for (const [index, raw] of list.entries()) {
+          const call = options.simulate ? { from: txs.addresses[sender]!, to: broker, data: brokerCalldata(requests[index * work.clients + sender]!) } : undefined
+          const sentAt = performance.now()
+          await sendAndConfirm(url, raw, call, watcher).then(
+            () => latencies.push(performance.now() - sentAt),
+            () => failed++,
+          )
+        }
+      }),
+    )
+    const seconds = (performance.now() - started) / 1000
+    const anvilCpu = cpuSeconds(devnet.anvilPid) - cpuBefore
+    const rpcPerOrder = counter?.perOrder(requests.length)
+    watcher.close()
+    const { settled, twice } = await settledCount(devnet, requests)
+    const reverted = await revertedFrom(devnet, txs.addresses, startBlock)
+    return {
+      side: 'baseline',
+      perSecond: requests.length / seconds,
+      p50: latencies.length ? percentile(latencies, 50) : Number.NaN,
+      p99: latencies.length ? percentile(latencies, 99) : Number.NaN,
+      anvilCpuPer1000: (anvilCpu * 1000) / requests.length,
+      settled,
+      twice,
+      reverted,
+      failed,
+      nonceErrors: 0,
+      statuses: {},
+      rpcPerOrder,
+    }
+  } finally {
+    counter?.stop()
+    await devnet.stop()
+  }
+}
+
+let relayerRuns = 0
+
+/**
+ * The relayer executable (default settings, a throw-away `RELAYER_DB` unless `env`
+ * names one), fed every request by `work.clients` concurrent clients. `alongside`
+ * starts other load once the relayer answers, just before the orders, and returns
+ * its stop function (awaited once the orders are done, before the checks).
+ */
+export async function relayerRun(
+  context: BenchContext,
+  work: SettlementWork,
+  options: { env?: Record<string, string>; alongside?: (url: string) => Promise<() => Promise<void>> } = {},
+): Promise<RunResult> {
+  const { requests } = work
+  const devnet = await startChain(context, work.chain, requests.length)
+  let child: Child | undefined
+  let stopAlongside: (() => Promise<void>) | undefined
+  let counter: Awaited<ReturnType<typeof startRpcCounter>> | undefined
+  try {
+    const port = await freePort()
+    const startBlock = BigInt(await rpc<Hex>(devnet.rpcUrl, 'eth_blockNumber'))
+    counter = context.countRpc ? await startRpcCounter(devnet.rpcUrl) : undefined
+    child = spawnChild(
+      [context.exe, 'relayer'],
+      childEnv({
+        RELAYER_PK: devnetAccounts.relayer.privateKey,
+        RELAYER_CHAIN_ID: String(devnet.chainId),
+        RELAYER_RPC_URL: counter?.url ?? devnet.rpcUrl,
+        RELAYER_BROKER: devnet.manifest.contracts.broker,
+        RELAYER_PORT: String(port),
+        RELAYER_DB: join(context.dir, `relayer-${++relayerRuns}.db`),
+        ...context.relayerEnv,
+        ...options.env,
+      }),
+      // A warning or error about a nonce (text or JSON log lines); info lines may name nonces harmlessly.
+      { count: /(\b(warn|error):|"level":"(warn|error)").*nonce/i, cwd: context.dir },
+    )
+    const url = `http://127.0.0.1:${port}`
+    await waitForOk(`${url}/info`, { child })
+    stopAlongside = await options.alongside?.(url)
+    const statuses: Record<string, number> = {}
+    const latencies: number[] = []
+    counter?.reset()
+    const relayerCpuBefore = cpuSeconds(child.pid)
+    const anvilCpuBefore = cpuSeconds(devnet.anvilPid)
+    const started = performance.now()
+    await forEachConcurrently(requests, work.clients, async (request) => {
+      const sentAt = performance.now()
+      // A dropped connection counts as an answer that is not 200 (and fails the row), not as the end of the run.
+      const status = await fetch(`${url}/broker`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(request) }).then(
+        async (response) => {
+          await response.arrayBuffer()
+          return String(response.status)
+        },
+        () => 'connection error',
+      )
+      if (status === '200') latencies.push(performance.now() - sentAt)
+      statuses[status] = (statuses[status] ?? 0) + 1
+    })
+    const seconds = (performance.now() - started) / 1000
+    const relayerCpu = cpuSeconds(child.pid) - relayerCpuBefore
+    const anvilCpu = cpuSeconds(devnet.anvilPid) - anvilCpuBefore
+    const rpcPerOrder = counter?.perOrder(requests.length)
+    await stopAlongside?.()
+    stopAlongside = undefined
+    const rssMiB = child.rssMiB()
+    const { settled, twice } = await settledCount(devnet, requests)
+    const reverted = await revertedFrom(devnet, [devnetAccounts.relayer.address], startBlock)
+    return {
+      side: 'relayer',
+      perSecond: requests.length / seconds,
+      p50: latencies.length ? percentile(latencies, 50) : Number.NaN,
+      p99: latencies.length ? percentile(latencies, 99) : Number.NaN,
+      anvilCpuPer1000: (anvilCpu * 1000) / requests.length,
+      relayerCpuPer1000: settled ? (relayerCpu * 1000) / settled : Number.NaN,
+      settled,
+      twice,
+      reverted,
+      failed: requests.length - (statuses['200'] ?? 0),
+      nonceErrors: child.counted,
+      statuses,
+      rssMiB,
+      peakRssMiB: child.peakRssMiB(),
+      rpcPerOrder,
+    }
+  } finally {
+    await stopAlongside?.().catch(() => {})
+    await child?.stop()
+    counter?.stop()
+    await devnet.stop()
+  }
+}
+
+/**
+ * The checks every settlement row prints (item 9 of issue 16): over all runs of both
+ * sides, settled once, none twice, no reverted transaction from the sending key(s),
+ * no failed answer or transaction, no nonce error; a failed check fails the row.
+ */
+export function settlementChecks(subject: readonly RunResult[], baseline: readonly RunResult[], ordersPerRun: number) {
+  const all = [...subject, ...baseline]
+  const sum = (pick: (run: RunResult) => number, runs: readonly RunResult[] = all) => runs.reduce((total, run) => total + pick(run), 0)
+  const expected = ordersPerRun * all.length
+  const settled = sum((run) => run.settled)
+  const twice = sum((run) => run.twice)
+  const reverted = sum((run) => run.reverted)
+  const non200 = sum((run) => run.failed, all.filter((run) => run.side === 'relayer'))
+  const baselineFailed = sum((run) => run.failed, all.filter((run) => run.side === 'baseline'))
+  const nonceErrors = sum((run) => run.nonceErrors)
+  const failedChecks: string[] = []
+  if (settled !== expected) failedChecks.push(`settled ${settled}/${expected}`)
+  if (twice) failedChecks.push(`${twice} orders settled twice`)
+  if (reverted) failedChecks.push(`${reverted} reverted txs from the key`)
+  if (non200) failedChecks.push(`${non200} answers were not 200`)
+  if (baselineFailed) failedChecks.push(`${baselineFailed} baseline transactions failed`)
+  if (nonceErrors) failedChecks.push(`${nonceErrors} nonce errors`)
+  return {
+    checks: { settled: `${settled}/${expected}`, 'settled twice': twice, reverted, 'non-200': non200, 'nonce errors': nonceErrors },
+    failedChecks,
+  }
+}
+
+/** With `--count-rpc`, the calls per order of each side's last run, for a chain-work row's checks. */
+export function rpcChecks(subject: readonly RunResult[], baseline: readonly RunResult[]): Record<string, string> {
+  const [mine, theirs] = [subject.at(-1)?.rpcPerOrder, baseline.at(-1)?.rpcPerOrder]
+  return mine === undefined ? {} : { 'RPC calls per order, subject': mine, baseline: theirs ?? '' }
+}

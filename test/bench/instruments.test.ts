@@ -1,0 +1,91 @@
+// The benchmarks' measuring instruments (scripts/bench/lib), checked against known
+// answers: the /proc CPU reading, percentiles, a latency target given as a difference,
+// and on a real interval-mined anvil the per-block receipt watcher and the count of
+// reverted transactions that every settlement row prints, and `--count-rpc`'s proxy.
+import { afterAll, expect, test } from 'bun:test'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { type Hex, parseEther } from 'viem'
+import { watchBlockReceipts } from '../../scripts/bench/lib/blockReceipts.ts'
+import { revertedFrom } from '../../scripts/bench/lib/chainChecks.ts'
+import type { BenchContext } from '../../scripts/bench/lib/context.ts'
+import { cpuSeconds, cpuSecondsOf } from '../../scripts/bench/lib/cpu.ts'
+import { row } from '../../scripts/bench/lib/report.ts'
+import { rpc, rpcBatch } from '../../scripts/bench/lib/rpc.ts'
+import { startRpcCounter } from '../../scripts/bench/lib/rpcCounter.ts'
+import { startChain } from '../../scripts/bench/lib/settlementWork.ts'
+import { percentile } from '../../scripts/bench/lib/stats.ts'
+import { devnetAccounts } from '../../src/devnet/index.ts'
+
+const dir = mkdtempSync(join(tmpdir(), 'order-relay-bench-test-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+test('CPU seconds are utime + stime, counted after the command name even when it holds ") "', () => {
+  const stat = '4242 (anvil (x) y) S 1 4242 4242 0 -1 4194304 100 0 0 0 250 75 0 0 20 0 1 0 100 1000 10'
+  expect(cpuSecondsOf(stat)).toBe(3.25)
+  // Our own process: spinning shows up as CPU seconds (how soon depends on the machine's load).
+  const before = cpuSeconds(process.pid)
+  const deadline = performance.now() + 20_000
+  while (cpuSeconds(process.pid) - before < 0.05) {
+    if (performance.now() > deadline) throw new Error('20 s of spinning never showed 0.05 s of CPU in /proc/<pid>/stat')
+  }
+})
+
+test('percentiles are nearest-rank', () => {
+  const values = Array.from({ length: 100 }, (_, i) => 100 - i)
+  expect(percentile(values, 50)).toBe(50)
+  expect(percentile(values, 99)).toBe(99)
+  expect(percentile(values, 100)).toBe(100)
+  expect(percentile([7], 99)).toBe(7)
+})
+
+test('a difference target compares subject minus baseline, in the row unit', () => {
+  const latency = (subject: number) =>
+    row({ name: 'p50', unit: 'ms', subjectName: 's', baselineName: 'b', subject: [subject], baseline: [500], target: { op: '<=', value: 250, of: 'difference' } })
+  expect(latency(750).pass).toBe(true)
+  expect(latency(751).pass).toBe(false)
+  expect(latency(750).ratio).toBe(1.5)
+  const ratio = row({ name: 'r', unit: 'orders/s', subjectName: 's', baselineName: 'b', subject: [90], baseline: [100], target: { op: '>=', value: 0.9 } })
+  expect(ratio.pass).toBe(true)
+})
+
+test('on a 0.25 s-block anvil, receipts come once per block, reverted txs from a key are counted, RPC calls are counted', async () => {
+  const context: BenchContext = { exe: '', baselineExe: '', dir, runs: 1, quick: true, relayerEnv: {}, log: () => {} }
+  const devnet = await startChain(context, 'interval', 10)
+  try {
+    expect(await devnet.testClient.getAutomine()).toBe(false)
+    const startBlock = await devnet.publicClient.getBlockNumber()
+    const watcher = await watchBlockReceipts(devnet.rpcUrl)
+    try {
+      const wallet = devnet.wallet('deployer')
+      // A plain transfer, and a call the Broker refuses (no such function), with a gas limit so it is sent anyway.
+      const ok = await wallet.sendTransaction({ to: devnetAccounts.payee.address, value: parseEther('1') })
+      const bad = await wallet.sendTransaction({ to: devnet.manifest.contracts.broker, data: '0xdeadbeef', gas: 100_000n })
+      expect(await Promise.all([watcher.wait(ok), watcher.wait(bad)])).toEqual(['0x1', '0x0'])
+    } finally {
+      watcher.close()
+    }
+    expect(await revertedFrom(devnet, [devnetAccounts.deployer.address], startBlock)).toBe(1)
+    expect(await revertedFrom(devnet, [devnetAccounts.relayer.address], startBlock)).toBe(0)
+
+    // --count-rpc's proxy counts each call of a batch, and answers what the node answers.
+    const counter = await startRpcCounter(devnet.rpcUrl)
+    try {
+      const head = await rpc<Hex>(counter.url, 'eth_blockNumber')
+      expect(BigInt(head)).toBeGreaterThan(startBlock)
+      await rpcBatch(counter.url, [
+        { method: 'eth_getBlockReceipts', params: [head] },
+        { method: 'eth_getBlockReceipts', params: ['0x1'] },
+      ])
+      expect(counter.perOrder(1)).toBe('eth_getBlockReceipts 2, eth_blockNumber 1')
+      expect(counter.perOrder(1000)).toBe('eth_getBlockReceipts 2 in all, eth_blockNumber 1 in all')
+      counter.reset()
+      expect(counter.perOrder(1)).toBe('')
+    } finally {
+      counter.stop()
+    }
+  } finally {
+    await devnet.stop()
+  }
+})
