@@ -170,6 +170,26 @@ contract InvariantsTest is Fixture {
         targets[0] = address(handler);
     }
 
+    /// @dev The handler's paths do succeed (a campaign whose calls all failed would prove nothing):
+    /// a paying settlement grants slot 0, a wrong payee is refused, the borrower's own signature over
+    /// the proposal's terms records the lien, another signer's does not.
+    function test_handlerPathsSucceed() public {
+        handler.settle(PRICE, 50, 0, false);
+        assertEq(handler.settlements(), 1);
+        assertEq(handler.grants(1, 0), 1);
+        handler.settle(PRICE, 50, 0, true);
+        assertEq(handler.settlements(), 1);
+
+        handler.propose(0, 1, 0); // lien a, proposed by key 0xB2, borrower key 0xB1
+        handler.confirmBySig(0, 1, 0, 1); // signed by key 0xB2: not the borrower
+        assertEq(handler.confirmations(), 0);
+        handler.confirmBySig(0, 0, 1, 1); // the borrower, but naming another secured party (0x5C)
+        assertEq(handler.confirmations(), 0);
+        handler.confirmBySig(0, 0, 0, 1); // the borrower over the proposal's terms
+        assertEq(handler.confirmations(), 1);
+        assertTrue(handler.borrowerConfirmed(handler.lienIds(0)));
+    }
+
     function invariant_brokerNeverHoldsABalance() public view {
         assertEq(usdc.balanceOf(address(broker)), 0);
         assertTrue(!handler.brokerHeldBalance(), "the Broker held a balance after a settlement");
