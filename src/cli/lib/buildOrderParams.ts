@@ -50,7 +50,7 @@ export async function orderPayment(
   try {
     if (kind === 'allocation') {
       const listed = manifest.vaults?.find((vault) => BigInt(vault.vaultId) === options.vaultId)
-      if (listed) return { token: contracts.payToken, payee: listed.payee, price: BigInt(listed.price) }
+      if (listed?.price !== undefined && listed.payee !== undefined) return { token: contracts.payToken, payee: listed.payee, price: BigInt(listed.price) }
       return await client.readContract({ address: contracts.allocationAdapter, abi: allocationAdapterAbi, functionName: 'vaultPayment', args: [options.vaultId] })
     }
     if (kind === 'express-lane') {
