@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-pragma solidity ^0.8.24;
+pragma solidity 0.8.37;
 
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
@@ -59,19 +59,31 @@ contract Broker is ReentrancyGuard {
             order.consumer, address(this), order.amount, validAfter, validBefore, orderHash, v, r, s
         );
         uint256 fee = _payOut(order);
-        receipt = IAdapter(order.adapter).grant(orderHash, order.consumer, order.amount, order.params);
+        receipt = IAdapter(order.adapter).grant(
+            orderHash, order.consumer, order.payToken, order.payee, order.amount, order.params
+        );
 
         emit Brokered(
             orderHash, order.consumer, order.adapter, msg.sender, order.payToken, order.payee, order.amount, fee
         );
     }
 
-    /// @dev Pays the fee to the relayer and the rest to the payee. Both transfers always run, even
-    /// for zero, so a token that returns false is always caught.
+    /// @notice The relayer's fee on `amount` at `feeBps` (<= 10000): `floor(amount * feeBps / 10000)`, exact
+    /// for every uint256 `amount` (no overflow: the product is split at a multiple of 10000).
+    function feeOf(uint256 amount, uint16 feeBps) public pure returns (uint256) {
+        // amount = q * BPS + r, so amount * feeBps / BPS = q * feeBps + r * feeBps / BPS exactly:
+        // dividing first loses nothing here, and neither product can overflow.
+        // forge-lint: disable-next-line(divide-before-multiply)
+        return (amount / BPS) * feeBps + (amount % BPS) * feeBps / BPS;
+    }
+
+    /// @dev Pays the fee to the relayer and the rest to the payee. A zero transfer is skipped (many
+    /// tokens revert on one); a non-zero one that fails or returns false reverts everything.
     function _payOut(Order calldata order) private returns (uint256 fee) {
         IERC20 token = IERC20(order.payToken);
-        fee = order.amount * order.feeBps / BPS;
-        token.safeTransfer(msg.sender, fee);
-        token.safeTransfer(order.payee, order.amount - fee);
+        fee = feeOf(order.amount, order.feeBps);
+        uint256 payout = order.amount - fee;
+        if (fee != 0) token.safeTransfer(msg.sender, fee);
+        if (payout != 0) token.safeTransfer(order.payee, payout);
     }
 }

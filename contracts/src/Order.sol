@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-pragma solidity ^0.8.24;
+pragma solidity 0.8.37;
 
 /// @notice A consumer's order: pay `amount` of `payToken` to `payee` (minus the relayer's
 /// `feeBps`) and let `adapter` grant the right described by `params`.

@@ -41,7 +41,21 @@ export const ManifestSchema = v.object({
       laneOperator: v.optional(KeyedAccountSchema),
     }),
   ),
-  vaults: v.optional(v.array(v.object({ vaultId: v.string(), slots: v.number() }))),
+  /**
+   * The allocation vaults: a slot of `vaultId` costs `price` base units of `contracts.payToken`, paid
+   * to `payee`. The devnet always writes both; a manifest from before prices existed still reads
+   * (then `order-relay order` asks the adapter).
+   */
+  vaults: v.optional(
+    v.array(
+      v.object({
+        vaultId: v.string(),
+        slots: v.number(),
+        price: v.optional(v.pipe(v.string(), v.regex(/^(0|[1-9]\d*)$/, 'must be a decimal string'))),
+        payee: v.optional(AddressSchema),
+      }),
+    ),
+  ),
 })
 
 export type Manifest = v.InferOutput<typeof ManifestSchema>

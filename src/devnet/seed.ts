@@ -1,24 +1,43 @@
-import { type Account, type Chain, type Hex, keccak256, type PublicClient, stringToHex, type Transport, type WalletClient } from 'viem'
-import { allocationAdapterAbi, type ContractAddresses, lienInboxAbi, mockEIP3009TokenAbi, mockExpressLaneAuctionAbi } from '../chain/index.ts'
+import { type Abi, type Account, type Address, type Chain, type Hex, keccak256, type PublicClient, stringToHex, type Transport, type WalletClient } from 'viem'
+import {
+  allocationAdapterAbi,
+  attestedAdapterAbi,
+  type ContractAddresses,
+  expressLaneAdapterAbi,
+  lienInboxAbi,
+  mockEIP3009TokenAbi,
+  mockExpressLaneAuctionAbi,
+} from '../chain/index.ts'
 import { devnetAccounts } from './accounts.ts'
+
+/** A devnet vault: its slots and what one slot costs (`price` base units of the pay token, paid to `payee`). */
+export type DevnetVault = { vaultId: bigint; slots: number; price: bigint; payee: Address }
 
 export type SeedParameters = {
   publicClient: PublicClient
   /** Wallet client whose account is the deployer (adapter owner). */
   wallet: (role: 'deployer' | 'lender' | 'borrower') => WalletClient<Transport, Chain, Account>
   contracts: ContractAddresses
-  vaults: { vaultId: bigint; slots: number }[]
+  vaults: DevnetVault[]
 }
 
 /** One USDC in base units (6 decimals). */
 export const usdc = 1_000_000n
 
+/**
+ * What every devnet grant costs unless a vault says otherwise: 10 USDC to the devnet payee, in the
+ * deployment's pay token. Every adapter's default payment (so every vault, the express lane and every
+ * claim kind) is set to it.
+ */
+export const devnetPrice = 10n * usdc
+
 /** The lien the devnet records at start, so `/activity` shows a `LienRecorded` at once. */
 export const seededLienId: Hex = keccak256(stringToHex('order-relay devnet lien 1'))
 
 /**
- * Seeds a fresh deployment: a funded consumer and lender, vaults with slots, the
- * lane operator in control of the current express-lane round, and one recorded lien.
+ * Seeds a fresh deployment: a funded consumer and lender, every adapter's default payment
+ * (`devnetPrice` of the pay token to the devnet payee), vaults with slots and their own payment,
+ * the lane operator in control of the current express-lane round, and one recorded lien.
  */
 export async function seedDevnet(parameters: SeedParameters) {
   const { publicClient, contracts, wallet } = parameters
@@ -37,12 +56,31 @@ export async function seedDevnet(parameters: SeedParameters) {
       args: [devnetAccounts[role].address, 1_000_000n * usdc],
     } as never)
   }
+  const adapters: [Address, Abi][] = [
+    [contracts.allocationAdapter, allocationAdapterAbi],
+    [contracts.expressLaneAdapter, expressLaneAdapterAbi],
+    [contracts.attestedAdapter, attestedAdapterAbi],
+  ]
+  for (const [address, abi] of adapters) {
+    await send(deployer, {
+      address,
+      abi,
+      functionName: 'setDefaultPayment',
+      args: [contracts.payToken, devnetAccounts.payee.address, devnetPrice],
+    } as never)
+  }
   for (const vault of parameters.vaults) {
     await send(deployer, {
       address: contracts.allocationAdapter,
       abi: allocationAdapterAbi,
       functionName: 'configureVault',
       args: [vault.vaultId, BigInt(vault.slots)],
+    } as never)
+    await send(deployer, {
+      address: contracts.allocationAdapter,
+      abi: allocationAdapterAbi,
+      functionName: 'setVaultPayment',
+      args: [vault.vaultId, contracts.payToken, vault.payee, vault.price],
     } as never)
   }
   await send(deployer, { address: contracts.expressLaneAuction, abi: mockExpressLaneAuctionAbi, functionName: 'setCurrentRound', args: [1n] } as never)

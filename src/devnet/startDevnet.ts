@@ -1,5 +1,6 @@
 import {
   type Account,
+  type Address,
   type Chain,
   createPublicClient,
   createTestClient,
@@ -16,7 +17,7 @@ import { freePort } from '../shared/index.ts'
 import { type DevnetRole, devnetAccounts } from './accounts.ts'
 import { anvilInstance } from './anvilInstance.ts'
 import { findAnvil } from './findAnvil.ts'
-import { seedDevnet } from './seed.ts'
+import { devnetPrice, seedDevnet } from './seed.ts'
 
 export type StartDevnetOptions = {
   /** 421614 (default) or 46630, or any id. */
@@ -27,8 +28,8 @@ export type StartDevnetOptions = {
   forkUrl?: string
   /** Deploy and seed (default true); false gives a bare chain. */
   deploy?: boolean
-  /** Vaults to configure on the allocation adapter. */
-  vaults?: { vaultId: bigint; slots: number }[]
+  /** Vaults to configure on the allocation adapter; `price` (default 10 USDC) and `payee` (default the devnet payee) are what a slot costs. */
+  vaults?: { vaultId: bigint; slots: number; price?: bigint; payee?: Address }[]
   onProgress?: (progress: DeployProgress) => void
   /** The anvil executable; `findAnvil()` when absent. */
   anvilBinary?: string
@@ -95,7 +96,12 @@ export async function startDevnet(options: StartDevnetOptions = {}) {
     const wallet = (role: DevnetRole): WalletClient<Transport, Chain, Account> =>
       createWalletClient({ chain, transport, account: privateKeyToAccount(devnetAccounts[role].privateKey), pollingInterval: 50 })
 
-    const vaults = options.vaults ?? [{ vaultId: 1n, slots: 1000 }]
+    const vaults = (options.vaults ?? [{ vaultId: 1n, slots: 1000 }]).map((vault) => ({
+      vaultId: vault.vaultId,
+      slots: vault.slots,
+      price: vault.price ?? devnetPrice,
+      payee: vault.payee ?? devnetAccounts.payee.address,
+    }))
     let manifest: Manifest | undefined
     if (options.deploy !== false) {
       // A fork starts with real balances; make sure our dev accounts can pay for gas.
@@ -122,7 +128,7 @@ export async function startDevnet(options: StartDevnetOptions = {}) {
           attestor: devnetAccounts.attestor,
           laneOperator: devnetAccounts.laneOperator,
         },
-        vaults: vaults.map((vault) => ({ vaultId: vault.vaultId.toString(), slots: vault.slots })),
+        vaults: vaults.map((vault) => ({ vaultId: vault.vaultId.toString(), slots: vault.slots, price: vault.price.toString(), payee: vault.payee })),
       }
     }
 

@@ -14,7 +14,7 @@ import {
   expressLaneAdapterBytecode,
   mockExpressLaneAuctionAbi,
 } from '../../src/chain/index.ts'
-import { type Devnet, devnetAccounts } from '../../src/devnet/index.ts'
+import { type Devnet, devnetAccounts, usdc } from '../../src/devnet/index.ts'
 import type { Order, RelayRequest } from '../../src/wire/index.ts'
 import { allocationOrder, signed, vaultParams } from '../helpers/orders.ts'
 import { attestationParams, contractsOf, attestationUsed, brokerCall, callOf, chainNow, expectRevert, orderWatch, sendOk, useSnapshottedDevnet, type Watch } from './harness.ts'
@@ -108,7 +108,7 @@ describe('NotBroker()', () => {
   for (const [name, address, abi, params] of adapters) {
     for (const from of ['relayer', 'deployer', 'consumer'] as const) {
       test(`${name}.grant called directly by the ${from}`, async () => {
-        const call = callOf(address(), abi, 'grant', [keccak256('0x01'), devnetAccounts.consumer.address, 1n, params()])
+        const call = callOf(address(), abi, 'grant', [keccak256('0x01'), devnetAccounts.consumer.address, contracts().payToken, devnetAccounts.payee.address, 10n * usdc, params()])
         const watch: Watch = {
           token: contracts().payToken,
           holders: [devnetAccounts.consumer.address, devnetAccounts[from].address],

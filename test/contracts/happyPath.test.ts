@@ -2,7 +2,7 @@
 // (never through the relayer service): the payee gets amount - fee, the relayer
 // (msg.sender) gets fee, the adapter emits its event, Brokered carries the right fields.
 import { describe, expect, test } from 'bun:test'
-import { type Abi, type Address, decodeAbiParameters, getAddress, type Hex, keccak256, parseEventLogs, stringToHex } from 'viem'
+import { type Abi, type Address, decodeAbiParameters, getAddress, type Hex, keccak256, parseEventLogs, slice, stringToHex } from 'viem'
 import {
   allocationAdapterAbi,
   attestedAdapterAbi,
@@ -13,7 +13,7 @@ import {
 import { type Devnet, devnetAccounts, usdc } from '../../src/devnet/index.ts'
 import { hashOrder, type Order, type RelayRequest, toOrderStruct } from '../../src/wire/index.ts'
 import { allocationOrder, signed, vaultParams } from '../helpers/orders.ts'
-import { attestationParams, attestationUsed, brokerCall, chainNow, contractsOf, readState, sendOk, useSnapshottedDevnet } from './harness.ts'
+import { attestationParams, attestationUsed, brokerCall, callOf, chainNow, contractsOf, readState, sendOk, useSnapshottedDevnet } from './harness.ts'
 
 let devnet: Devnet
 useSnapshottedDevnet((started) => (devnet = started))
@@ -68,15 +68,16 @@ async function settle(request: RelayRequest, adapterAbi: Abi, expectedFee: bigin
     amount,
     fee: expectedFee,
   })
-  // The token's side of the same transaction: the authorization, then consumer → broker → relayer, payee.
+  // The token's side of the same transaction: the authorization, then consumer → broker → relayer, payee;
+  // a zero fee or zero payout is not transferred at all (many tokens revert on a zero transfer).
   const tokenEvents = logs
     .filter((log) => getAddress(log.address) === getAddress(order.payToken))
     .map((log) => ({ eventName: log.eventName, args: log.args }))
   expect(tokenEvents).toEqual([
     { eventName: 'AuthorizationUsed', args: { authorizer: consumer, nonce: orderHash } },
     { eventName: 'Transfer', args: { from: consumer, to: broker, value: amount } },
-    { eventName: 'Transfer', args: { from: broker, to: relayer, value: expectedFee } },
-    { eventName: 'Transfer', args: { from: broker, to: payee, value: amount - expectedFee } },
+    ...(expectedFee === 0n ? [] : [{ eventName: 'Transfer', args: { from: broker, to: relayer, value: expectedFee } }]),
+    ...(amount === expectedFee ? [] : [{ eventName: 'Transfer', args: { from: broker, to: payee, value: amount - expectedFee } }]),
   ])
   const adapterEvents = logs.filter((log) => getAddress(log.address) === getAddress(order.adapter))
   expect(logs).toHaveLength(tokenEvents.length + adapterEvents.length + 1)
@@ -94,6 +95,9 @@ describe('allocation adapter', () => {
   ]
   for (const [feeBps, amount, fee] of feeCases) {
     test(`feeBps ${feeBps} on ${amount}: relayer gets ${fee}, payee ${amount - fee}, AllocationGranted slot 0`, async () => {
+      // The adapter owner prices vault 1 at `amount` (the devnet's 10 USDC otherwise).
+      const { allocationAdapter, payToken } = contractsOf(devnet)
+      await sendOk(devnet, 'deployer', callOf(allocationAdapter, allocationAdapterAbi, 'setVaultPayment', [1n, payToken, payee, amount]))
       const order: Order = allocationOrder(devnet, { feeBps, amount: amount.toString() })
       const { result, adapterEvents, orderHash } = await settle(await signed(devnet, order), allocationAdapterAbi, fee)
       expect(adapterEvents.map((log) => ({ eventName: log.eventName, args: log.args }))).toEqual([
@@ -129,6 +133,9 @@ describe('attested adapter', () => {
     const claim: Hex = keccak256(stringToHex('seat 12A'))
     const notAfter = (await chainNow(devnet)) + 3600n
     const params = await attestationParams(devnet, { consumer, claim, notAfter })
+    // The claim's kind (its first four bytes) costs 25 USDC: the kind's own price, not the devnet default.
+    const { attestedAdapter, payToken } = contractsOf(devnet)
+    await sendOk(devnet, 'deployer', callOf(attestedAdapter, attestedAdapterAbi, 'setClaimPayment', [slice(claim, 0, 4), payToken, payee, 25n * usdc]))
     const order = allocationOrder(devnet, { adapter: contractsOf(devnet).attestedAdapter, params, amount: (25n * usdc).toString(), feeBps: 120 })
     const { result, adapterEvents, orderHash } = await settle(await signed(devnet, order), attestedAdapterAbi, 300_000n)
     expect(adapterEvents.map((log) => ({ eventName: log.eventName, args: log.args }))).toEqual([

@@ -21,11 +21,15 @@ import {
   decodeRevert,
   type DecodedRevert,
   errorAbis,
+  registryAbis,
   extractRevertData,
   mockEIP3009TokenAbi,
 } from '../../src/chain/index.ts'
 import { type Devnet, type DevnetRole, devnetAccounts, startDevnet } from '../../src/devnet/index.ts'
 import { hashOrder, type RelayRequest } from '../../src/wire/index.ts'
+
+/** Every error a contract test can meet: the broker path's and the registry contracts'. */
+const contractErrorAbis = [...errorAbis, ...registryAbis]
 
 /** The devnet's contract addresses, checksummed and typed as viem addresses (the manifest holds validated strings). */
 export function contractsOf(devnet: Devnet): { [name in keyof ContractAddresses]: Address } {
@@ -117,13 +121,13 @@ export async function expectRevert(
   try {
     await devnet.publicClient.call({ account: devnetAccounts[from].address, to: options.call.to, data: options.call.data })
   } catch (error) {
-    simulated = decodeRevert(extractRevertData(error), errorAbis)
+    simulated = decodeRevert(extractRevertData(error), contractErrorAbis)
   }
   expect(simulated?.text).toBe(options.expected)
 
   const receipt = await send(devnet, from, options.call)
   expect(receipt.status).toBe('reverted')
-  const mined = decodeRevert(await minedRevertData(devnet, receipt.transactionHash), errorAbis)
+  const mined = decodeRevert(await minedRevertData(devnet, receipt.transactionHash), contractErrorAbis)
   expect(mined).toEqual(simulated!)
 
   expect(await readState(devnet, options.watch)).toEqual(before)

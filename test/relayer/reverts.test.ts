@@ -255,7 +255,7 @@ describe('any adapter', () => {
     const grant = encodeFunctionData({
       abi: allocationAdapterAbi,
       functionName: 'grant',
-      args: [keccak256(stringToHex('x')), devnetAccounts.consumer.address, 1n, vaultParams(1n)],
+      args: [keccak256(stringToHex('x')), devnetAccounts.consumer.address, devnet.manifest.contracts.payToken, devnetAccounts.payee.address, 1n, vaultParams(1n)],
     })
     expect(await chainSays(devnet, { from: devnetAccounts.spare.address, to: devnet.manifest.contracts.allocationAdapter, data: grant })).toBe('NotBroker()')
   })

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
-pragma solidity ^0.8.24;
+pragma solidity 0.8.37;
 
 import {Ownable} from "@openzeppelin/contracts/access/Ownable.sol";
 import {IAdapter} from "../interfaces/IAdapter.sol";
 
 /// @title BrokerAdapter
-/// @notice What every adapter shares: only the broker may `grant`, an owner administers it,
-/// and a zero address is refused with `ZeroAddress()` at construction and in admin calls.
+/// @notice What every adapter shares: only the broker may `grant`, an owner administers it and sets
+/// what a grant costs, and a zero address is refused with `ZeroAddress()` at construction and in
+/// admin calls.
 abstract contract BrokerAdapter is IAdapter, Ownable {
     // ---------------------------------------------------------------- errors
 
@@ -14,11 +15,30 @@ abstract contract BrokerAdapter is IAdapter, Ownable {
     error NotBroker();
     /// @dev A required address argument was zero.
     error ZeroAddress();
+    /// @dev The order did not pay the configured price: it paid `amount` of `token` to `payee`
+    /// (what came; the expected payment is readable from the adapter's payment views).
+    error WrongPayment(address token, address payee, uint256 amount);
+
+    // ---------------------------------------------------------------- events
+
+    /// @notice The payment every grant without a more specific one must carry is now `price` of `token` to `payee`.
+    event DefaultPaymentSet(address token, address payee, uint256 price);
 
     // ---------------------------------------------------------------- storage
 
+    /// @notice A price: exactly `price` base units of `token`, paid to `payee` (the relayer's fee comes
+    /// out of it). A zero `token` means "not set".
+    struct Payment {
+        address token;
+        address payee;
+        uint256 price;
+    }
+
     /// @notice The only caller allowed to `grant`.
     address public immutable broker;
+    /// @notice The payment of a grant whose vault / claim kind has no payment of its own (and of the
+    /// express lane, which an adapter sells one of). Unset: every grant reverts `WrongPayment`.
+    Payment public defaultPayment;
 
     // ---------------------------------------------------------------- functions
 
@@ -35,6 +55,32 @@ abstract contract BrokerAdapter is IAdapter, Ownable {
     /// @notice Hands the adapter to `newOwner`; a zero address reverts `ZeroAddress()`.
     function transferOwnership(address newOwner) public override onlyOwner {
         super.transferOwnership(_nonZero(newOwner));
+    }
+
+    /// @notice Sets the default payment; a zero `token` unsets it (then `payee` and `price` must be zero too).
+    function setDefaultPayment(address token, address payee, uint256 price) external onlyOwner {
+        defaultPayment = _validPayment(token, payee, price);
+        emit DefaultPaymentSet(token, payee, price);
+    }
+
+    /// @dev `specific` when it is set, else the default payment.
+    function _paymentOr(Payment storage specific) internal view returns (Payment memory) {
+        return specific.token != address(0) ? specific : defaultPayment;
+    }
+
+    /// @dev Reverts `WrongPayment(token, payee, amount)` unless they equal `expected` exactly (an unset
+    /// `expected` matches nothing: a broker order cannot pay in the zero address).
+    function _requirePayment(Payment memory expected, address token, address payee, uint256 amount) internal pure {
+        if (expected.token == address(0) || token != expected.token || payee != expected.payee || amount != expected.price) {
+            revert WrongPayment(token, payee, amount);
+        }
+    }
+
+    /// @dev A payment to store: set (both addresses non-zero) or unset (all zero); else `ZeroAddress()`.
+    function _validPayment(address token, address payee, uint256 price) internal pure returns (Payment memory) {
+        bool unset = token == address(0) && payee == address(0) && price == 0;
+        if (!unset && (token == address(0) || payee == address(0))) revert ZeroAddress();
+        return Payment({token: token, payee: payee, price: price});
     }
 
     /// @dev `account`, or a `ZeroAddress()` revert when it is zero. It wraps the owner given to

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-pragma solidity ^0.8.24;
+pragma solidity 0.8.37;
 
 import {BrokerAdapter} from "./BrokerAdapter.sol";
 import {ELCRound, IExpressLaneAuction} from "../interfaces/IExpressLaneAuction.sol";
@@ -43,8 +43,9 @@ contract ExpressLaneAdapter is BrokerAdapter {
     }
 
     /// @notice Grants express-lane access for the current round if the lane operator controls it; `params` is ignored.
+    /// @dev The adapter sells one lane: its price is `defaultPayment`. `NoLaneControl` comes before `WrongPayment`.
     /// @return receipt `abi.encode(uint64 round)`.
-    function grant(bytes32 orderHash, address consumer, uint256, bytes calldata)
+    function grant(bytes32 orderHash, address consumer, address payToken, address payee, uint256 amount, bytes calldata)
         external
         onlyBroker
         returns (bytes memory receipt)
@@ -52,6 +53,7 @@ contract ExpressLaneAdapter is BrokerAdapter {
         uint64 round = auction.currentRound();
         (ELCRound memory a, ELCRound memory b) = auction.resolvedRounds();
         if (!_controls(a, round) && !_controls(b, round)) revert NoLaneControl();
+        _requirePayment(defaultPayment, payToken, payee, amount);
         emit LaneGranted(orderHash, round, consumer);
         return abi.encode(round);
     }

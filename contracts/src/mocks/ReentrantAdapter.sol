@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-pragma solidity ^0.8.24;
+pragma solidity 0.8.37;
 
 import {Broker} from "../Broker.sol";
 import {IAdapter} from "../interfaces/IAdapter.sol";
@@ -21,7 +21,7 @@ contract ReentrantAdapter is IAdapter {
     }
 
     /// @notice Re-enters the broker with a dummy order; the revert bubbles up unchanged.
-    function grant(bytes32, address, uint256, bytes calldata) external returns (bytes memory) {
+    function grant(bytes32, address, address, address, uint256, bytes calldata) external returns (bytes memory) {
         Order memory dummy;
         return broker.broker(dummy, 0, 0, 0, bytes32(0), bytes32(0));
     }

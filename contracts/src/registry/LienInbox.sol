@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-pragma solidity ^0.8.24;
+pragma solidity 0.8.37;
 
 import {ECDSA} from "@openzeppelin/contracts/utils/cryptography/ECDSA.sol";
 import {EIP712} from "@openzeppelin/contracts/utils/cryptography/EIP712.sol";
@@ -23,8 +23,12 @@ contract LienInbox is EIP712 {
     error ExpiryInPast(uint64 expiresAt);
     /// @dev The caller of `confirm` is not the proposal's borrower.
     error NotBorrower();
-    /// @dev The confirmation signature is malformed or not the borrower's.
+    /// @dev The confirmation signature is malformed, not the borrower's, or signed other terms than the proposal's.
     error BadSignature();
+    /// @dev `block.timestamp` is past the confirmation signature's `deadline`.
+    error SignatureExpired(uint256 deadline);
+    /// @dev The borrower already used or cancelled this confirmation nonce.
+    error NonceUsed(address borrower, uint256 nonce);
 
     // ---------------------------------------------------------------- events
 
@@ -34,6 +38,8 @@ contract LienInbox is EIP712 {
     );
     /// @notice `borrower` confirmed lien `lienId`; it is now recorded in the registry.
     event LienConfirmed(bytes32 indexed lienId, address indexed borrower);
+    /// @notice `borrower` cancelled confirmation nonce `nonce`: a signature carrying it no longer confirms anything.
+    event NonceCancelled(address indexed borrower, uint256 nonce);
 
     // ---------------------------------------------------------------- storage
 
@@ -44,13 +50,17 @@ contract LienInbox is EIP712 {
         bool confirmed;
     }
 
-    /// @notice EIP-712 type hash of the borrower's confirmation.
-    bytes32 public constant CONFIRMATION_TYPEHASH = keccak256("Confirmation(bytes32 lienId)");
+    /// @notice EIP-712 type hash of the borrower's confirmation: every term of the proposal, a deadline and a nonce.
+    bytes32 public constant CONFIRMATION_TYPEHASH = keccak256(
+        "Confirmation(bytes32 lienId,address securedParty,address borrower,uint64 expiresAt,uint256 deadline,uint256 nonce)"
+    );
 
     /// @notice The registry confirmed liens are recorded in.
     LienRegistry public immutable registry;
     /// @notice Every proposal, by lien id.
     mapping(bytes32 lienId => Proposal) public proposals;
+    /// @notice Confirmation nonces each borrower has used or cancelled (unordered: any unused value works).
+    mapping(address borrower => mapping(uint256 nonce => bool)) public nonceUsed;
 
     // ---------------------------------------------------------------- functions
 
@@ -77,13 +87,35 @@ contract LienInbox is EIP712 {
         _confirm(lienId, proposal);
     }
 
-    /// @notice Confirms proposal `lienId` with the borrower's EIP-712 `Confirmation(bytes32 lienId)` signature.
-    function confirmBySig(bytes32 lienId, uint8 v, bytes32 r, bytes32 s) external {
+    /// @notice Confirms proposal `lienId` with the borrower's EIP-712 `Confirmation` signature, which names
+    /// every term of the proposal (lien id, secured party, borrower, expiry), a `deadline` and a `nonce`.
+    /// Anyone may submit it.
+    /// @dev The digest is built from the proposal as stored: a signature over other terms (someone else's
+    /// proposal for the same id) recovers another signer and reverts `BadSignature()`.
+    function confirmBySig(bytes32 lienId, uint256 deadline, uint256 nonce, uint8 v, bytes32 r, bytes32 s) external {
         Proposal storage proposal = _pending(lienId);
-        bytes32 digest = _hashTypedDataV4(keccak256(abi.encode(CONFIRMATION_TYPEHASH, lienId)));
+        // forge-lint: disable-next-line(block-timestamp)
+        if (block.timestamp > deadline) revert SignatureExpired(deadline);
+        address borrower = proposal.borrower;
+        if (nonceUsed[borrower][nonce]) revert NonceUsed(borrower, nonce);
+        bytes32 digest = _hashTypedDataV4(
+            keccak256(
+                abi.encode(
+                    CONFIRMATION_TYPEHASH, lienId, proposal.securedParty, borrower, proposal.expiresAt, deadline, nonce
+                )
+            )
+        );
         (address signer, ECDSA.RecoverError err,) = ECDSA.tryRecover(digest, v, r, s);
-        if (err != ECDSA.RecoverError.NoError || signer != proposal.borrower) revert BadSignature();
+        if (err != ECDSA.RecoverError.NoError || signer != borrower) revert BadSignature();
+        nonceUsed[borrower][nonce] = true;
         _confirm(lienId, proposal);
+    }
+
+    /// @notice Cancels the caller's confirmation nonce `nonce`, so a signature carrying it can no longer be used.
+    function cancelNonce(uint256 nonce) external {
+        if (nonceUsed[msg.sender][nonce]) revert NonceUsed(msg.sender, nonce);
+        nonceUsed[msg.sender][nonce] = true;
+        emit NonceCancelled(msg.sender, nonce);
     }
 
     /// @dev The proposal `lienId`, which must exist and not be confirmed yet.

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
-pragma solidity ^0.8.24;
+pragma solidity 0.8.37;
 
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
+import {LienInbox} from "./LienInbox.sol";
 import {LienRegistry} from "./LienRegistry.sol";
 
 /// @title LienPool
-/// @notice Lenders deposit the payment token; a lender funds a recorded lien by paying its borrower
+/// @notice Lenders deposit the payment token; a lien's secured party funds it by paying its borrower
 /// out of their deposit, and repayments (through the escrow) flow back into that deposit.
 contract LienPool {
     using SafeERC20 for IERC20;
@@ -29,6 +30,8 @@ contract LienPool {
     error NotEncumbered(bytes32 lienId);
     /// @dev The lien was already funded.
     error AlreadyFunded(bytes32 lienId);
+    /// @dev Only the lien's secured party (who proposed it and the borrower confirmed) may fund it.
+    error NotSecuredParty(bytes32 lienId);
     /// @dev The repayment is larger than the lien's outstanding debt.
     error RepaymentExceedsDebt(bytes32 lienId, uint256 debt);
 
@@ -99,10 +102,13 @@ contract LienPool {
     }
 
     /// @notice Lends `amount` of the caller's deposit against encumbered lien `lienId`, paid to its borrower.
-    /// @dev One lender per lien.
+    /// @dev Only the lien's secured party may fund it, once: nobody else can block the real lender with a
+    /// dust loan.
     function fund(bytes32 lienId, uint256 amount) external {
         if (amount == 0) revert ZeroAmount();
         if (!registry.isEncumbered(lienId)) revert NotEncumbered(lienId);
+        (address securedParty,,,) = LienInbox(registry.inbox()).proposals(lienId);
+        if (msg.sender != securedParty) revert NotSecuredParty(lienId);
         if (lenders[lienId] != address(0)) revert AlreadyFunded(lienId);
         uint256 available = deposits[msg.sender];
         if (amount > available) revert InsufficientDeposit(available);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-pragma solidity ^0.8.24;
+pragma solidity 0.8.37;
 
 /// @title LienRegistry
 /// @notice The public record of liens: which right (`lienId`) is encumbered, for whom and until when.

@@ -1,11 +1,11 @@
-import { createPublicClient, http, type PublicClient } from 'viem'
+import { type Address, createPublicClient, http, type PublicClient } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { chainFor, ManifestError, readManifest } from '../../chain/index.ts'
 import { chooseRelayer, createRelayClient, signOrder, SubmitError } from '../../client/index.ts'
 import { createEnvReader } from '../../shared/index.ts'
 import { fixFor } from '../../wire/index.ts'
 import { type Command, CommandError, httpUrlFlag, parseFlags, UsageError } from '../command.ts'
-import { type AdapterKind, buildOrderParams } from '../lib/buildOrderParams.ts'
+import { type AdapterKind, buildOrderParams, orderPayment } from '../lib/buildOrderParams.ts'
 import { invocation } from '../lib/invocation.ts'
 
 const decimal = (name: string, value: string | undefined, fallback: bigint) => {
@@ -22,9 +22,9 @@ export const orderCommand: Command = {
     '--relayer URL       a relayer to consider; repeatable (default: the manifest\'s relayerUrl)',
     '--adapter KIND      allocation (default), express-lane or attested',
     '--vault ID          allocation vault (default: the manifest\'s first vault, else 1)',
-    '--amount UNITS      amount in token base units (default 1000000 = 1 USDC)',
+    '--amount UNITS      amount in token base units (default: the price; the manifest\'s vault price, else the adapter\'s)',
     '--fee-bps N         relayer fee in basis points (default 50)',
-    '--payee ADDR        who receives amount - fee (default: the consumer)',
+    '--payee ADDR        who receives amount - fee (default: the price\'s payee; another one is refused on chain)',
     '--valid-for SECS    authorization window from now (default 600)',
     '--rpc URL           RPC to read the token\'s EIP-712 domain (default: the manifest\'s)',
   ],
@@ -84,13 +84,18 @@ export const orderCommand: Command = {
     }
     const vaultId = decimal('vault', values.vault, BigInt(manifest.vaults?.[0]?.vaultId ?? '1'))
     const { adapter, params } = await buildOrderParams(kind, manifest, { consumer: account.address, vaultId, nowSeconds: now })
+    // The adapter refuses an order that does not pay exactly its price, to its payee, in its token.
+    const payment =
+      values.amount !== undefined && values.payee !== undefined
+        ? { token: manifest.contracts.payToken, payee: values.payee as Address, price: 0n }
+        : await orderPayment(kind, manifest, client, { vaultId, params })
     const order = {
       consumer: account.address,
       adapter,
       params,
-      payToken: manifest.contracts.payToken,
-      payee: values.payee ?? account.address,
-      amount: decimal('amount', values.amount, 1_000_000n).toString(),
+      payToken: payment.token,
+      payee: values.payee ?? payment.payee,
+      amount: decimal('amount', values.amount, payment.price).toString(),
       nonce: BigInt(Date.now() * 1000 + Math.floor(Math.random() * 1000)).toString(),
       feeBps,
     }

@@ -1,0 +1,60 @@
+// Issue 14's done-when: through POST /broker, an order paying the wrong payee, token or
+// amount is refused 422 WOULD_REVERT naming WrongPayment(…) from the simulation, before
+// any gas is spent (the relayer key's nonce is unchanged); the right payment settles.
+import { describe, expect, test } from 'bun:test'
+import { type Address, encodeDeployData, encodeFunctionData, getAddress } from 'viem'
+import { mockEIP3009TokenAbi, mockEIP3009TokenBytecode } from '../../src/chain/index.ts'
+import { type Devnet, devnetAccounts, devnetPrice, usdc } from '../../src/devnet/index.ts'
+import type { Order, RelayRequest } from '../../src/wire/index.ts'
+import { allocationOrder, signed } from '../helpers/orders.ts'
+import { type TestRelayer, useDevnetWithRelayer } from '../helpers/relayer.ts'
+import { sendOk } from './harness.ts'
+
+let devnet: Devnet
+let relayer: TestRelayer
+useDevnetWithRelayer((d, r) => {
+  devnet = d
+  relayer = r
+})
+
+/** Posts the request and checks the relayer key sent nothing for it. */
+async function postWithoutGas(request: RelayRequest) {
+  const address = devnetAccounts.relayer.address
+  const before = await devnet.publicClient.getTransactionCount({ address, blockTag: 'pending' })
+  const answer = await relayer.post(request)
+  expect(await devnet.publicClient.getTransactionCount({ address, blockTag: 'pending' })).toBe(before)
+  return answer
+}
+
+async function otherToken(): Promise<Address> {
+  const { contractAddress } = await sendOk(devnet, 'deployer', {
+    data: encodeDeployData({ abi: mockEIP3009TokenAbi, bytecode: mockEIP3009TokenBytecode, args: ['Other USD', '1'] }),
+  })
+  const token = getAddress(contractAddress!)
+  await sendOk(devnet, 'deployer', { to: token, data: encodeFunctionData({ abi: mockEIP3009TokenAbi, functionName: 'mint', args: [devnetAccounts.consumer.address, 100n * usdc] }) })
+  return token
+}
+
+describe('POST /broker refuses an order that does not pay the price', () => {
+  const cases: [string, () => Promise<Partial<Order>>][] = [
+    ['the wrong payee (the consumer paying itself)', async () => ({ payee: devnetAccounts.consumer.address })],
+    ['the wrong amount (1 base unit short)', async () => ({ amount: (devnetPrice - 1n).toString() })],
+    ['the wrong token', async () => ({ payToken: await otherToken() })],
+  ]
+  for (const [name, override] of cases) {
+    test(name, async () => {
+      const order = allocationOrder(devnet, await override())
+      const { status, body } = await postWithoutGas(await signed(devnet, order))
+      expect({ status, body }).toEqual({
+        status: 422,
+        body: { ok: false, code: 'WOULD_REVERT', message: `would revert: WrongPayment(token=${getAddress(order.payToken)}, payee=${order.payee}, amount=${order.amount})` },
+      })
+    })
+  }
+
+  test('the devnet price (10 USDC to the devnet payee in the manifest payToken) settles', async () => {
+    const { status, body } = await relayer.post(await signed(devnet, allocationOrder(devnet)))
+    expect(status).toBe(200)
+    expect(body.ok).toBe(true)
+  })
+})
