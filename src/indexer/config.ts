@@ -2,6 +2,7 @@ import { type Address, getAddress } from 'viem'
 import { defaultRpcUrl } from '../chain/chains.ts'
 import { type Manifest, ManifestError, readManifest } from '../chain/manifest.ts'
 import { ConfigError, createEnvReader, type Env } from '../shared/index.ts'
+import { defaultStorePath } from './store/location.ts'
 
 export type IndexerConfig = {
   chainId: number
@@ -24,6 +25,8 @@ export type IndexerConfig = {
   maxRange: number
   /** How many recent block hashes are kept for reorg detection. */
   reorgWindow: number
+  /** The store: a SQLite file path, or `:memory:` (nothing survives a restart). */
+  db: string
 }
 
 /** Documented defaults of the optional variables. */
@@ -54,6 +57,7 @@ export const indexerEnvironment = [
   `INDEXER_HEAD_STALE_MS stale when the head was unreadable for longer than this (default ${indexerDefaults.headStaleMs})`,
   `INDEXER_POLL_MS       pause between sync ticks (default ${indexerDefaults.pollMs})`,
   `INDEXER_MAX_RANGE     largest eth_getLogs block range; halves when the node refuses (default ${indexerDefaults.maxRange})`,
+  'INDEXER_DB            SQLite file of the index, or :memory: (default .order-relay/indexer-<chain>-<digest>.sqlite in the working directory)',
 ]
 
 /**
@@ -104,8 +108,10 @@ export function readIndexerConfig(env: Env, overrides: IndexerConfigOverrides = 
     pollMs: overrides.pollMs ?? int('INDEXER_POLL_MS', indexerDefaults.pollMs, 1, 3_600_000),
     maxRange: overrides.maxRange ?? int('INDEXER_MAX_RANGE', indexerDefaults.maxRange, 1, 10_000_000),
     reorgWindow: overrides.reorgWindow ?? indexerDefaults.reorgWindow,
+    db: overrides.db ?? read.string('INDEXER_DB') ?? '',
   }
   read.done('indexer')
+  if (!config.db) config.db = defaultStorePath(config.chainId, config.addresses, config.deployedAt)
   return config
 }
 

@@ -4,6 +4,7 @@ import { listenUrl, type Logger } from '../shared/index.ts'
 import type { IndexerConfig } from './config.ts'
 import { createIndexerApp } from './http/app.ts'
 import { createSnapshotCache } from './snapshot.ts'
+import { type IndexerStore, openSqliteStore } from './store/index.ts'
 import { createSyncer } from './sync/syncer.ts'
 
 /**
@@ -20,6 +21,8 @@ export type IndexerDependencies = {
   client?: PublicClient
   /** Clock for staleness (tests); Date.now by default. */
   now?: () => number
+  /** Override the store (tests, issue 17's PostgreSQL store); SQLite at `config.db` by default. */
+  store?: IndexerStore
 }
 
 export type IndexerServeOptions = {
@@ -49,7 +52,15 @@ export function createIndexer(config: IndexerConfig, dependencies: IndexerDepend
         : http(config.rpcUrl, { retryCount: 0, timeout: 10_000, maxResponseBodySize: maxRpcResponseBytes }),
       cacheTime: 0,
     }) as PublicClient)
-  const syncer = createSyncer({ client, config, logger, now })
+  const store =
+    dependencies.store ??
+    openSqliteStore({
+      path: config.db,
+      identity: { chainId: config.chainId, addresses: config.addresses, deployedAt: config.deployedAt },
+      retention: config.retention,
+      hashWindow: config.reorgWindow,
+    })
+  const syncer = createSyncer({ client, config, logger, now, store })
   const snapshots = createSnapshotCache(config, syncer.status, now)
   const app = createIndexerApp(snapshots, logger)
 
@@ -67,14 +78,15 @@ export function createIndexer(config: IndexerConfig, dependencies: IndexerDepend
       /** The snapshot `GET /activity` answers right now. */
       snapshot: () => snapshots.current().snapshot,
     },
-    /** Listens and starts syncing; resolves once the port is bound. */
+    /** Loads the store, listens and starts syncing; resolves once the port is bound. */
     async serve(options: IndexerServeOptions = {}) {
+      await syncer.load()
       const server = Bun.serve({ hostname: config.host, port: config.port, fetch: app.fetch })
       const url = listenUrl(config.host, server.port as number)
       if (options.sync !== false) syncer.start()
       const [registry, inbox, pool, escrow] = config.addresses
       logger.info(
-        `indexer on chain ${config.chainId} from block ${config.deployedAt} (registry ${registry}, inbox ${inbox}, pool ${pool}, escrow ${escrow}), listening on ${url}`,
+        `indexer on chain ${config.chainId} from block ${config.deployedAt} (registry ${registry}, inbox ${inbox}, pool ${pool}, escrow ${escrow}), store ${store.location}, listening on ${url}`,
       )
       let stopped: Promise<void> | undefined
       return {
@@ -85,6 +97,7 @@ export function createIndexer(config: IndexerConfig, dependencies: IndexerDepend
           stopped ??= (async () => {
             await syncer.stop()
             server.stop(true)
+            await store.close()
           })()
           return stopped
         },

@@ -30,7 +30,8 @@ export function createSnapshotCache(config: IndexerConfig, status: () => SyncSta
       const lagBlocks = head > state.indexedThrough ? Number(head - state.indexedThrough) : 0
       // Never fresh without a head read, nor when the head has not been readable for a while.
       const headUnreadable = state.headReadAt === undefined || now() - state.headReadAt > config.headStaleMs
-      const stale = headUnreadable || lagBlocks > config.staleBlocks
+      // A reorg being repaired is stale whatever the lag says: the events above the fork are being re-read.
+      const stale = headUnreadable || lagBlocks > config.staleBlocks || state.repairing
       const key = `${state.generation}:${head}:${stale}`
       if (cached?.key === key) return cached
 

@@ -29,11 +29,19 @@ export function createEventLog(retention: number) {
     append(added: readonly ActivityEvent[], skipped = 0) {
       if (skipped > 0) truncated = true
       if (added.length === 0) return
-      events.push(...[...added].sort(compareEvents))
+      // One push per event: `push(...added)` passes every event as an argument and throws
+      // RangeError past ~1M of them (INDEXER_RETENTION accepts 10M).
+      const ordered = inChainOrder(added) ? added : [...added].sort(compareEvents)
+      for (let i = 0; i < ordered.length; i++) events.push(ordered[i]!)
       if (events.length > retention) {
         events = events.slice(events.length - retention)
         truncated = true
       }
+    },
+    /** Replaces the whole log (a restart loading the store). */
+    restore(stored: ActivityEvent[], wasTruncated: boolean) {
+      events = stored
+      truncated = wasTruncated
     },
     /** Drops every event above `block` (orphaned by a reorg); returns how many. */
     dropAbove(block: bigint): number {
@@ -46,3 +54,8 @@ export function createEventLog(retention: number) {
 }
 
 export type EventLog = ReturnType<typeof createEventLog>
+
+function inChainOrder(events: readonly ActivityEvent[]): boolean {
+  for (let i = 1; i < events.length; i++) if (compareEvents(events[i - 1]!, events[i]!) > 0) return false
+  return true
+}
