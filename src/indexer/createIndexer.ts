@@ -3,6 +3,7 @@ import { chainFor } from '../chain/index.ts'
 import { listenUrl, type Logger } from '../shared/index.ts'
 import type { IndexerConfig } from './config.ts'
 import { createIndexerApp } from './http/app.ts'
+import { readiness } from './readiness.ts'
 import { createSnapshotCache } from './snapshot.ts'
 import { type IndexerStore, openSqliteStore } from './store/index.ts'
 import { createSyncer } from './sync/syncer.ts'
@@ -62,7 +63,7 @@ export function createIndexer(config: IndexerConfig, dependencies: IndexerDepend
     })
   const syncer = createSyncer({ client, config, logger, now, store })
   const snapshots = createSnapshotCache(config, syncer.status, now)
-  const app = createIndexerApp(snapshots, logger)
+  const app = createIndexerApp(snapshots, logger, { readiness: () => readiness(config, syncer.status(), now) })
 
   return {
     app,

@@ -26,12 +26,7 @@ export function createSnapshotCache(config: IndexerConfig, status: () => SyncSta
   return {
     current(): BuiltSnapshot {
       const state = status()
-      const head = state.head ?? state.indexedThrough
-      const lagBlocks = head > state.indexedThrough ? Number(head - state.indexedThrough) : 0
-      // Never fresh without a head read, nor when the head has not been readable for a while.
-      const headUnreadable = state.headReadAt === undefined || now() - state.headReadAt > config.headStaleMs
-      // A reorg being repaired is stale whatever the lag says: the events above the fork are being re-read.
-      const stale = headUnreadable || lagBlocks > config.staleBlocks || state.repairing
+      const { head, lagBlocks, stale } = freshness(config, state, now)
       const key = `${state.generation}:${head}:${stale}`
       if (cached?.key === key) return cached
 
@@ -60,3 +55,14 @@ export function createSnapshotCache(config: IndexerConfig, status: () => SyncSta
 }
 
 export type SnapshotCache = ReturnType<typeof createSnapshotCache>
+
+/** How far behind the index is, and whether that makes it stale (SPEC.md 2.1). */
+export function freshness(config: IndexerConfig, state: SyncStatus, now: () => number) {
+  const head = state.head ?? state.indexedThrough
+  const lagBlocks = head > state.indexedThrough ? Number(head - state.indexedThrough) : 0
+  // Never fresh without a head read, nor when the head has not been readable for a while.
+  const headUnreadable = state.headReadAt === undefined || now() - state.headReadAt > config.headStaleMs
+  // A reorg being repaired is stale whatever the lag says: the events above the fork are being re-read.
+  const stale = headUnreadable || lagBlocks > config.staleBlocks || state.repairing
+  return { head, lagBlocks, headUnreadable, stale }
+}
