@@ -18,8 +18,11 @@ export async function startRpcProxy(upstream: string, options: RpcProxyOptions =
   const state = { maxLogRange: options.maxLogRange, refuseLogs: false }
   /** Every eth_getLogs asked for: block span and whether it was refused. */
   const logRequests: { from: bigint; to: bigint; refused: boolean }[] = []
+  /** Every JSON-RPC method asked for, in order (a batch counts each of its calls). */
+  const methods: string[] = []
 
   async function answer(request: JsonRpcRequest): Promise<unknown> {
+    methods.push(request.method)
     if (request.method === 'eth_getLogs') {
       const filter = (request.params?.[0] ?? {}) as { fromBlock?: string; toBlock?: string }
       const from = BigInt(filter.fromBlock ?? '0x0')
@@ -51,6 +54,7 @@ export async function startRpcProxy(upstream: string, options: RpcProxyOptions =
     url,
     state,
     logRequests,
+    methods,
     /** Closes the port: every request fails as a connection error. */
     down() {
       server?.stop(true)
