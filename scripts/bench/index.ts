@@ -14,10 +14,11 @@ import type { BenchContext } from './lib/context.ts'
 import { generateRegistryEvents } from './lib/registryEvents.ts'
 import { formatTable, machine, type Row, row, writeResults } from './lib/report.ts'
 import { benchRejections } from './rejections.ts'
+import { benchRestart } from './restart.ts'
 import { benchSettlement } from './settlement.ts'
 import { benchStartup } from './startup.ts'
 
-const names = ['startup', 'rejections', 'settlement', 'backfill', 'activity'] as const
+const names = ['startup', 'rejections', 'settlement', 'backfill', 'activity', 'restart'] as const
 type Name = (typeof names)[number]
 
 const { values } = parseArgs({
@@ -78,12 +79,13 @@ try {
     rows.push(result.row, result.simulatedRow)
     memory.relayer = { rssMiB: result.rssMiB, peakRssMiB: result.peakRssMiB }
   }
-  if (only.has('backfill') || only.has('activity')) {
+  if (only.has('backfill') || only.has('activity') || only.has('restart')) {
     const devnet = await startDevnet()
     try {
       context.log(`generating ${eventCount} registry events`)
       const head = await generateRegistryEvents(devnet, eventCount, 25, (done) => context.log(`  ${done} events`))
       if (only.has('backfill')) rows.push(await benchBackfill(context, devnet, eventCount))
+      if (only.has('restart')) rows.push(await benchRestart(context, devnet, eventCount))
       if (only.has('activity')) {
         const result = await benchActivity({ ...context, runs: loadRuns }, devnet, head, { connections: 16, seconds: loadSeconds, retention: indexerDefaults.retention })
         rows.push(result.row)
