@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import type { ActivitySnapshot } from '../wire/index.ts'
+import type { ActivityEvent, ActivitySnapshot } from '../wire/index.ts'
 import type { IndexerConfig } from './config.ts'
 import type { SyncStatus } from './sync/syncer.ts'
 
@@ -22,15 +22,22 @@ export type BuiltSnapshot = {
  */
 export function createSnapshotCache(config: IndexerConfig, status: () => SyncStatus, now: () => number) {
   let cached: (BuiltSnapshot & { key: string }) | undefined
+  // The events' JSON, rebuilt only when the events change: a new head alone costs a few hundred bytes.
+  let serialized: { version: number; events: ActivityEvent[]; json: string; digest: string } | undefined
 
   return {
     current(): BuiltSnapshot {
       const state = status()
       const { head, lagBlocks, stale } = freshness(config, state, now)
-      const key = `${state.generation}:${head}:${stale}`
+      const key = `${state.generation}:${state.eventsVersion}:${head}:${stale}`
       if (cached?.key === key) return cached
 
-      const snapshot: ActivitySnapshot = {
+      if (serialized?.version !== state.eventsVersion) {
+        const events = [...state.events]
+        const json = JSON.stringify(events)
+        serialized = { version: state.eventsVersion, events, json, digest: sha256(json) }
+      }
+      const fields: Omit<ActivitySnapshot, 'events'> = {
         source: 'chain',
         chainId: config.chainId,
         addresses: [...config.addresses],
@@ -40,10 +47,13 @@ export function createSnapshotCache(config: IndexerConfig, status: () => SyncSta
         lagBlocks,
         stale,
         truncated: state.truncated,
-        events: [...state.events],
       }
-      const body = JSON.stringify(snapshot)
-      const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`
+      const snapshot: ActivitySnapshot = { ...fields, events: serialized.events }
+      // Byte for byte JSON.stringify(snapshot): `events` is the last field.
+      const fieldsJson = JSON.stringify(fields)
+      const body = `${fieldsJson.slice(0, -1)},"events":${serialized.json}}`
+      // Strong: a digest over the fields and the events' digest, so over the whole body.
+      const etag = `"${sha256(fieldsJson + serialized.digest).slice(0, 32)}"`
       cached = { key, snapshot, body, etag }
       return cached
     },
@@ -53,6 +63,8 @@ export function createSnapshotCache(config: IndexerConfig, status: () => SyncSta
     },
   }
 }
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('base64url')
 
 export type SnapshotCache = ReturnType<typeof createSnapshotCache>
 

@@ -14,6 +14,8 @@ import { compareEvents } from './decode.ts'
 export function createEventLog(retention: number) {
   let events: ActivityEvent[] = []
   let truncated = false
+  /** Changes whenever `events` does (the snapshot re-serializes the events only then). */
+  let version = 0
 
   return {
     get events(): readonly ActivityEvent[] {
@@ -22,6 +24,9 @@ export function createEventLog(retention: number) {
     get truncated() {
       return truncated
     },
+    get version() {
+      return version
+    },
     /**
      * Adds events that all come after the ones held (sorted here into chain order);
      * `skipped`: how many events came before `added` but were left out (too old to keep).
@@ -29,6 +34,7 @@ export function createEventLog(retention: number) {
     append(added: readonly ActivityEvent[], skipped = 0) {
       if (skipped > 0) truncated = true
       if (added.length === 0) return
+      version++
       // One push per event: `push(...added)` passes every event as an argument and throws
       // RangeError past ~1M of them (INDEXER_RETENTION accepts 10M).
       const ordered = inChainOrder(added) ? added : [...added].sort(compareEvents)
@@ -42,12 +48,14 @@ export function createEventLog(retention: number) {
     restore(stored: ActivityEvent[], wasTruncated: boolean) {
       events = stored
       truncated = wasTruncated
+      version++
     },
     /** Drops every event above `block` (orphaned by a reorg); returns how many. */
     dropAbove(block: bigint): number {
       const keep = events.filter((event) => BigInt(event.blockNumber) <= block)
       const dropped = events.length - keep.length
       events = keep
+      if (dropped > 0) version++
       return dropped
     },
   }

@@ -18,6 +18,8 @@ export type SyncStatus = {
   /** When the head was last read (ms, from `now`). */
   headReadAt: number | undefined
   events: readonly ActivityEvent[]
+  /** Changes whenever `events` does. */
+  eventsVersion: number
   truncated: boolean
   generation: number
   /** False until the index reached the head once since this process started. */
@@ -223,6 +225,7 @@ export function createSyncer({ client, config, logger, now, store }: SyncerParam
         head,
         headReadAt,
         events: eventLog.events,
+        eventsVersion: eventLog.version,
         truncated: eventLog.truncated,
         generation,
         caughtUp,
