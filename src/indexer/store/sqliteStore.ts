@@ -55,8 +55,9 @@ export function openSqliteStore(options: SqliteStoreOptions): IndexerStore {
      ORDER BY block_number DESC, log_index DESC LIMIT ?`,
   )
   const countEvents = db.query<{ n: number }, []>('SELECT COUNT(*) AS n FROM indexer_events')
-  const nthNewest = db.query<{ block_number: number; log_index: number }, [number]>(
-    'SELECT block_number, log_index FROM indexer_events ORDER BY block_number DESC, log_index DESC LIMIT 1 OFFSET ?',
+  // The first event to keep, counted from the oldest: the offset is the few events to drop, not the retention.
+  const firstKept = db.query<{ block_number: number; log_index: number }, [number]>(
+    'SELECT block_number, log_index FROM indexer_events ORDER BY block_number, log_index LIMIT 1 OFFSET ?',
   )
   const deleteOlder = db.query<unknown, [number, number, number]>(
     'DELETE FROM indexer_events WHERE block_number < ? OR (block_number = ? AND log_index < ?)',
@@ -121,7 +122,7 @@ export function openSqliteStore(options: SqliteStoreOptions): IndexerStore {
     setMeta.run('checkpoint_hash', batch.checkpoint.hash)
     let truncated = batch.truncated
     if (count > retention) {
-      const oldestKept = nthNewest.get(retention - 1)
+      const oldestKept = firstKept.get(count - retention)
       if (oldestKept) deleteOlder.run(oldestKept.block_number, oldestKept.block_number, oldestKept.log_index)
       count = retention
       truncated = true
