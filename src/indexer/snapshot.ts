@@ -34,8 +34,9 @@ export function createSnapshotCache(config: IndexerConfig, status: () => SyncSta
 
       if (serialized?.version !== state.eventsVersion) {
         const events = [...state.events]
-        const json = JSON.stringify(events)
-        serialized = { version: state.eventsVersion, events, json, digest: sha256(json) }
+        const json = state.eventsJson ?? JSON.stringify(events)
+        // A fast 64-bit content hash of the (large) events JSON; the ETag is a SHA-256 over it and the fields.
+        serialized = { version: state.eventsVersion, events, json, digest: `${json.length}:${Bun.hash.xxHash3(json).toString(16)}` }
       }
       const fields: Omit<ActivitySnapshot, 'events'> = {
         source: 'chain',

@@ -60,8 +60,10 @@ test('a restart resumes from the stored checkpoint: no eth_getLogs for blocks al
   expect(second.indexer.logger.lines).toContain(
     `indexer: resuming after block ${indexed.indexedThrough} from ${db} (${indexed.events.length} events held); its hash is checked against the chain first`,
   )
+  // The body served from the stored text is byte for byte the snapshot's JSON.
   const ready = await second.indexer.get('/activity')
   expect((ready.json as { stale: boolean }).stale).toBe(false)
+  expect(ready.text).toBe(JSON.stringify(second.indexer.sync.snapshot()))
   await second.indexer.stop()
 
   // New events while down: only the blocks after the checkpoint are fetched.

@@ -1,7 +1,7 @@
 import { Database } from 'bun:sqlite'
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
-import type { Address, Hash } from 'viem'
+import type { Hash } from 'viem'
 import type { ActivityEvent } from '../../wire/index.ts'
 import { schemaStatements, schemaVersion } from './schema.ts'
 import { type Checkpoint, type IndexerStore, type StoreCommit, type StoredState, type StoreIdentity, StoreMismatchError } from './types.ts'
@@ -149,19 +149,18 @@ export function openSqliteStore(options: SqliteStoreOptions): IndexerStore {
     location: path,
     async load(limit: number): Promise<StoredState> {
       const rows = newestEvents.all(limit)
-      const events: ActivityEvent[] = new Array(rows.length)
+      // The events' JSON straight from the stored text (fields are stored as JSON), newest last,
+      // field for field what JSON.stringify gives; one JSON.parse then builds the objects.
+      const texts: string[] = new Array(rows.length)
       for (let i = 0; i < rows.length; i++) {
         const row = rows[rows.length - 1 - i]!
-        events[i] = {
-          name: row.name,
-          address: row.address as Address,
-          blockNumber: String(row.block_number),
-          logIndex: row.log_index,
-          transactionHash: row.transaction_hash as Hash,
-          fields: JSON.parse(row.fields) as Record<string, string>,
-        }
+        texts[i] =
+          `{"name":${JSON.stringify(row.name)},"address":${JSON.stringify(row.address)},"blockNumber":"${row.block_number}",` +
+          `"logIndex":${row.log_index},"transactionHash":${JSON.stringify(row.transaction_hash)},"fields":${row.fields}}`
       }
-      return { checkpoint: checkpoint(), truncated: getMeta.get('truncated')?.value === 'true', events }
+      const eventsJson = `[${texts.join(',')}]`
+      const events = JSON.parse(eventsJson) as ActivityEvent[]
+      return { checkpoint: checkpoint(), truncated: getMeta.get('truncated')?.value === 'true', events, eventsJson }
     },
     async commit(batch: StoreCommit) {
       commit(batch)

@@ -16,6 +16,8 @@ export type StoredState = {
   truncated: boolean
   /** The newest events (at most the `limit` asked for), in chain order. */
   events: ActivityEvent[]
+  /** `JSON.stringify(events)`, built from the stored text (a restart serves it without serializing again). */
+  eventsJson: string
 }
 
 /** One indexed range, written atomically. */

@@ -16,6 +16,8 @@ export function createEventLog(retention: number) {
   let truncated = false
   /** Changes whenever `events` does (the snapshot re-serializes the events only then). */
   let version = 0
+  /** `JSON.stringify(events)` when known without serializing (restored from the store), for `version` only. */
+  let known: { version: number; json: string } | undefined
 
   return {
     get events(): readonly ActivityEvent[] {
@@ -26,6 +28,10 @@ export function createEventLog(retention: number) {
     },
     get version() {
       return version
+    },
+    /** `JSON.stringify(events)` if it is known without serializing them, else undefined. */
+    get json(): string | undefined {
+      return known?.version === version ? known.json : undefined
     },
     /**
      * Adds events that all come after the ones held (sorted here into chain order);
@@ -44,11 +50,12 @@ export function createEventLog(retention: number) {
         truncated = true
       }
     },
-    /** Replaces the whole log (a restart loading the store). */
-    restore(stored: ActivityEvent[], wasTruncated: boolean) {
+    /** Replaces the whole log (a restart loading the store); `json`: `JSON.stringify(stored)` when at hand. */
+    restore(stored: ActivityEvent[], wasTruncated: boolean, json?: string) {
       events = stored
       truncated = wasTruncated
       version++
+      known = json === undefined ? undefined : { version, json }
     },
     /** Drops every event above `block` (orphaned by a reorg); returns how many. */
     dropAbove(block: bigint): number {

@@ -20,6 +20,8 @@ export type SyncStatus = {
   events: readonly ActivityEvent[]
   /** Changes whenever `events` does. */
   eventsVersion: number
+  /** `JSON.stringify(events)` when known without serializing (just restored from the store). */
+  eventsJson?: string | undefined
   truncated: boolean
   generation: number
   /** False until the index reached the head once since this process started. */
@@ -71,7 +73,7 @@ export function createSyncer({ client, config, logger, now, store }: SyncerParam
   function load(): Promise<void> {
     loaded ??= (async () => {
       const state = await store.load(config.retention)
-      eventLog.restore(state.events, state.truncated)
+      eventLog.restore(state.events, state.truncated, state.eventsJson)
       if (state.checkpoint) {
         checkpoint = state.checkpoint
         next = state.checkpoint.block + 1n
@@ -226,6 +228,7 @@ export function createSyncer({ client, config, logger, now, store }: SyncerParam
         headReadAt,
         events: eventLog.events,
         eventsVersion: eventLog.version,
+        eventsJson: eventLog.json,
         truncated: eventLog.truncated,
         generation,
         caughtUp,
