@@ -99,3 +99,28 @@ test('a reorg below every stored hash re-syncs from deployedAt', async () => {
     expect.stringMatching(/^warn: indexer: reorg below every stored block hash \(block \d+ is no longer the chain's; none of \d+ stored hashes is\): dropped 1 events, re-syncing from deployedAt \d+; stale until caught up$/),
   ])
 })
+
+test('a reorg between two ranges of one tick is caught before the next range is kept', async () => {
+  const proxy = await startRpcProxy(devnet.rpcUrl)
+  cleanup.push(() => proxy.stop())
+  const indexer = await startTestIndexer(devnet, { rpcUrl: proxy.url, overrides: { maxRange: 4 } })
+  cleanup.push(() => indexer.stop())
+  await indexer.sync.syncOnce()
+  const saved = await devnet.testClient.snapshot()
+  const orphan = await proposeLien(devnet, 'orphan between ranges')
+  await devnet.testClient.mine({ blocks: 10 })
+
+  // Right after the first range's logs are read, the chain forks at `base` with another event.
+  let replacement: Awaited<ReturnType<typeof proposeLien>> | undefined
+  proxy.state.afterLogs = async () => {
+    await devnet.testClient.revert({ id: saved })
+    await devnet.testClient.mine({ blocks: 1 })
+    replacement = await proposeLien(devnet, 'replacement between ranges')
+    await devnet.testClient.mine({ blocks: 12 })
+  }
+  await indexer.sync.syncOnce()
+  const snapshot = indexer.sync.snapshot()
+  expect(snapshot.events.some((event) => event.transactionHash === orphan.receipt.transactionHash)).toBe(false)
+  expect(snapshot.events.at(-1)?.transactionHash).toBe(replacement?.receipt.transactionHash)
+  expect(snapshot).toEqual(await freshSnapshot())
+})

@@ -21,6 +21,8 @@ export type IndexRangeParameters = {
   checkpoint: Checkpoint | undefined
   /** `toBlock`'s header when already read (the head, read at the start of the tick). */
   top?: Header | undefined
+  /** The checkpoint was found on the chain after `top` was read: no need to check it again. */
+  checkpointProven?: boolean
   sizer: RangeSizer
   decode: (log: Log) => ActivityEvent | undefined
   /** Decode at most this many events, the newest: older ones would fall off the retention at once. */
@@ -34,8 +36,9 @@ export type IndexRangeParameters = {
 export type IndexedRange = { toBlock: bigint; end: Checkpoint; events: StoredEvent[]; skipped: number }
 
 /**
- * Indexes one block range with one `eth_getLogs` and at most one header read: the
- * header of the range's last block is read BEFORE the logs, and becomes the
+ * Indexes one block range with one `eth_getLogs` and at most two header reads: the
+ * header of the range's last block is read BEFORE the logs (then, unless proven,
+ * the checkpoint's, to know the range continues it), and becomes the
  * checkpoint whose hash the next tick checks against the chain. A reorg before the
  * header read gives logs and header of the new chain; one after it changes the
  * checkpoint's hash and is found by the next check; so an orphaned log never
@@ -50,8 +53,13 @@ export type IndexedRange = { toBlock: bigint; end: Checkpoint; events: StoredEve
 export async function indexRange(client: PublicClient, parameters: IndexRangeParameters): Promise<IndexedRange> {
   const { fromBlock, checkpoint } = parameters
   const top = parameters.top?.number === parameters.toBlock ? parameters.top : await readHeader(client, parameters.toBlock)
+  // The range must continue the checkpoint: a child proves it by its parentHash; else the
+  // checkpoint must still be on the chain now that the range's header was read.
   if (checkpoint && top.number === checkpoint.block + 1n && top.parentHash !== checkpoint.hash) {
     throw new ChainMovedError(`block ${top.number} does not continue block ${checkpoint.block} as indexed`)
+  }
+  if (checkpoint && top.number > checkpoint.block + 1n && !parameters.checkpointProven && (await canonicalHash(client, checkpoint.block)) !== checkpoint.hash) {
+    throw new ChainMovedError(`block ${checkpoint.block} left the chain before block ${top.number} was indexed`)
   }
 
   const { logs, toBlock } = await fetchLogs(client, { address: parameters.address, fromBlock, toBlock: parameters.toBlock, sizer: parameters.sizer })

@@ -56,6 +56,8 @@ export function createSyncer({ client, config, logger, now, store }: SyncerParam
   let checkpoint: Checkpoint | undefined
   let head: bigint | undefined
   let headHeader: Header | undefined
+  /** The checkpoint hash found on the chain after `headHeader` was read (reset by each head read). */
+  let provenCheckpoint: string | undefined
   let headReadAt: number | undefined
   let generation = 0
   let caughtUp = false
@@ -89,6 +91,7 @@ export function createSyncer({ client, config, logger, now, store }: SyncerParam
     try {
       const block = await client.getBlock({ blockTag: 'latest' })
       headHeader = { number: block.number as bigint, hash: block.hash as `0x${string}`, parentHash: block.parentHash }
+      provenCheckpoint = undefined
       head = headHeader.number
       headReadAt = now()
       outages.recovered('head', `node answers again (head ${head}); catching up from block ${next}`)
@@ -104,9 +107,14 @@ export function createSyncer({ client, config, logger, now, store }: SyncerParam
     if (!checkpoint) return
     const top = headHeader
     // The head itself proves it for free when it is the checkpoint or its child.
-    if (top?.number === checkpoint.block && top.hash === checkpoint.hash) return
-    if (top?.number === checkpoint.block + 1n && top.parentHash === checkpoint.hash) return
-    if ((await canonicalHash(client, checkpoint.block)) === checkpoint.hash) return
+    const proven =
+      (top?.number === checkpoint.block && top.hash === checkpoint.hash) ||
+      (top?.number === checkpoint.block + 1n && top.parentHash === checkpoint.hash) ||
+      (await canonicalHash(client, checkpoint.block)) === checkpoint.hash
+    if (proven) {
+      provenCheckpoint = checkpoint.hash
+      return
+    }
     await repair(checkpoint)
   }
 
@@ -143,6 +151,8 @@ export function createSyncer({ client, config, logger, now, store }: SyncerParam
       toBlock: upper < currentHead ? upper : currentHead,
       checkpoint,
       top: headHeader,
+      // Checked after this head was read (the tick's first range); later ranges check it again.
+      checkpointProven: checkpoint !== undefined && provenCheckpoint === checkpoint.hash && upper >= currentHead,
       sizer,
       decode,
       keep: config.retention,
