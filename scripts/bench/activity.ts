@@ -46,6 +46,7 @@ export async function benchActivity(
         INDEXER_DEPLOYED_AT: devnet.manifest.deployedAt,
         INDEXER_PORT: String(port),
         INDEXER_RETENTION: String(options.retention),
+        INDEXER_DB: ':memory:',
       }),
     )
     children.push(indexer)

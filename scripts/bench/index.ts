@@ -18,10 +18,11 @@ import { loadAverage } from './lib/cpu.ts'
 import { generateRegistryEvents } from './lib/registryEvents.ts'
 import { formatTable, machine, type Row, row, writeResults } from './lib/report.ts'
 import { benchRejections } from './rejections.ts'
+import { benchRestart } from './restart.ts'
 import { benchSettlement } from './settlement.ts'
 import { benchStartup } from './startup.ts'
 
-const names = ['startup', 'rejections', 'settlement', 'interval', 'journal', 'flood', 'backfill', 'activity'] as const
+const names = ['startup', 'rejections', 'settlement', 'interval', 'journal', 'flood', 'backfill', 'activity', 'restart'] as const
 type Name = (typeof names)[number]
 
 const { values } = parseArgs({
@@ -96,12 +97,13 @@ try {
   if (only.has('interval')) rows.push(...withLoad(await benchInterval(context, { orders, clients: 256 })))
   if (only.has('journal')) rows.push(...withLoad(await benchJournal(context, { orders, clients: 32 })))
   if (only.has('flood')) rows.push(...withLoad(await benchFlood(context, { orders, clients: 32, rate: 5_000 })))
-  if (only.has('backfill') || only.has('activity')) {
+  if (only.has('backfill') || only.has('activity') || only.has('restart')) {
     const devnet = await startDevnet()
     try {
       context.log(`generating ${eventCount} registry events`)
       const head = await generateRegistryEvents(devnet, eventCount, 25, (done) => context.log(`  ${done} events`))
       if (only.has('backfill')) rows.push(...withLoad([await benchBackfill(context, devnet, eventCount)]))
+      if (only.has('restart')) rows.push(...withLoad([await benchRestart(context, devnet, eventCount)]))
       if (only.has('activity')) {
         const result = await benchActivity({ ...context, runs: loadRuns }, devnet, head, { connections: 16, seconds: loadSeconds, retention: indexerDefaults.retention })
         rows.push(...withLoad([result.row]))

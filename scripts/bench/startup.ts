@@ -37,7 +37,7 @@ export async function benchStartup(context: BenchContext, runs: number): Promise
           const [relayerPort, indexerPort] = [await freePort(), await freePort()]
           const result = await timeToHealth(
             [context.exe, 'serve', '--manifest', manifest],
-            childEnv({ RELAYER_PK: devnetAccounts.relayer.privateKey, RELAYER_PORT: String(relayerPort), INDEXER_PORT: String(indexerPort), RELAYER_DB: join(context.dir, `startup-${run}.db`) }),
+            childEnv({ RELAYER_PK: devnetAccounts.relayer.privateKey, RELAYER_PORT: String(relayerPort), INDEXER_PORT: String(indexerPort), RELAYER_DB: join(context.dir, `startup-${run}.db`), INDEXER_DB: ':memory:' }),
             `http://127.0.0.1:${indexerPort}/health`,
             context.dir,
           )

@@ -3,6 +3,7 @@ import { defaultRpcUrl } from '../chain/chains.ts'
 import { type Manifest, ManifestError, readManifest } from '../chain/manifest.ts'
 import { type MetricsListen, readMetricsListen } from '../metrics/config.ts'
 import { ConfigError, createEnvReader, type Env } from '../shared/index.ts'
+import { defaultStorePath } from './store/location.ts'
 
 export type IndexerConfig = {
   chainId: number
@@ -27,6 +28,8 @@ export type IndexerConfig = {
   reorgWindow: number
   /** Prometheus listener (INDEXER_METRICS_PORT / INDEXER_METRICS_HOST); undefined when off. */
   metrics?: MetricsListen
+  /** The store: a SQLite file path, or `:memory:` (nothing survives a restart). */
+  db: string
 }
 
 /** Documented defaults of the optional variables. */
@@ -59,6 +62,7 @@ export const indexerEnvironment = [
   `INDEXER_MAX_RANGE     largest eth_getLogs block range; halves when the node refuses (default ${indexerDefaults.maxRange})`,
   'INDEXER_METRICS_PORT  Prometheus GET /metrics on its own port (default off)',
   'INDEXER_METRICS_HOST  address of the metrics listener (default 127.0.0.1)',
+  'INDEXER_DB            SQLite file of the index, or :memory: (default .order-relay/indexer-<chain>-<digest>.sqlite in the working directory)',
 ]
 
 /**
@@ -110,8 +114,10 @@ export function readIndexerConfig(env: Env, overrides: IndexerConfigOverrides = 
     maxRange: overrides.maxRange ?? int('INDEXER_MAX_RANGE', indexerDefaults.maxRange, 1, 10_000_000),
     reorgWindow: overrides.reorgWindow ?? indexerDefaults.reorgWindow,
     metrics: 'metrics' in overrides ? overrides.metrics : readMetricsListen(read, 'INDEXER'),
+    db: overrides.db ?? read.string('INDEXER_DB') ?? '',
   }
   read.done('indexer')
+  if (!config.db) config.db = defaultStorePath(config.chainId, config.addresses, config.deployedAt)
   return config
 }
 

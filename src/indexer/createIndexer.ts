@@ -3,7 +3,9 @@ import { chainFor } from '../chain/index.ts'
 import { listenUrl, type Logger } from '../shared/index.ts'
 import type { IndexerConfig } from './config.ts'
 import { createIndexerApp } from './http/app.ts'
+import { readiness } from './readiness.ts'
 import { createSnapshotCache } from './snapshot.ts'
+import { type IndexerStore, openSqliteStore } from './store/index.ts'
 import { createSyncer } from './sync/syncer.ts'
 import { createIndexerMetrics, type MetricsListener, observeTransport, serveMetrics } from '../metrics/index.ts'
 import { indexerOperationsRoutes } from './http/operations.ts'
@@ -22,6 +24,8 @@ export type IndexerDependencies = {
   client?: PublicClient
   /** Clock for staleness (tests); Date.now by default. */
   now?: () => number
+  /** Override the store (tests, issue 17's PostgreSQL store); SQLite at `config.db` by default. */
+  store?: IndexerStore
 }
 
 export type IndexerServeOptions = {
@@ -53,9 +57,20 @@ export function createIndexer(config: IndexerConfig, dependencies: IndexerDepend
         : observeTransport(http(config.rpcUrl, { retryCount: 0, timeout: 10_000, maxResponseBodySize: maxRpcResponseBytes }), metrics.rpc),
       cacheTime: 0,
     }) as PublicClient)
-  const syncer = createSyncer({ client, config, logger, now, onReorg: metrics.reorg })
+  const store =
+    dependencies.store ??
+    openSqliteStore({
+      path: config.db,
+      identity: { chainId: config.chainId, addresses: config.addresses, deployedAt: config.deployedAt },
+      retention: config.retention,
+      hashWindow: config.reorgWindow,
+    })
+  const syncer = createSyncer({ client, config, logger, now, store, onReorg: metrics.reorg })
   const snapshots = createSnapshotCache(config, syncer.status, now)
-  const app = createIndexerApp(snapshots, logger, indexerOperationsRoutes(config, snapshots, metrics))
+  const app = createIndexerApp(snapshots, logger, {
+    readiness: () => readiness(config, syncer.status(), now),
+    operations: indexerOperationsRoutes(config, snapshots, metrics),
+  })
 
   return {
     app,
@@ -73,15 +88,16 @@ export function createIndexer(config: IndexerConfig, dependencies: IndexerDepend
       /** The snapshot `GET /activity` answers right now. */
       snapshot: () => snapshots.current().snapshot,
     },
-    /** Listens and starts syncing; resolves once the port is bound. */
+    /** Loads the store, listens and starts syncing; resolves once the port is bound. */
     async serve(options: IndexerServeOptions = {}) {
+      await syncer.load()
       const server = Bun.serve({ hostname: config.host, port: config.port, fetch: app.fetch })
       const url = listenUrl(config.host, server.port as number)
       if (options.sync !== false) syncer.start()
       const metricsListener: MetricsListener | undefined = config.metrics ? serveMetrics(metrics.registry, { ...config.metrics, logger, surface: 'indexer' }) : undefined
       const [registry, inbox, pool, escrow] = config.addresses
       logger.info(
-        `indexer on chain ${config.chainId} from block ${config.deployedAt} (registry ${registry}, inbox ${inbox}, pool ${pool}, escrow ${escrow}), listening on ${url}`,
+        `indexer on chain ${config.chainId} from block ${config.deployedAt} (registry ${registry}, inbox ${inbox}, pool ${pool}, escrow ${escrow}), store ${store.location}, listening on ${url}`,
       )
       let stopped: Promise<void> | undefined
       return {
@@ -94,6 +110,7 @@ export function createIndexer(config: IndexerConfig, dependencies: IndexerDepend
             await syncer.stop()
             server.stop(true)
             metricsListener?.stop()
+            await store.close()
           })()
           return stopped
         },

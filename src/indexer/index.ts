@@ -1,5 +1,8 @@
-// The indexer: GET /health, GET /activity — a reorg-safe, retention-capped view of the registry contracts' events.
+// The indexer: GET /health, GET /ready, GET /activity (query parameters), GET /api/openapi.json — a durable,
+// reorg-safe, retention-capped view of the registry contracts' events.
 export { ConfigError, type IndexerConfig, type IndexerConfigOverrides, indexerDefaults, indexerEnvironment, readIndexerConfig } from './config.ts'
 export { createIndexer, type Indexer, type IndexerDependencies, type IndexerServer, type IndexerServeOptions } from './createIndexer.ts'
 export { reservedPaths } from './http/app.ts'
+export { indexerOpenApiDocument } from './http/openapi.ts'
+export { defaultStorePath, type IndexerStore, openSqliteStore } from './store/index.ts'
 export type { SyncStatus } from './sync/syncer.ts'

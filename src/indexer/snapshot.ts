@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import type { ActivitySnapshot } from '../wire/index.ts'
+import type { ActivityEvent, ActivitySnapshot } from '../wire/index.ts'
 import type { IndexerConfig } from './config.ts'
 import type { SyncStatus } from './sync/syncer.ts'
 
@@ -22,19 +22,23 @@ export type BuiltSnapshot = {
  */
 export function createSnapshotCache(config: IndexerConfig, status: () => SyncStatus, now: () => number) {
   let cached: (BuiltSnapshot & { key: string }) | undefined
+  // The events' JSON, rebuilt only when the events change: a new head alone costs a few hundred bytes.
+  let serialized: { version: number; events: ActivityEvent[]; json: string; digest: string } | undefined
 
   return {
     current(): BuiltSnapshot {
       const state = status()
-      const head = state.head ?? state.indexedThrough
-      const lagBlocks = head > state.indexedThrough ? Number(head - state.indexedThrough) : 0
-      // Never fresh without a head read, nor when the head has not been readable for a while.
-      const headUnreadable = state.headReadAt === undefined || now() - state.headReadAt > config.headStaleMs
-      const stale = headUnreadable || lagBlocks > config.staleBlocks
-      const key = `${state.generation}:${head}:${stale}`
+      const { head, lagBlocks, stale } = freshness(config, state, now)
+      const key = `${state.generation}:${state.eventsVersion}:${head}:${stale}`
       if (cached?.key === key) return cached
 
-      const snapshot: ActivitySnapshot = {
+      if (serialized?.version !== state.eventsVersion) {
+        const events = [...state.events]
+        const json = state.eventsJson ?? JSON.stringify(events)
+        // A fast 64-bit content hash of the (large) events JSON; the ETag is a SHA-256 over it and the fields.
+        serialized = { version: state.eventsVersion, events, json, digest: `${json.length}:${Bun.hash.xxHash3(json).toString(16)}` }
+      }
+      const fields: Omit<ActivitySnapshot, 'events'> = {
         source: 'chain',
         chainId: config.chainId,
         addresses: [...config.addresses],
@@ -44,10 +48,13 @@ export function createSnapshotCache(config: IndexerConfig, status: () => SyncSta
         lagBlocks,
         stale,
         truncated: state.truncated,
-        events: [...state.events],
       }
-      const body = JSON.stringify(snapshot)
-      const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`
+      const snapshot: ActivitySnapshot = { ...fields, events: serialized.events }
+      // Byte for byte JSON.stringify(snapshot): `events` is the last field.
+      const fieldsJson = JSON.stringify(fields)
+      const body = `${fieldsJson.slice(0, -1)},"events":${serialized.json}}`
+      // Strong: a digest over the fields and the events' digest, so over the whole body.
+      const etag = `"${sha256(fieldsJson + serialized.digest).slice(0, 32)}"`
       cached = { key, snapshot, body, etag }
       return cached
     },
@@ -58,4 +65,17 @@ export function createSnapshotCache(config: IndexerConfig, status: () => SyncSta
   }
 }
 
+const sha256 = (text: string) => createHash('sha256').update(text).digest('base64url')
+
 export type SnapshotCache = ReturnType<typeof createSnapshotCache>
+
+/** How far behind the index is, and whether that makes it stale (SPEC.md 2.1). */
+export function freshness(config: IndexerConfig, state: SyncStatus, now: () => number) {
+  const head = state.head ?? state.indexedThrough
+  const lagBlocks = head > state.indexedThrough ? Number(head - state.indexedThrough) : 0
+  // Never fresh without a head read, nor when the head has not been readable for a while.
+  const headUnreadable = state.headReadAt === undefined || now() - state.headReadAt > config.headStaleMs
+  // A reorg being repaired is stale whatever the lag says: the events above the fork are being re-read.
+  const stale = headUnreadable || lagBlocks > config.staleBlocks || state.repairing
+  return { head, lagBlocks, headUnreadable, stale }
+}

@@ -26,7 +26,7 @@ function io(env: Record<string, string> = {}) {
 test('indexer --manifest serves /health and /activity, prints its URL, and stops cleanly on a signal', async () => {
   const manifest = join(dir, 'manifest.json')
   writeFileSync(manifest, JSON.stringify(devnet.manifest))
-  const run = io({ INDEXER_POLL_MS: '20' })
+  const run = io({ INDEXER_POLL_MS: '20', INDEXER_DB: join(dir, 'index.sqlite') })
   const exit = main(['indexer', '--manifest', manifest, '--port', '0'], run.io)
 
   const deadline = Date.now() + 5_000

@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, test } from 'bun:test'
+import { createHash } from 'node:crypto'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -50,7 +51,17 @@ describe('readIndexerConfig', () => {
       pollMs: 1_000,
       maxRange: 2_000,
       reorgWindow: 128,
+      // One file per chain and address set, under the working directory's .order-relay/.
+      db: join(process.cwd(), '.order-relay', `indexer-31337-${createHash('sha256').update(`${base.INDEXER_ADDRESSES}@7`).digest('hex').slice(0, 12)}.sqlite`),
     })
+  })
+
+  test('another address set or deployedAt gets another default store file; INDEXER_DB wins', () => {
+    const other = readIndexerConfig({ ...base, INDEXER_DEPLOYED_AT: '8' }).db
+    expect(other).not.toBe(readIndexerConfig(base).db)
+    expect(other).toStartWith(join(process.cwd(), '.order-relay', 'indexer-31337-'))
+    expect(readIndexerConfig({ ...base, INDEXER_DB: ':memory:' }).db).toBe(':memory:')
+    expect(readIndexerConfig({ ...base, INDEXER_DB: '/var/lib/relay/index.sqlite' }).db).toBe('/var/lib/relay/index.sqlite')
   })
 
   test('reads every optional variable', () => {

@@ -41,3 +41,17 @@ export function logPositions(receipt: TransactionReceipt, addresses: readonly st
     .filter((log) => ours.has(log.address.toLowerCase()))
     .map((log) => ({ blockNumber: receipt.blockNumber.toString(), logIndex: log.logIndex, transactionHash: receipt.transactionHash }))
 }
+
+/** The lender proposes one lien (one LienProposed event); returns its id and receipt. */
+export async function proposeLien(devnet: Devnet, label: string) {
+  const lienId = keccak256(stringToHex(`indexer test proposal ${label}`))
+  const expiresAt = (await devnet.publicClient.getBlock()).timestamp + 86_400n
+  const hash = await devnet.wallet('lender').writeContract({
+    address: devnet.manifest.contracts.inbox,
+    abi: lienInboxAbi,
+    functionName: 'propose',
+    args: [lienId, devnetAccounts.borrower.address, expiresAt],
+  })
+  const receipt = await devnet.publicClient.waitForTransactionReceipt({ hash, pollingInterval: 20 })
+  return { lienId, receipt }
+}

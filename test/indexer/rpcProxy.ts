@@ -15,11 +15,19 @@ export type RpcProxyOptions = {
 export async function startRpcProxy(upstream: string, options: RpcProxyOptions = {}) {
   const port = await freePort()
   const url = `http://127.0.0.1:${port}`
-  const state = { maxLogRange: options.maxLogRange, refuseLogs: false }
+  const state: { maxLogRange: number | undefined; refuseLogs: boolean; afterLogs: (() => Promise<void>) | undefined } = {
+    maxLogRange: options.maxLogRange,
+    refuseLogs: false,
+    /** Runs once, after the next eth_getLogs is answered upstream and before the answer is returned (a reorg mid-tick). */
+    afterLogs: undefined,
+  }
   /** Every eth_getLogs asked for: block span and whether it was refused. */
   const logRequests: { from: bigint; to: bigint; refused: boolean }[] = []
+  /** Every JSON-RPC method asked for, in order (a batch counts each of its calls). */
+  const methods: string[] = []
 
   async function answer(request: JsonRpcRequest): Promise<unknown> {
+    methods.push(request.method)
     if (request.method === 'eth_getLogs') {
       const filter = (request.params?.[0] ?? {}) as { fromBlock?: string; toBlock?: string }
       const from = BigInt(filter.fromBlock ?? '0x0')
@@ -32,7 +40,13 @@ export async function startRpcProxy(upstream: string, options: RpcProxyOptions =
       }
     }
     const response = await fetch(upstream, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(request) })
-    return response.json()
+    const answered = await response.json()
+    const hook = request.method === 'eth_getLogs' ? state.afterLogs : undefined
+    if (hook) {
+      state.afterLogs = undefined
+      await hook()
+    }
+    return answered
   }
 
   const serve = () =>
@@ -51,6 +65,7 @@ export async function startRpcProxy(upstream: string, options: RpcProxyOptions =
     url,
     state,
     logRequests,
+    methods,
     /** Closes the port: every request fails as a connection error. */
     down() {
       server?.stop(true)

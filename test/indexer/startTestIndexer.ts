@@ -7,7 +7,8 @@ export type TestIndexer = Awaited<ReturnType<typeof startTestIndexer>>
 /**
  * A real indexer over HTTP on 127.0.0.1 (free port) for the devnet's registry set,
  * its log captured. By default the sync loop does not run: the test drives
- * `sync.syncOnce()`; `loop: true` runs it every `pollMs`.
+ * `sync.syncOnce()`; `loop: true` runs it every `pollMs`. The store is `:memory:`
+ * unless `overrides.db` names a file (in a temp directory).
  */
 export async function startTestIndexer(
   devnet: Devnet,
@@ -22,7 +23,8 @@ export async function startTestIndexer(
       INDEXER_ADDRESSES: [registry, inbox, pool, escrow].join(','),
       INDEXER_DEPLOYED_AT: devnet.manifest.deployedAt,
     },
-    { host: '127.0.0.1', port: 0, pollMs: 20, ...options.overrides },
+    // A throw-away store unless the test names one (never the working directory's .order-relay/).
+    { host: '127.0.0.1', port: 0, pollMs: 20, db: ':memory:', ...options.overrides },
   )
   const indexer = createIndexer(config, { logger, ...(options.now ? { now: options.now } : {}) })
   const server = await indexer.serve({ sync: options.loop === true })

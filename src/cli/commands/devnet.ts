@@ -93,6 +93,8 @@ export const devnetCommand: Command = {
             host: '127.0.0.1',
             port: ports.indexer,
             pollMs: 250,
+            // The devnet's chain lives as long as this process: nothing worth a store file.
+            db: ':memory:',
           },
         ),
         { logger },

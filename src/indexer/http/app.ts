@@ -1,6 +1,10 @@
+import { createHash } from 'node:crypto'
 import { Hono } from 'hono'
 import type { Logger } from '../../shared/index.ts'
+import type { ActivityPage, IndexerReadiness } from '../../wire/index.ts'
+import { parseQuery, selectPage } from '../query/index.ts'
 import type { BuiltSnapshot, SnapshotCache } from '../snapshot.ts'
+import { indexerOpenApiDocument } from './openapi.ts'
 
 /** Route families of the debtor confirmation flow (SPEC.md 1.3): reserved, not served here. */
 export const reservedPaths = ['/confirmations', '/confirmations/*', '/contacts', '/contacts/*', '/receipts', '/receipts/*'] as const
@@ -11,20 +15,39 @@ const notImplemented = {
   message: 'the debtor confirmation flow is not served by this process: /confirmations, /contacts and /receipts are reserved for it',
 } as const
 
+export type IndexerAppOptions = {
+  /** `GET /ready`'s answer; without it the route says not ready. */
+  readiness?: () => IndexerReadiness
+  /** `GET /status` and the status page `GET /` (docs/operations.md). */
+  operations?: Hono
+}
+
 /**
- * The indexer's HTTP surface (SPEC.md 4.1): `GET /health`, `GET /activity` with an
- * ETag and 304 on a matching `If-None-Match`, 501 for the reserved families, 404
- * `not found` for anything else. No route says whether a lien is taken, and no
- * answer is ever a 500.
+ * The indexer's HTTP surface (SPEC.md 4.1): `GET /health` (liveness), `GET /ready`
+ * (readiness), `GET /activity` with an ETag and 304 on a matching `If-None-Match`
+ * and optional query parameters (docs/indexer.md), `GET /api/openapi.json`, 501 for
+ * the reserved families, 404 `not found` for anything else. No route says whether a
+ * lien is taken, and no answer is ever a 500.
  */
-export function createIndexerApp(snapshots: SnapshotCache, logger: Logger, operations?: Hono) {
+export function createIndexerApp(snapshots: SnapshotCache, logger: Logger, options: IndexerAppOptions = {}) {
   const app = new Hono()
   // GET /status and the status page GET / (docs/operations.md); every other unknown path stays 404.
-  if (operations) app.route('/', operations)
+  if (options.operations) app.route('/', options.operations)
 
   app.get('/health', (c) => c.text('ok'))
 
+  app.get('/ready', (c) => {
+    const state = options.readiness?.()
+    if (!state) return c.json({ ready: false, reason: 'head-unreadable', message: 'not started', indexedThrough: '0', head: null, lagBlocks: 0 }, 503)
+    c.header('Cache-Control', 'no-store')
+    return c.json(state, state.ready ? 200 : 503)
+  })
+
+  app.get('/api/openapi.json', (c) => c.json(indexerOpenApiDocument()))
+
   app.get('/activity', (c) => {
+    const parsed = parseQuery(c.req.queries())
+    if (parsed && 'problem' in parsed) return c.json(parsed.problem, 400)
     let built: BuiltSnapshot | undefined
     try {
       built = snapshots.current()
@@ -33,6 +56,16 @@ export function createIndexerApp(snapshots: SnapshotCache, logger: Logger, opera
       built = snapshots.last()
     }
     if (!built) return c.json({ ok: false, code: 'UNAVAILABLE', message: 'no snapshot yet; retry shortly' }, 503)
+    if (parsed) {
+      const { events, nextCursor } = selectPage(built.snapshot.events, parsed.query)
+      const page: ActivityPage = { ...built.snapshot, events, nextCursor }
+      const body = JSON.stringify(page)
+      const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`
+      c.header('ETag', etag)
+      c.header('Cache-Control', 'no-cache')
+      if (etagMatches(c.req.header('if-none-match'), etag)) return c.body(null, 304)
+      return c.body(body, 200, { 'Content-Type': 'application/json' })
+    }
     c.header('ETag', built.etag)
     c.header('Cache-Control', 'no-cache')
     if (etagMatches(c.req.header('if-none-match'), built.etag)) return c.body(null, 304)

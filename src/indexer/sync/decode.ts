@@ -56,8 +56,11 @@ function tryDecode(abi: Abi, log: Log) {
 
 /** Chain order: block number, then log index. */
 export function compareEvents(a: ActivityEvent, b: ActivityEvent): number {
-  const blockA = BigInt(a.blockNumber)
-  const blockB = BigInt(b.blockNumber)
-  if (blockA !== blockB) return blockA < blockB ? -1 : 1
-  return a.logIndex - b.logIndex
+  return compareBlocks(a.blockNumber, b.blockNumber) || a.logIndex - b.logIndex
+}
+
+/** Two canonical decimal block numbers compared without parsing: the longer is larger, else by text. */
+export function compareBlocks(a: string, b: string): number {
+  if (a.length !== b.length) return a.length < b.length ? -1 : 1
+  return a < b ? -1 : a > b ? 1 : 0
 }

@@ -14,6 +14,10 @@ import { compareEvents } from './decode.ts'
 export function createEventLog(retention: number) {
   let events: ActivityEvent[] = []
   let truncated = false
+  /** Changes whenever `events` does (the snapshot re-serializes the events only then). */
+  let version = 0
+  /** `JSON.stringify(events)` when known without serializing (restored from the store), for `version` only. */
+  let known: { version: number; json: string } | undefined
 
   return {
     get events(): readonly ActivityEvent[] {
@@ -22,6 +26,13 @@ export function createEventLog(retention: number) {
     get truncated() {
       return truncated
     },
+    get version() {
+      return version
+    },
+    /** `JSON.stringify(events)` if it is known without serializing them, else undefined. */
+    get json(): string | undefined {
+      return known?.version === version ? known.json : undefined
+    },
     /**
      * Adds events that all come after the ones held (sorted here into chain order);
      * `skipped`: how many events came before `added` but were left out (too old to keep).
@@ -29,20 +40,37 @@ export function createEventLog(retention: number) {
     append(added: readonly ActivityEvent[], skipped = 0) {
       if (skipped > 0) truncated = true
       if (added.length === 0) return
-      events.push(...[...added].sort(compareEvents))
+      version++
+      // One push per event: `push(...added)` passes every event as an argument and throws
+      // RangeError past ~1M of them (INDEXER_RETENTION accepts 10M).
+      const ordered = inChainOrder(added) ? added : [...added].sort(compareEvents)
+      for (let i = 0; i < ordered.length; i++) events.push(ordered[i]!)
       if (events.length > retention) {
         events = events.slice(events.length - retention)
         truncated = true
       }
+    },
+    /** Replaces the whole log (a restart loading the store); `json`: `JSON.stringify(stored)` when at hand. */
+    restore(stored: ActivityEvent[], wasTruncated: boolean, json?: string) {
+      events = stored
+      truncated = wasTruncated
+      version++
+      known = json === undefined ? undefined : { version, json }
     },
     /** Drops every event above `block` (orphaned by a reorg); returns how many. */
     dropAbove(block: bigint): number {
       const keep = events.filter((event) => BigInt(event.blockNumber) <= block)
       const dropped = events.length - keep.length
       events = keep
+      if (dropped > 0) version++
       return dropped
     },
   }
 }
 
 export type EventLog = ReturnType<typeof createEventLog>
+
+function inChainOrder(events: readonly ActivityEvent[]): boolean {
+  for (let i = 1; i < events.length; i++) if (compareEvents(events[i - 1]!, events[i]!) > 0) return false
+  return true
+}

@@ -1,75 +1,101 @@
-import type { Address, Block, Hash, PublicClient } from 'viem'
+import type { Address, Hash, Log, PublicClient } from 'viem'
 import type { ActivityEvent } from '../../wire/index.ts'
-import { type RangeSizer, fetchLogs } from './fetchLogs.ts'
-import type { BlockHashes } from './reorg.ts'
+import type { Checkpoint, StoredEvent } from '../store/index.ts'
+import { fetchLogs, type RangeSizer } from './fetchLogs.ts'
+import { canonicalHash } from './reorg.ts'
 
 /** The chain changed under a range being indexed (a reorg in progress): retry after a reorg check. */
 export class ChainMovedError extends Error {
   override name = 'ChainMovedError'
 }
 
+/** The part of a block header the sync needs. */
+export type Header = { number: bigint; hash: Hash; parentHash: Hash }
+
 export type IndexRangeParameters = {
   address: readonly Address[]
   fromBlock: bigint
   /** Upper bound of the range; the sizer may make it shorter. */
   toBlock: bigint
-  /** Blocks from here on are near the head: their hashes are fetched, checked and kept. */
-  windowStart: bigint
+  /** The last indexed block (undefined: nothing indexed yet). */
+  checkpoint: Checkpoint | undefined
+  /** `toBlock`'s header when already read (the head, read at the start of the tick). */
+  top?: Header | undefined
+  /** The checkpoint was found on the chain after `top` was read: no need to check it again. */
+  checkpointProven?: boolean
   sizer: RangeSizer
-  hashes: BlockHashes
-  decode: (log: Awaited<ReturnType<PublicClient['getLogs']>>[number]) => ActivityEvent | undefined
+  decode: (log: Log) => ActivityEvent | undefined
   /** Decode at most this many events, the newest: older ones would fall off the retention at once. */
   keep?: number
 }
 
-/** `skipped`: events of the range left undecoded because `keep` newer ones follow them. */
-export type IndexedRange = { toBlock: bigint; events: ActivityEvent[]; blockHashes: [bigint, Hash][]; skipped: number }
+/**
+ * `end`: the new checkpoint (the range's last block and its hash); `skipped`: events
+ * of the range left undecoded because `keep` newer ones follow them.
+ */
+export type IndexedRange = { toBlock: bigint; end: Checkpoint; events: StoredEvent[]; skipped: number }
 
 /**
- * Indexes one block range. For blocks near the head the headers are read first and
- * must form one parent chain continuing the kept hashes, and every log must carry
- * its header's hash; otherwise the chain moved and ChainMovedError is thrown, so an
- * orphaned log never enters the snapshot. (Headers before logs: a log missing from
- * a block whose header was replaced is caught later, when the kept hash no longer
- * matches the chain.)
+ * Indexes one block range with one `eth_getLogs` and at most two header reads: the
+ * header of the range's last block is read BEFORE the logs (then, unless proven,
+ * the checkpoint's, to know the range continues it), and becomes the
+ * checkpoint whose hash the next tick checks against the chain. A reorg before the
+ * header read gives logs and header of the new chain; one after it changes the
+ * checkpoint's hash and is found by the next check; so an orphaned log never
+ * stays unnoticed. Logs of the last block must carry its hash, and a one-block
+ * range must continue the checkpoint (ChainMovedError otherwise). When the node
+ * refuses the range and a shorter one is fetched, the shorter end's header is read
+ * after the logs and the first header is checked to be still on the chain.
  *
  * @example
- * const { toBlock, events, blockHashes } = await indexRange(client, parameters)
+ * const { end, events } = await indexRange(client, { address, fromBlock, toBlock, checkpoint, sizer, decode })
  */
 export async function indexRange(client: PublicClient, parameters: IndexRangeParameters): Promise<IndexedRange> {
-  const { fromBlock, windowStart, hashes } = parameters
-  const headerFrom = fromBlock > windowStart ? fromBlock : windowStart
-  const headers = headerFrom <= parameters.toBlock ? await readHeaders(client, headerFrom, parameters.toBlock) : []
-
-  let parent = hashes.get(headerFrom - 1n)
-  for (const header of headers) {
-    if (parent !== undefined && header.parentHash !== parent) {
-      throw new ChainMovedError(`block ${header.number} does not continue block ${header.number! - 1n} as indexed`)
-    }
-    parent = header.hash!
+  const { fromBlock, checkpoint } = parameters
+  const top = parameters.top?.number === parameters.toBlock ? parameters.top : await readHeader(client, parameters.toBlock)
+  // The range must continue the checkpoint: a child proves it by its parentHash; else the
+  // checkpoint must still be on the chain now that the range's header was read.
+  if (checkpoint && top.number === checkpoint.block + 1n && top.parentHash !== checkpoint.hash) {
+    throw new ChainMovedError(`block ${top.number} does not continue block ${checkpoint.block} as indexed`)
+  }
+  if (checkpoint && top.number > checkpoint.block + 1n && !parameters.checkpointProven && (await canonicalHash(client, checkpoint.block)) !== checkpoint.hash) {
+    throw new ChainMovedError(`block ${checkpoint.block} left the chain before block ${top.number} was indexed`)
   }
 
   const { logs, toBlock } = await fetchLogs(client, { address: parameters.address, fromBlock, toBlock: parameters.toBlock, sizer: parameters.sizer })
-  const byNumber = new Map(headers.map((header) => [header.number!, header.hash!]))
-  const live: typeof logs = []
+  let end = top
+  if (toBlock < top.number) {
+    end = await readHeader(client, toBlock)
+    if ((await canonicalHash(client, top.number)) !== top.hash) throw new ChainMovedError(`block ${top.number} changed while its logs were read`)
+  }
+
+  const live: Log[] = []
   for (const log of logs) {
-    if (log.removed || log.blockNumber === null || log.logIndex === null || log.transactionHash === null) continue
-    const expected = byNumber.get(log.blockNumber)
-    if (expected !== undefined && log.blockHash !== expected) {
-      throw new ChainMovedError(`a log of block ${log.blockNumber} belongs to another fork`)
-    }
+    if (log.removed || log.blockNumber === null || log.logIndex === null || log.transactionHash === null || log.blockHash === null) continue
+    if (log.blockNumber === end.number && log.blockHash !== end.hash) throw new ChainMovedError(`a log of block ${log.blockNumber} belongs to another fork`)
     live.push(log)
   }
   // A range holding more events than the retention keeps: only the newest `keep` are decoded.
   const skipped = parameters.keep !== undefined && live.length > parameters.keep ? live.length - parameters.keep : 0
   if (skipped > 0 && !inChainOrder(live)) live.sort(compareLogs)
-  const events: ActivityEvent[] = []
+  const events: StoredEvent[] = []
   for (let i = skipped; i < live.length; i++) {
-    const event = parameters.decode(live[i]!)
-    if (event) events.push(event)
+    const log = live[i]!
+    const event = parameters.decode(log)
+    if (event) events.push({ event, blockHash: log.blockHash as Hash })
   }
-  const blockHashes = headers.filter((header) => header.number! <= toBlock).map((header): [bigint, Hash] => [header.number!, header.hash!])
-  return { toBlock, events, blockHashes, skipped }
+  return { toBlock, end: { block: end.number, hash: end.hash }, events, skipped }
+}
+
+/** One block's header; ChainMovedError when the chain no longer reaches it. */
+export async function readHeader(client: PublicClient, blockNumber: bigint): Promise<Header> {
+  try {
+    const block = await client.getBlock({ blockNumber })
+    return { number: block.number as bigint, hash: block.hash as Hash, parentHash: block.parentHash }
+  } catch (error) {
+    if (error instanceof Error && error.name === 'BlockNotFoundError') throw new ChainMovedError(`block ${blockNumber} is no longer on the chain`)
+    throw error
+  }
 }
 
 type Positioned = { blockNumber: bigint | null; logIndex: number | null }
@@ -82,24 +108,4 @@ function compareLogs(a: Positioned, b: Positioned): number {
 function inChainOrder(logs: readonly Positioned[]): boolean {
   for (let i = 1; i < logs.length; i++) if (compareLogs(logs[i - 1]!, logs[i]!) > 0) return false
   return true
-}
-
-async function readHeaders(client: PublicClient, from: bigint, to: bigint): Promise<Block[]> {
-  const numbers: bigint[] = []
-  for (let block = from; block <= to; block++) numbers.push(block)
-  const headers: Block[] = []
-  for (let i = 0; i < numbers.length; i += 16) {
-    const chunk = numbers.slice(i, i + 16)
-    headers.push(
-      ...(await Promise.all(
-        chunk.map((blockNumber) =>
-          client.getBlock({ blockNumber }).catch((error: unknown) => {
-            if (error instanceof Error && error.name === 'BlockNotFoundError') throw new ChainMovedError(`block ${blockNumber} is no longer on the chain`)
-            throw error
-          }),
-        ),
-      )),
-    )
-  }
-  return headers
 }

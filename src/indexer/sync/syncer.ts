@@ -2,12 +2,13 @@ import type { PublicClient } from 'viem'
 import type { Logger } from '../../shared/index.ts'
 import type { ActivityEvent } from '../../wire/index.ts'
 import type { IndexerConfig } from '../config.ts'
+import type { Checkpoint, IndexerStore } from '../store/index.ts'
 import { createLogDecoder } from './decode.ts'
 import { createEventLog } from './eventLog.ts'
 import { createRangeSizer, describeError } from './fetchLogs.ts'
-import { ChainMovedError, indexRange } from './indexRange.ts'
+import { ChainMovedError, type Header, indexRange } from './indexRange.ts'
 import { createOutageLog } from './outage.ts'
-import { checkReorg, createBlockHashes } from './reorg.ts'
+import { canonicalHash, findForkPoint } from './reorg.ts'
 
 /** What the snapshot is built from. `generation` changes whenever the events or `indexedThrough` do. */
 export type SyncStatus = {
@@ -17,8 +18,16 @@ export type SyncStatus = {
   /** When the head was last read (ms, from `now`). */
   headReadAt: number | undefined
   events: readonly ActivityEvent[]
+  /** Changes whenever `events` does. */
+  eventsVersion: number
+  /** `JSON.stringify(events)` when known without serializing (just restored from the store). */
+  eventsJson?: string | undefined
   truncated: boolean
   generation: number
+  /** False until the index reached the head once since this process started. */
+  caughtUp: boolean
+  /** True from a reorg found until the re-fetch reaches the head again. */
+  repairing: boolean
 }
 
 export type SyncerParameters = {
@@ -26,42 +35,72 @@ export type SyncerParameters = {
   config: IndexerConfig
   logger: Logger
   now: () => number
+  store: IndexerStore
   /** Told of each reorg: the fork point and how many indexed blocks were rewound (metrics). */
   onReorg?: (forkPoint: bigint, depth: number) => void
 }
 
 /**
- * Follows the registry contracts' logs: backfills from `deployedAt` in adaptive
- * ranges, then follows the head every `pollMs`; rewinds on a reorg; never throws
- * out of a tick (an RPC failure is logged once per outage and retried).
+ * Follows the registry contracts' logs: resumes from the stored checkpoint (or
+ * backfills from `deployedAt`) in adaptive ranges, then follows the head every
+ * `pollMs`; repairs a reorg at any depth; writes every range to the store before
+ * serving it; never throws out of a tick (an RPC failure is logged once per outage
+ * and retried).
+ *
+ * RPC calls per tick while following: one `eth_getBlockByNumber("latest")`; when
+ * new blocks came, one `eth_getLogs`, plus one header read of the checkpoint when
+ * more than one block came (one new block is checked through its parentHash).
  *
  * @example
- * const syncer = createSyncer({ client, config, logger, now: Date.now })
+ * const syncer = createSyncer({ client, config, logger, now: Date.now, store })
  * await syncer.syncOnce() // or syncer.start() … await syncer.stop()
  */
-export function createSyncer({ client, config, logger, now, onReorg }: SyncerParameters) {
+export function createSyncer({ client, config, logger, now, store, onReorg }: SyncerParameters) {
   const sizer = createRangeSizer(config.maxRange)
-  const hashes = createBlockHashes(config.reorgWindow)
   const eventLog = createEventLog(config.retention)
   const decode = createLogDecoder(config.addresses)
   const outages = createOutageLog(logger)
-  const floor = config.deployedAt > 0n ? config.deployedAt - 1n : 0n
   let next = config.deployedAt
+  let checkpoint: Checkpoint | undefined
   let head: bigint | undefined
+  let headHeader: Header | undefined
+  /** The checkpoint hash found on the chain after `headHeader` was read (reset by each head read). */
+  let provenCheckpoint: string | undefined
   let headReadAt: number | undefined
   let generation = 0
+  let caughtUp = false
+  let repairing = false
   let chainChecked = false
   let halted = false
+  let loaded: Promise<void> | undefined
   let running: Promise<void> | undefined
   let loop: Promise<void> | undefined
   let wake: (() => void) | undefined
 
   const indexedThrough = () => (next > 0n ? next - 1n : 0n)
 
-  /** Reads the chain head; false (logged once per outage) when the node does not answer. */
+  /** Reads the stored checkpoint and events once; the first tick waits for it. */
+  function load(): Promise<void> {
+    loaded ??= (async () => {
+      const state = await store.load(config.retention)
+      eventLog.restore(state.events, state.truncated, state.eventsJson)
+      if (state.checkpoint) {
+        checkpoint = state.checkpoint
+        next = state.checkpoint.block + 1n
+        logger.info(`indexer: resuming after block ${state.checkpoint.block} from ${store.location} (${state.events.length} events held); its hash is checked against the chain first`)
+      }
+      generation++
+    })()
+    return loaded
+  }
+
+  /** Reads the chain head's header; false (logged once per outage) when the node does not answer. */
   async function refreshHead(): Promise<boolean> {
     try {
-      head = await client.getBlockNumber({ cacheTime: 0 })
+      const block = await client.getBlock({ blockTag: 'latest' })
+      headHeader = { number: block.number as bigint, hash: block.hash as `0x${string}`, parentHash: block.parentHash }
+      provenCheckpoint = undefined
+      head = headHeader.number
       headReadAt = now()
       outages.recovered('head', `node answers again (head ${head}); catching up from block ${next}`)
       return true
@@ -71,17 +110,47 @@ export function createSyncer({ client, config, logger, now, onReorg }: SyncerPar
     }
   }
 
-  async function rewindIfReorged() {
-    const check = await checkReorg(client, hashes)
-    if (!check.reorged) return
-    const fork = check.forkPoint > floor ? check.forkPoint : floor
-    onReorg?.(fork, Number(indexedThrough() - fork))
-    const dropped = eventLog.dropAbove(fork)
-    hashes.dropAbove(fork)
-    next = fork + 1n
+  /** Whether the checkpoint is still the chain's; repairs the index when it is not. */
+  async function verifyCheckpoint() {
+    if (!checkpoint) return
+    const top = headHeader
+    // The head itself proves it for free when it is the checkpoint or its child.
+    const proven =
+      (top?.number === checkpoint.block && top.hash === checkpoint.hash) ||
+      (top?.number === checkpoint.block + 1n && top.parentHash === checkpoint.hash) ||
+      (await canonicalHash(client, checkpoint.block)) === checkpoint.hash
+    if (proven) {
+      provenCheckpoint = checkpoint.hash
+      return
+    }
+    await repair(checkpoint)
+  }
+
+  /** The checkpoint left the chain: rewind to the highest stored block still on it (any depth), or to deployedAt. */
+  async function repair(lost: Checkpoint) {
+    repairing = true
     generation++
-    const depth = check.deep ? ` (deeper than the ${config.reorgWindow} kept block hashes)` : ''
-    logger.warn(`indexer: reorg above block ${fork}${depth}: dropped ${dropped} orphaned events, re-indexing`)
+    const known = await store.knownHashes(lost.block)
+    const fork = await findForkPoint(client, known)
+    const to = fork.block !== undefined && fork.hash !== undefined ? { block: fork.block, hash: fork.hash } : undefined
+    await store.rewind(to)
+    const dropped = eventLog.dropAbove(to ? to.block : config.deployedAt - 1n)
+    checkpoint = to
+    next = to ? to.block + 1n : config.deployedAt
+    const forkPoint = to ? to.block : config.deployedAt - 1n
+    onReorg?.(forkPoint, Number(lost.block - forkPoint))
+    generation++
+    if (!to) {
+      logger.warn(
+        `indexer: reorg below every stored block hash (block ${lost.block} is no longer the chain's; none of ${known.length} stored hashes is): dropped ${dropped} events, re-syncing from deployedAt ${config.deployedAt}; stale until caught up`,
+      )
+    } else if (lost.block - to.block > BigInt(config.reorgWindow)) {
+      logger.warn(
+        `indexer: reorg above block ${to.block}: dropped ${dropped} orphaned events, re-indexing (${lost.block - to.block} blocks deep, past the ${config.reorgWindow} kept block hashes: fork found among ${known.length} stored hashes in ${fork.probes} header reads; stale until caught up)`,
+      )
+    } else {
+      logger.warn(`indexer: reorg above block ${to.block}: dropped ${dropped} orphaned events, re-indexing`)
+    }
   }
 
   async function step(currentHead: bigint) {
@@ -90,19 +159,27 @@ export function createSyncer({ client, config, logger, now, onReorg }: SyncerPar
       address: config.addresses,
       fromBlock: next,
       toBlock: upper < currentHead ? upper : currentHead,
-      windowStart: currentHead - BigInt(config.reorgWindow) + 1n,
+      checkpoint,
+      top: headHeader,
+      // Checked after this head was read (the tick's first range); later ranges check it again.
+      checkpointProven: checkpoint !== undefined && provenCheckpoint === checkpoint.hash && upper >= currentHead,
       sizer,
-      hashes,
       decode,
       keep: config.retention,
     })
-    eventLog.append(range.events, range.skipped)
-    for (const [block, hash] of range.blockHashes) hashes.set(block, hash)
+    // Durable first: what is served is always what a restart finds.
+    await store.commit({ events: range.events, hashes: [], checkpoint: range.end, truncated: range.skipped > 0 })
+    eventLog.append(
+      range.events.map((stored) => stored.event),
+      range.skipped,
+    )
+    checkpoint = range.end
     next = range.toBlock + 1n
     generation++
   }
 
   async function tick() {
+    await load()
     if (!(await refreshHead())) return
     try {
       if (!chainChecked) {
@@ -113,7 +190,7 @@ export function createSyncer({ client, config, logger, now, onReorg }: SyncerPar
         }
         chainChecked = true
       }
-      await rewindIfReorged()
+      await verifyCheckpoint()
       let moves = 0
       while (!halted) {
         if (headReadAt !== undefined && now() - headReadAt > config.pollMs && !(await refreshHead())) return
@@ -122,8 +199,16 @@ export function createSyncer({ client, config, logger, now, onReorg }: SyncerPar
           await step(head)
         } catch (error) {
           if (!(error instanceof ChainMovedError) || ++moves > 3) throw error
-          await rewindIfReorged()
           if (!(await refreshHead())) return
+          await verifyCheckpoint()
+        }
+      }
+      if (head !== undefined && next > head) {
+        caughtUp = true
+        if (repairing) {
+          repairing = false
+          generation++
+          logger.info(`indexer: reorg repaired, indexed through block ${indexedThrough()} again`)
         }
       }
       outages.recovered('sync', `indexing again, through block ${indexedThrough()}`)
@@ -150,12 +235,25 @@ export function createSyncer({ client, config, logger, now, onReorg }: SyncerPar
   }
 
   return {
-    /** One sync tick: read the head, rewind a reorg, index up to the head. Never throws. */
+    /** Reads the store (checkpoint and events) once; `serve` waits for it before listening. */
+    load,
+    /** One sync tick: read the head, repair a reorg, index up to the head. Never throws. */
     syncOnce,
     /** Reads the head only (no indexing): lag shows how far behind the index is. */
     refreshHead,
     status(): SyncStatus {
-      return { indexedThrough: indexedThrough(), head, headReadAt, events: eventLog.events, truncated: eventLog.truncated, generation }
+      return {
+        indexedThrough: indexedThrough(),
+        head,
+        headReadAt,
+        events: eventLog.events,
+        eventsVersion: eventLog.version,
+        eventsJson: eventLog.json,
+        truncated: eventLog.truncated,
+        generation,
+        caughtUp,
+        repairing,
+      }
     },
     /** Starts the loop: a tick, then `pollMs` of rest, until `stop`. */
     start() {
@@ -172,7 +270,7 @@ export function createSyncer({ client, config, logger, now, onReorg }: SyncerPar
     async stop() {
       halted = true
       wake?.()
-      const current = loop
+      const current = loop ?? running
       loop = undefined
       if (!current) return
       let timer: ReturnType<typeof setTimeout> | undefined

@@ -1,0 +1,15 @@
+import { createHash } from 'node:crypto'
+import { join } from 'node:path'
+
+/**
+ * The default store file: `.order-relay/indexer-<chainId>-<digest>.sqlite` in the
+ * working directory, the digest over the address set and deployedAt, so another
+ * chain or contract set never opens the same file.
+ */
+export function defaultStorePath(chainId: number, addresses: readonly string[], deployedAt: bigint, cwd = process.cwd()): string {
+  const digest = createHash('sha256')
+    .update(`${addresses.map((address) => address.toLowerCase()).join(',')}@${deployedAt}`)
+    .digest('hex')
+    .slice(0, 12)
+  return join(cwd, '.order-relay', `indexer-${chainId}-${digest}.sqlite`)
+}

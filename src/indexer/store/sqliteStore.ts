@@ -1,0 +1,178 @@
+import { Database } from 'bun:sqlite'
+import { mkdirSync } from 'node:fs'
+import { dirname } from 'node:path'
+import type { Hash } from 'viem'
+import type { ActivityEvent } from '../../wire/index.ts'
+import { schemaStatements, schemaVersion } from './schema.ts'
+import { type Checkpoint, type IndexerStore, type StoreCommit, type StoredState, type StoreIdentity, StoreMismatchError } from './types.ts'
+
+export type SqliteStoreOptions = {
+  /** A file path (its directory is created) or `:memory:`. */
+  path: string
+  identity: StoreIdentity
+  /** Most events kept; older ones are deleted at each commit. */
+  retention: number
+  /** How many of the newest block hashes `indexer_block_hashes` keeps. */
+  hashWindow: number
+}
+
+type EventRow = { block_number: number; log_index: number; transaction_hash: string; address: string; name: string; fields: string }
+type HashRow = { block_number: number; hash: string }
+
+/**
+ * The indexer store in SQLite (`bun:sqlite`, WAL, one writer: this process). The
+ * SQL itself is portable (see schema.ts); only the pragmas are SQLite's.
+ *
+ * @example
+ * const store = openSqliteStore({ path: ':memory:', identity, retention: 10_000, hashWindow: 128 })
+ * const { checkpoint, events } = await store.load(10_000)
+ */
+export function openSqliteStore(options: SqliteStoreOptions): IndexerStore {
+  const { path, retention, hashWindow } = options
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
+  const db = new Database(path, { create: true, strict: true })
+  if (path !== ':memory:') {
+    db.exec('PRAGMA journal_mode = WAL')
+    db.exec('PRAGMA synchronous = NORMAL')
+  }
+  for (const statement of schemaStatements) db.exec(statement)
+
+  const getMeta = db.query<{ value: string }, [string]>('SELECT value FROM indexer_meta WHERE key = ?')
+  const setMeta = db.query<unknown, [string, string]>(
+    'INSERT INTO indexer_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+  )
+  const deleteMeta = db.query<unknown, [string]>('DELETE FROM indexer_meta WHERE key = ?')
+  const insertEvent = db.query<unknown, [number, number, string, string, string, string, string]>(
+    `INSERT INTO indexer_events (block_number, log_index, block_hash, transaction_hash, address, name, fields) VALUES (?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (block_number, log_index) DO UPDATE SET block_hash = excluded.block_hash, transaction_hash = excluded.transaction_hash,
+       address = excluded.address, name = excluded.name, fields = excluded.fields`,
+  )
+  const insertHash = db.query<unknown, [number, string]>(
+    'INSERT INTO indexer_block_hashes (block_number, hash) VALUES (?, ?) ON CONFLICT (block_number) DO UPDATE SET hash = excluded.hash',
+  )
+  const newestEvents = db.query<EventRow, [number]>(
+    `SELECT block_number, log_index, transaction_hash, address, name, fields FROM indexer_events
+     ORDER BY block_number DESC, log_index DESC LIMIT ?`,
+  )
+  const countEvents = db.query<{ n: number }, []>('SELECT COUNT(*) AS n FROM indexer_events')
+  // The first event to keep, counted from the oldest: the offset is the few events to drop, not the retention.
+  const firstKept = db.query<{ block_number: number; log_index: number }, [number]>(
+    'SELECT block_number, log_index FROM indexer_events ORDER BY block_number, log_index LIMIT 1 OFFSET ?',
+  )
+  const deleteOlder = db.query<unknown, [number, number, number]>(
+    'DELETE FROM indexer_events WHERE block_number < ? OR (block_number = ? AND log_index < ?)',
+  )
+  const pruneHashes = db.query<unknown, [number]>('DELETE FROM indexer_block_hashes WHERE block_number <= ?')
+  const knownHashes = db.query<HashRow, [number, number]>(
+    `SELECT block_number, hash FROM indexer_block_hashes WHERE block_number <= ?
+     UNION SELECT DISTINCT block_number, block_hash FROM indexer_events WHERE block_number <= ?
+     ORDER BY block_number`,
+  )
+  const deleteEventsAbove = db.query<unknown, [number]>('DELETE FROM indexer_events WHERE block_number > ?')
+  const deleteHashesAbove = db.query<unknown, [number]>('DELETE FROM indexer_block_hashes WHERE block_number > ?')
+
+  checkIdentity()
+  let count = countEvents.get()?.n ?? 0
+
+  function checkIdentity() {
+    const identity = {
+      chain_id: String(options.identity.chainId),
+      addresses: options.identity.addresses.map((address) => address.toLowerCase()).join(','),
+      deployed_at: options.identity.deployedAt.toString(),
+    }
+    const version = getMeta.get('schema_version')?.value
+    if (version === undefined) {
+      db.transaction(() => {
+        setMeta.run('schema_version', String(schemaVersion))
+        for (const [key, value] of Object.entries(identity)) setMeta.run(key, value)
+      })()
+      return
+    }
+    if (version !== String(schemaVersion)) {
+      db.close()
+      throw new StoreMismatchError(`INDEXER_DB ${path} has schema version ${version}, this build reads ${schemaVersion}: point INDEXER_DB at a new file`)
+    }
+    for (const [key, value] of Object.entries(identity)) {
+      const stored = getMeta.get(key)?.value
+      if (stored !== value) {
+        db.close()
+        throw new StoreMismatchError(
+          `INDEXER_DB ${path} holds another index (${key} ${stored ?? 'missing'}, not ${value}): point INDEXER_DB at another file or delete this one`,
+        )
+      }
+    }
+  }
+
+  function checkpoint(): Checkpoint | undefined {
+    const block = getMeta.get('checkpoint_block')?.value
+    const hash = getMeta.get('checkpoint_hash')?.value
+    return block === undefined || hash === undefined ? undefined : { block: BigInt(block), hash: hash as Hash }
+  }
+
+  const commit = db.transaction((batch: StoreCommit) => {
+    for (const { event, blockHash } of batch.events) {
+      insertEvent.run(Number(event.blockNumber), event.logIndex, blockHash, event.transactionHash, event.address, event.name, JSON.stringify(event.fields))
+    }
+    count += batch.events.length
+    for (const [block, hash] of batch.hashes) insertHash.run(Number(block), hash)
+    const top = Number(batch.checkpoint.block)
+    insertHash.run(top, batch.checkpoint.hash)
+    pruneHashes.run(top - hashWindow)
+    setMeta.run('checkpoint_block', batch.checkpoint.block.toString())
+    setMeta.run('checkpoint_hash', batch.checkpoint.hash)
+    let truncated = batch.truncated
+    if (count > retention) {
+      const oldestKept = firstKept.get(count - retention)
+      if (oldestKept) deleteOlder.run(oldestKept.block_number, oldestKept.block_number, oldestKept.log_index)
+      count = retention
+      truncated = true
+    }
+    if (truncated) setMeta.run('truncated', 'true')
+  })
+
+  const rewind = db.transaction((to: Checkpoint | undefined) => {
+    const above = to === undefined ? -1 : Number(to.block)
+    const dropped = deleteEventsAbove.run(above).changes
+    deleteHashesAbove.run(above)
+    if (to === undefined) {
+      deleteMeta.run('checkpoint_block')
+      deleteMeta.run('checkpoint_hash')
+    } else {
+      setMeta.run('checkpoint_block', to.block.toString())
+      setMeta.run('checkpoint_hash', to.hash)
+    }
+    count -= dropped
+    return dropped
+  })
+
+  return {
+    location: path,
+    async load(limit: number): Promise<StoredState> {
+      const rows = newestEvents.all(limit)
+      // The events' JSON straight from the stored text (fields are stored as JSON), newest last,
+      // field for field what JSON.stringify gives; one JSON.parse then builds the objects.
+      const texts: string[] = new Array(rows.length)
+      for (let i = 0; i < rows.length; i++) {
+        const row = rows[rows.length - 1 - i]!
+        texts[i] =
+          `{"name":${JSON.stringify(row.name)},"address":${JSON.stringify(row.address)},"blockNumber":"${row.block_number}",` +
+          `"logIndex":${row.log_index},"transactionHash":${JSON.stringify(row.transaction_hash)},"fields":${row.fields}}`
+      }
+      const eventsJson = `[${texts.join(',')}]`
+      const events = JSON.parse(eventsJson) as ActivityEvent[]
+      return { checkpoint: checkpoint(), truncated: getMeta.get('truncated')?.value === 'true', events, eventsJson }
+    },
+    async commit(batch: StoreCommit) {
+      commit(batch)
+    },
+    async knownHashes(block: bigint) {
+      return knownHashes.all(Number(block), Number(block)).map((row) => [BigInt(row.block_number), row.hash as Hash] as const)
+    },
+    async rewind(to: Checkpoint | undefined) {
+      return rewind(to)
+    },
+    async close() {
+      db.close()
+    },
+  }
+}
