@@ -1,5 +1,5 @@
 import { Hono } from 'hono'
-import type { Logger } from '../../shared/index.ts'
+import { type Logger, publicReadCors } from '../../shared/index.ts'
 import type { BuiltSnapshot, SnapshotCache } from '../snapshot.ts'
 
 /** Route families of the debtor confirmation flow (SPEC.md 1.3): reserved, not served here. */
@@ -19,6 +19,8 @@ const notImplemented = {
  */
 export function createIndexerApp(snapshots: SnapshotCache, logger: Logger) {
   const app = new Hono()
+  // Every indexer route is a public read: any origin may GET it (preflights answered).
+  app.use(publicReadCors(['/health', '/ready', '/activity']))
 
   app.get('/health', (c) => c.text('ok'))
 

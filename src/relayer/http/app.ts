@@ -1,5 +1,6 @@
 import { Hono, type MiddlewareHandler } from 'hono'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
+import { publicReadCors } from '../../shared/index.ts'
 import type { RelayerInfo } from '../../wire/index.ts'
 import type { RelayerContext } from '../context.ts'
 import { RelayError } from '../errors.ts'
@@ -16,6 +17,9 @@ export type RelayerAppOptions = {
   track?: <T>(work: Promise<T>) => Promise<T>
 }
 
+/** Read-only routes any origin may read, edge or not (`/broker/{orderHash}`, `/ready` as they are added). */
+export const relayerPublicReads = ['/info', '/api/openapi.json', '/health', '/ready', /^\/broker\/[^/]+$/]
+
 /**
  * The relayer's HTTP surface: `POST /broker`, `GET /info`, `GET /api/openapi.json`.
  * Every failure is mapped once, in `onError`, to `{ok:false, code, message}`.
@@ -30,6 +34,7 @@ export function createRelayerApp(context: RelayerContext, options: RelayerAppOpt
   const track = options.track ?? (<T>(work: Promise<T>) => work)
 
   app.use(accessLog(context.logger))
+  app.use(publicReadCors(relayerPublicReads))
   for (const middleware of options.edge ?? []) app.use(middleware)
 
   app.post('/broker', async (c) => {
