@@ -76,7 +76,7 @@ afterAll(async () => {
   await relayer?.stop()
   await devnet?.stop()
   if (work) await rm(work, { recursive: true, force: true })
-}, 30_000)
+}, 60_000)
 
 describe('the packed package', () => {
   test('installs with only its runtime dependencies and no TypeScript sources in the import path', async () => {
