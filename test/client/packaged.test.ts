@@ -1,8 +1,9 @@
 // The package as users get it (issue 13 item 1): `npm pack` runs prepack (the library
 // build), the tarball is installed into a throw-away project (dependencies from the
 // npm registry/cache), and then
-// - Node 20 (not Bun) imports the built `order-relay/client` and `order-relay/wire`,
-//   signs an order and settles it through a relayer on a devnet;
+// - Node 20 (not Bun) runs docs/client.md's worked example (test/client/package/order.mjs):
+//   it imports the built `order-relay/client` and `order-relay/wire`, signs an order and
+//   settles it through a relayer on a devnet;
 // - tsc type-checks a module against the published declarations;
 // - bun's bundler builds a page from the installed package, and headless Chromium
 //   (Debian's /usr/bin/chromium via playwright-core) loads it from another origin: it
@@ -65,7 +66,7 @@ beforeAll(async () => {
   await mkdir(project)
   await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'consumer-app', private: true, type: 'module' }))
   await run(['npm', 'install', '--prefer-offline', '--no-audit', '--no-fund', join(work, tarball)], project)
-  for (const file of ['script.mjs', 'check.ts', 'page.mjs']) await copyFile(join(fixtures, file), join(project, file))
+  for (const file of ['order.mjs', 'check.ts', 'page.mjs']) await copyFile(join(fixtures, file), join(project, file))
   devnet = await startDevnet()
   relayer = await startTestRelayer(devnet, { env: { RELAYER_CORS_ORIGINS: 'http://127.0.0.1:1' } })
 }, 240_000)
@@ -88,18 +89,23 @@ describe('the packed package', () => {
     expect(existsSync(join(project, 'node_modules/prool'))).toBe(false)
   })
 
-  test('Node 20 imports order-relay/client and order-relay/wire, signs and settles an order', async () => {
-    const input = orderInput()
-    const output = await run(['node', 'script.mjs', JSON.stringify(input)], project)
+  test("Node 20 runs docs/client.md's worked example against the installed package: one order settles", async () => {
+    expect(await run(['node', '--version'], project)).toMatch(/^v20\./)
+    await writeFile(join(project, 'manifest.json'), JSON.stringify({ ...devnet.manifest, relayerUrl: relayer.url }))
+    const output = await run(['node', 'order.mjs', 'manifest.json'], project)
     const result = JSON.parse(output.trim().split('\n').at(-1) ?? '{}')
-    expect(result.node).toMatch(/^v20\./)
     expect(result.code).toBeUndefined()
-    expect([result.ok, result.answeredOrderHash, result.requestOrderHash, result.schemaAccepts]).toEqual([true, result.orderHash, result.orderHash, true])
     expect(result.feeCollected).toBe('50000') // 50 bps of 10 USDC
-    expect([result.receipt.adapter, result.receipt.event]).toEqual(['allocation', 'AllocationGranted'])
+    expect([result.receipt.adapter, result.receipt.event, result.receipt.fields.vaultId]).toEqual(['allocation', 'AllocationGranted', '1'])
     const receipt = await devnet.publicClient.getTransactionReceipt({ hash: result.txHash })
     expect([receipt.status, receipt.from]).toEqual(['success', devnetAccounts.relayer.address.toLowerCase() as `0x${string}`])
   }, 60_000)
+
+  test('docs/client.md shows the program the test runs, unchanged', async () => {
+    const page = await Bun.file(join(repo, 'docs/client.md')).text()
+    const shown = page.match(/## A worked example[\s\S]*?```js\n([\s\S]*?)```/)?.[1]
+    expect(shown).toBe(await Bun.file(join(fixtures, 'order.mjs')).text())
+  })
 
   test('the published declarations type-check a consumer module (tsc, module nodenext)', async () => {
     await writeFile(

@@ -58,7 +58,7 @@ const failureMessages: Record<RelayErrorCode, string> = {
   MALFORMED_ORDER: 'malformed request: order.amount must be a canonical decimal string (digits only, no sign, no leading zero)',
   ORDERHASH_MISMATCH: `orderHash does not match the order (recomputed ${orderHash}); re-encode the order`,
   FEE_BELOW_FLOOR: "feeBps 5 is below this relayer's floor of 10; raise feeBps or choose another relayer (GET /info)",
-  WOULD_REVERT: 'would revert: SoldOut(); build a new order with a fresh nonce',
+  WOULD_REVERT: 'would revert: AllocationSoldOut(vaultId=7)',
   AUTH_EXPIRED: 'authorization window has passed (validBefore 1732366800, chain time 1732366812); re-sign with a fresh window',
   INSUFFICIENT_RELAYER_GAS: 'relayer gas account cannot pay for gas; try another relayer or run your own',
   UPSTREAM_RPC: "the relayer's RPC failed; retry or try another relayer",
