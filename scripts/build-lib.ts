@@ -6,10 +6,12 @@ import { $ } from 'bun'
 import { readdir, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 
-const outDir = 'dist/lib'
+const outDir = join(import.meta.dir, '../dist/lib')
 const started = performance.now()
 await rm(outDir, { recursive: true, force: true })
-await $`tsc -p tsconfig.lib.json`
+// The project's own TypeScript, wherever this is started from.
+const tsc = join(import.meta.dir, '../node_modules/.bin/tsc')
+await $`${tsc} -p ${join(import.meta.dir, '../tsconfig.lib.json')}`
 // tsc rewrites `./x.ts` to `./x.js` in the JavaScript but not in the declarations; a
 // consumer's TypeScript (without allowImportingTsExtensions) wants `.js` there too.
 let files = 0
