@@ -32,6 +32,11 @@ let devnet: Devnet
 let relayer: TestRelayer
 let browser: Browser | undefined
 let pageServer: ReturnType<typeof Bun.serve> | undefined
+let pageOrigin: string
+/** The page's script, once the browser test has bundled it. */
+let bundle = ''
+let relayerNonceBefore = 0
+const html = '<!doctype html><title>order-relay dApp</title><script type="module" src="/page.js"></script>'
 
 /**
  * Runs a command to completion (asynchronously: the relayer it talks to runs in this
@@ -67,8 +72,19 @@ beforeAll(async () => {
   await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'consumer-app', private: true, type: 'module' }))
   await run(['npm', 'install', '--prefer-offline', '--no-audit', '--no-fund', join(work, tarball)], project)
   for (const file of ['order.mjs', 'check.ts', 'page.mjs']) await copyFile(join(fixtures, file), join(project, file))
+  pageServer = Bun.serve({
+    hostname: '127.0.0.1',
+    port: 0,
+    fetch: (request) =>
+      new URL(request.url).pathname === '/page.js'
+        ? new Response(bundle, { headers: { 'content-type': 'text/javascript' } })
+        : new Response(html, { headers: { 'content-type': 'text/html' } }),
+  })
+  pageOrigin = `http://127.0.0.1:${pageServer.port}`
   devnet = await startDevnet()
-  relayer = await startTestRelayer(devnet, { env: { RELAYER_CORS_ORIGINS: 'http://127.0.0.1:1' } })
+  relayerNonceBefore = await devnet.publicClient.getTransactionCount({ address: devnetAccounts.relayer.address })
+  // The page's origin may POST /broker (the hardened edge's RELAYER_CORS_ORIGINS); Node sends no Origin.
+  relayer = await startTestRelayer(devnet, { env: { RELAYER_CORS_ORIGINS: pageOrigin } })
 }, 240_000)
 
 afterAll(async () => {
@@ -121,22 +137,10 @@ describe('the packed package', () => {
     async () => {
       const built = await Bun.build({ entrypoints: [join(project, 'page.mjs')], target: 'browser', format: 'esm' })
       if (!built.success) throw new Error(`bun build of the page failed: ${built.logs.join('\n')}`)
-      const bundle = (await built.outputs[0]?.text()) ?? ''
+      bundle = (await built.outputs[0]?.text()) ?? ''
       // The bundler took the built JavaScript (the `import` condition), not the sources.
       expect(bundle).toContain('node_modules/order-relay/dist/lib/client/createRelayClient.js')
-      const html = '<!doctype html><title>order-relay dApp</title><script type="module" src="/page.js"></script>'
-      pageServer = Bun.serve({
-        hostname: '127.0.0.1',
-        port: 0,
-        fetch: (request) =>
-          new URL(request.url).pathname === '/page.js'
-            ? new Response(bundle, { headers: { 'content-type': 'text/javascript' } })
-            : new Response(html, { headers: { 'content-type': 'text/html' } }),
-      })
-      const pageOrigin = `http://127.0.0.1:${pageServer.port}`
-      // The page's origin is the one RELAYER_CORS_ORIGINS lists (POST /broker keeps its rule).
-      await relayer.stop()
-      relayer = await startTestRelayer(devnet, { env: { RELAYER_CORS_ORIGINS: pageOrigin } })
+      const before = relayer.logger.lines.length
       browser = await chromium.launch({
         executablePath: chromiumPath,
         args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
@@ -156,7 +160,7 @@ describe('the packed package', () => {
       expect([result.ok, result.orderHash, result.event]).toEqual([true, result.requestOrderHash, 'AllocationGranted'])
       const receipt = await devnet.publicClient.getTransactionReceipt({ hash: result.txHash as `0x${string}` })
       expect(receipt.status).toBe('success')
-      expect(relayer.logger.lines.filter((line) => /^(GET|POST|OPTIONS) \//.test(line))).toEqual([
+      expect(relayer.logger.lines.slice(before).filter((line) => /^(GET|POST|OPTIONS) \//.test(line))).toEqual([
         'GET /info 200 -',
         'OPTIONS /broker 204 -',
         'POST /broker 200 OK',
@@ -164,4 +168,10 @@ describe('the packed package', () => {
     },
     120_000,
   )
+
+  test('money safety: one transaction per order sent, each settled once', async () => {
+    const sent = (await devnet.publicClient.getTransactionCount({ address: devnetAccounts.relayer.address })) - relayerNonceBefore
+    expect(sent).toBe(hasChromium ? 2 : 1)
+    expect(relayer.logger.lines.filter((line) => line.startsWith('POST /broker'))).toEqual(hasChromium ? ['POST /broker 200 OK', 'POST /broker 200 OK'] : ['POST /broker 200 OK'])
+  })
 })
