@@ -6,6 +6,7 @@ export {
   type DocumentHeadParameters,
   documentHead,
   jsonContent,
+  jsonExamples,
   type NamedExample,
   notFoundResponse,
   openApiPathItem,

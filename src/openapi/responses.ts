@@ -10,9 +10,14 @@ export type ResponseObject = {
   content?: Record<string, { schema: JsonSchemaObject; example?: unknown; examples?: Record<string, NamedExample> }>
 }
 
-/** `application/json` content with its schema and one example, or several named ones. */
-export function jsonContent(schema: JsonSchemaObject, example: unknown | Record<string, NamedExample>, named = false) {
-  return { 'application/json': named ? { schema, examples: example as Record<string, NamedExample> } : { schema, example } }
+/** `application/json` content: its schema and one example. */
+export function jsonContent(schema: JsonSchemaObject, example: unknown) {
+  return { 'application/json': { schema, example } }
+}
+
+/** `application/json` content: its schema and several named examples (one per code, say). */
+export function jsonExamples(schema: JsonSchemaObject, examples: Record<string, NamedExample>) {
+  return { 'application/json': { schema, examples } }
 }
 
 /** The `Retry-After` header of a 429 (seconds; the edge sends an integer). */

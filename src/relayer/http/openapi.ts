@@ -1,6 +1,7 @@
 import {
   documentHead,
   jsonContent,
+  jsonExamples,
   type NamedExample,
   openApiPathItem,
   type ResponseObject,
@@ -28,7 +29,7 @@ import { maxBodyBytes } from './readJsonBody.ts'
 const rateLimited: ResponseObject = {
   description: 'RATE_LIMITED (hardened edge only): this client is over its request rate. Wait for Retry-After.',
   headers: retryAfterHeader,
-  content: jsonContent(schemaRef('EdgeRejection'), edgeExamples(['RATE_LIMITED']), true),
+  content: jsonExamples(schemaRef('EdgeRejection'), edgeExamples(['RATE_LIMITED'])),
 }
 
 /** What each relayer code means for the status it shares with others. */
@@ -53,13 +54,13 @@ function brokerResponses(): Record<string, ResponseObject> {
     if (status === 503) Object.assign(examples, { EDGE_GAS_BREAKER: edgeExamples(['INSUFFICIENT_RELAYER_GAS']).INSUFFICIENT_RELAYER_GAS })
     responses[String(status)] = {
       description: statusDescriptions[status] ?? codes.join(' or '),
-      content: jsonContent(schemaRef('RelayFailure'), examples, true),
+      content: jsonExamples(schemaRef('RelayFailure'), examples),
     }
   }
   responses['429'] = {
     description: 'RATE_LIMITED or SERVER_BUSY (hardened edge only). Wait for Retry-After.',
     headers: retryAfterHeader,
-    content: jsonContent(schemaRef('EdgeRejection'), edgeExamples(['RATE_LIMITED', 'SERVER_BUSY']), true),
+    content: jsonExamples(schemaRef('EdgeRejection'), edgeExamples(['RATE_LIMITED', 'SERVER_BUSY'])),
   }
   return Object.fromEntries(Object.entries(responses).sort(([a], [b]) => Number(a) - Number(b)))
 }
