@@ -1,14 +1,20 @@
-// Compiles the CLI into one executable, dist/order-relay (or --outfile PATH). The
+// Builds the library (dist/lib: `order-relay/client` and `order-relay/wire` as Node
+// ESM with declarations, scripts/build-lib.ts), then compiles the CLI into one
+// executable, dist/order-relay (or --outfile PATH). The
 // contract artifacts are TypeScript modules (src/chain/generated), so they are
 // embedded; at run time the binary needs no node_modules (only `devnet` needs an
 // anvil executable).
 import { $ } from 'bun'
 import { parseArgs } from 'node:util'
 
-const { values } = parseArgs({ args: Bun.argv.slice(2), options: { outfile: { type: 'string' }, 'skip-contracts': { type: 'boolean' } } })
+const { values } = parseArgs({
+  args: Bun.argv.slice(2),
+  options: { outfile: { type: 'string' }, 'skip-contracts': { type: 'boolean' }, 'skip-lib': { type: 'boolean' } },
+})
 const outfile = values.outfile ?? 'dist/order-relay'
 
 if (!values['skip-contracts']) await $`bun scripts/build-contracts.ts`
+if (!values['skip-lib']) await $`bun scripts/build-lib.ts`
 const started = performance.now()
 // prool can also start alto (a bundler) via an optional peer dependency we never use.
 // --bytecode: the modules are parsed at build time, not at every start (--version 120-140 ms → 50-80 ms).

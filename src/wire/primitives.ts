@@ -32,8 +32,11 @@ export const Bytes32Schema = v.pipe(
 export const Uint256StringSchema = v.pipe(
   v.string('must be a decimal string'),
   v.regex(/^(0|[1-9][0-9]*)$/, 'must be a canonical decimal string (digits only, no sign, no leading zero)'),
-  // valibot runs this check even after the regex failed: only digits reach BigInt ('1.5' would throw).
-  v.check((s) => !/^[0-9]+$/.test(s) || (s.length <= 78 && BigInt(s) <= maxUint256), 'must fit in uint256'),
+  // 2^256 - 1 has 78 digits; stated as maxLength so the OpenAPI schema says it too.
+  v.maxLength(78, 'must fit in uint256'),
+  // valibot runs this check even after the regex failed: only digits reach BigInt ('1.5' would throw);
+  // longer strings are maxLength's to report, so one problem is named once.
+  v.check((s) => !/^[0-9]+$/.test(s) || s.length > 78 || BigInt(s) <= maxUint256, 'must fit in uint256'),
   v.description('A uint256 as a canonical decimal string.'),
 )
 

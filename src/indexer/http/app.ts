@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { Hono } from 'hono'
-import type { Logger } from '../../shared/index.ts'
+import { type Logger, publicReadCors } from '../../shared/index.ts'
 import type { ActivityPage, IndexerReadiness } from '../../wire/index.ts'
 import { parseQuery, selectPage } from '../query/index.ts'
 import type { BuiltSnapshot, SnapshotCache } from '../snapshot.ts'
@@ -31,6 +31,8 @@ export type IndexerAppOptions = {
  */
 export function createIndexerApp(snapshots: SnapshotCache, logger: Logger, options: IndexerAppOptions = {}) {
   const app = new Hono()
+  // Every indexer route is a public read: any origin may GET it (preflights answered).
+  app.use(publicReadCors(['/health', '/ready', '/status', '/activity', '/api/openapi.json']))
   // GET /status and the status page GET / (docs/operations.md); every other unknown path stays 404.
   if (options.operations) app.route('/', options.operations)
 

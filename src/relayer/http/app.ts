@@ -1,5 +1,6 @@
 import { Hono, type MiddlewareHandler } from 'hono'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
+import { publicReadCors } from '../../shared/index.ts'
 import type { RelayerInfo } from '../../wire/index.ts'
 import type { RelayerContext } from '../context.ts'
 import { RelayError } from '../errors.ts'
@@ -18,6 +19,9 @@ export type RelayerAppOptions = {
   operations?: { middleware: MiddlewareHandler; routes: Hono<{ Variables: AccessLogVariables }> }
 }
 
+/** Read-only routes any origin may read, edge or not (`/broker/{orderHash}`, `/ready` as they are added). */
+export const relayerPublicReads = ['/info', '/api/openapi.json', '/health', '/ready', /^\/broker\/[^/]+$/]
+
 /**
  * The relayer's HTTP surface: `POST /broker`, `GET /info`, `GET /api/openapi.json`.
  * Every failure is mapped once, in `onError`, to `{ok:false, code, message}`.
@@ -33,6 +37,7 @@ export function createRelayerApp(context: RelayerContext, options: RelayerAppOpt
 
   if (options.operations) app.use(options.operations.middleware)
   app.use(accessLog(context.logger))
+  app.use(publicReadCors(relayerPublicReads))
   for (const middleware of options.edge ?? []) app.use(middleware)
 
   app.post('/broker', async (c) => {

@@ -1,7 +1,15 @@
-import { toJsonSchemaDefs } from '@valibot/to-json-schema'
 import {
-  ActivityEventSchema,
-  ActivitySnapshotSchema,
+  documentHead,
+  jsonContent,
+  jsonExamples,
+  type NamedExample,
+  openApiPathItem,
+  type ResponseObject,
+  retryAfterHeader,
+  schemaComponents,
+  schemaRef,
+} from '../../openapi/index.ts'
+import {
   AdapterReceiptSchema,
   BrokeredSchema,
   EdgeRejectionSchema,
@@ -12,87 +20,128 @@ import {
   RelayFailureSchema,
   RelayRequestSchema,
   RelaySuccessSchema,
+  type RelayErrorCode,
   relayErrorCodes,
   SignatureSchema,
 } from '../../wire/index.ts'
+import {
+  edgeExamples,
+  failureExamples,
+  notReadyExample,
+  readyExample,
+  relayerInfoExample,
+  relayerStatusExample,
+  relayRequestExample,
+  relaySuccessExample,
+} from './openapiExamples.ts'
+import { maxBodyBytes } from './readJsonBody.ts'
 
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` })
-const json = (schema: object) => ({ 'application/json': { schema } })
+/** 429 from the hardened edge's rate limit, which every route is under when it is on. */
+const rateLimited: ResponseObject = {
+  description: 'RATE_LIMITED (hardened edge only): this client is over its request rate. Wait for Retry-After.',
+  headers: retryAfterHeader,
+  content: jsonExamples(schemaRef('EdgeRejection'), edgeExamples(['RATE_LIMITED'])),
+}
 
-let cached: object | undefined
+/** What each relayer code means for the status it shares with others. */
+const statusDescriptions: Record<number, string> = {
+  400: `MALFORMED_ORDER (a field is wrong, the body is not JSON, or the body is over ${maxBodyBytes} bytes) or ORDERHASH_MISMATCH.`,
+  402: 'FEE_BELOW_FLOOR: feeBps is below this relayer\'s floor (GET /info).',
+  422: 'WOULD_REVERT (the simulation reverts: sold out, paused, wrong params…) or AUTH_EXPIRED (the authorization window has passed).',
+  502: "UPSTREAM_RPC: the relayer's RPC failed; the message says whether a tx was broadcast.",
+  503: 'INSUFFICIENT_RELAYER_GAS: the relayer cannot pay for gas (with the hardened edge, also while its balance is below the floor).',
+}
+
+function brokerResponses(): Record<string, ResponseObject> {
+  const byStatus = new Map<number, RelayErrorCode[]>()
+  for (const [code, { status }] of Object.entries(relayErrorCodes) as [RelayErrorCode, { status: number }][]) {
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code])
+  }
+  const responses: Record<string, ResponseObject> = {
+    '200': { description: 'Settled: payment and grant landed atomically in one transaction.', content: jsonContent(schemaRef('RelaySuccess'), relaySuccessExample) },
+  }
+  for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
+    const examples: Record<string, NamedExample> = failureExamples(codes)
+    if (status === 503) Object.assign(examples, { EDGE_GAS_BREAKER: edgeExamples(['INSUFFICIENT_RELAYER_GAS']).INSUFFICIENT_RELAYER_GAS })
+    responses[String(status)] = {
+      description: statusDescriptions[status] ?? codes.join(' or '),
+      content: jsonExamples(schemaRef('RelayFailure'), examples),
+    }
+  }
+  responses['429'] = {
+    description: 'RATE_LIMITED or SERVER_BUSY (hardened edge only). Wait for Retry-After.',
+    headers: retryAfterHeader,
+    content: jsonExamples(schemaRef('EdgeRejection'), edgeExamples(['RATE_LIMITED', 'SERVER_BUSY'])),
+  }
+  return Object.fromEntries(Object.entries(responses).sort(([a], [b]) => Number(a) - Number(b)))
+}
+
+let cached: { version: string; document: object } | undefined
 
 /**
  * The OpenAPI 3.1 document of the relayer, generated from the wire schemas (the
- * same objects that validate requests), never written by hand.
+ * same objects that validate requests), never written by hand: every route, every
+ * status it can answer (with and without the hardened edge), an example for every
+ * body. Linted in CI with `@redocly/cli lint`, and the live answers are checked
+ * against it through `prism proxy --errors` (test/openapi/prism.test.ts).
  */
 export function openApiDocument(version: string): object {
-  if (cached) return cached
-  const schemas = toJsonSchemaDefs(
-    {
-      Order: OrderSchema,
-      Signature: SignatureSchema,
-      RelayRequest: RelayRequestSchema,
-      Brokered: BrokeredSchema,
-      AdapterReceipt: AdapterReceiptSchema,
-      RelaySuccess: RelaySuccessSchema,
-      RelayFailure: RelayFailureSchema,
-      EdgeRejection: EdgeRejectionSchema,
-      RelayerInfo: RelayerInfoSchema,
-      ActivityEvent: ActivityEventSchema,
-      ActivitySnapshot: ActivitySnapshotSchema,
-      Readiness: ReadinessSchema,
-      RelayerStatus: RelayerStatusSchema,
-    },
-    { typeMode: 'input', errorMode: 'ignore' },
-  )
-  // toJsonSchemaDefs emits `$defs` refs; OpenAPI components live under components/schemas.
-  const text = JSON.stringify(schemas).replaceAll('#/$defs/', '#/components/schemas/')
-  const failure = (codes: string[]) => ({
-    description: codes.join(' or '),
-    content: json(ref('RelayFailure')),
-  })
-  const byStatus = new Map<number, string[]>()
-  for (const [code, { status }] of Object.entries(relayErrorCodes)) byStatus.set(status, [...(byStatus.get(status) ?? []), code])
-  const brokerFailures = Object.fromEntries([...byStatus].map(([status, codes]) => [String(status), failure(codes)]))
-
-  cached = {
-    openapi: '3.1.0',
-    info: {
+  if (cached?.version === version) return cached.document
+  const document = {
+    ...documentHead({
       title: 'order-relay relayer',
       version,
-      description: 'Permissionless gas relayer: transmits a consumer-signed order as one transaction. No authentication.',
-    },
+      description:
+        'Permissionless gas relayer: transmits a consumer-signed order as one transaction and pays its gas. ' +
+        'No authentication. GET routes are readable from any origin; POST /broker from a browser only from the ' +
+        'origins in RELAYER_CORS_ORIGINS (hardened edge). With the hardened edge on (RELAYER_HARDENED=1), every ' +
+        'route may answer 429 RATE_LIMITED and POST /broker also 429 SERVER_BUSY or 503 INSUFFICIENT_RELAYER_GAS.',
+      serverDescription: 'The relayer that served this document.',
+    }),
+    tags: [
+      { name: 'relay', description: 'Transmit signed orders.' },
+      { name: 'meta', description: 'What this relayer is and how to talk to it.' },
+    ],
     paths: {
       '/broker': {
         post: {
           operationId: 'broker',
           summary: 'Transmit a consumer-signed order',
-          requestBody: { required: true, content: json(ref('RelayRequest')) },
-          responses: {
-            '200': { description: 'Settled: payment and grant landed atomically.', content: json(ref('RelaySuccess')) },
-            ...brokerFailures,
-            '429': {
-              description: 'RATE_LIMITED or SERVER_BUSY (hardened edge only); see the Retry-After header.',
-              headers: { 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds to wait.' } },
-              content: json(ref('EdgeRejection')),
-            },
+          description:
+            'Validates the request, checks the fee floor and the authorization window, simulates, broadcasts, and answers once the ' +
+            `transaction is mined. The body is JSON (Content-Type application/json) of at most ${maxBodyBytes} bytes (64 KiB); a larger ` +
+            'one is MALFORMED_ORDER. Answers never echo the order or the signature.',
+          tags: ['relay'],
+          requestBody: {
+            required: true,
+            description: `A RelayRequest, at most ${maxBodyBytes} bytes.`,
+            content: jsonContent(schemaRef('RelayRequest'), relayRequestExample),
           },
+          responses: brokerResponses(),
         },
       },
       '/info': {
         get: {
           operationId: 'info',
           summary: "This relayer's fee floor, chains and gas address",
-          responses: { '200': { description: 'RelayerInfo', content: json(ref('RelayerInfo')) } },
+          description: 'Readable from any origin: a dApp reads it to choose a relayer.',
+          tags: ['meta'],
+          responses: {
+            '200': { description: 'RelayerInfo.', content: jsonContent(schemaRef('RelayerInfo'), relayerInfoExample) },
+            '429': rateLimited,
+          },
         },
       },
       '/ready': {
         get: {
           operationId: 'ready',
           summary: 'Readiness: the RPC answers, serves the configured chain, and the gas key is above the gas floor',
+          description: 'For load balancers and orchestrators; GET /health-style liveness is simply that the process answers.',
+          tags: ['meta'],
           responses: {
-            '200': { description: 'Ready: every check passed.', content: json(ref('Readiness')) },
-            '503': { description: 'Not ready: `reason` names the first failing check and what to do.', content: json(ref('Readiness')) },
+            '200': { description: 'Ready: every check passed.', content: jsonContent(schemaRef('Readiness'), readyExample) },
+            '429': rateLimited,
+            '503': { description: 'Not ready: `reason` names the first failing check and what to do.', content: jsonContent(schemaRef('Readiness'), notReadyExample) },
           },
         },
       },
@@ -100,11 +149,31 @@ export function openApiDocument(version: string): object {
         get: {
           operationId: 'status',
           summary: 'What the status page (GET /) shows: balance, floors, orders per minute, latency, pending transactions',
-          responses: { '200': { description: 'RelayerStatus', content: json(ref('RelayerStatus')) } },
+          tags: ['meta'],
+          responses: {
+            '200': { description: 'RelayerStatus.', content: jsonContent(schemaRef('RelayerStatus'), relayerStatusExample) },
+            '429': rateLimited,
+          },
         },
       },
+      '/api/openapi.json': openApiPathItem({ '429': rateLimited }),
     },
-    components: { schemas: JSON.parse(text) },
+    components: {
+      schemas: schemaComponents({
+        Order: OrderSchema,
+        Signature: SignatureSchema,
+        RelayRequest: RelayRequestSchema,
+        Brokered: BrokeredSchema,
+        AdapterReceipt: AdapterReceiptSchema,
+        RelaySuccess: RelaySuccessSchema,
+        RelayFailure: RelayFailureSchema,
+        EdgeRejection: EdgeRejectionSchema,
+        RelayerInfo: RelayerInfoSchema,
+        Readiness: ReadinessSchema,
+        RelayerStatus: RelayerStatusSchema,
+      }),
+    },
   }
-  return cached
+  cached = { version, document }
+  return document
 }

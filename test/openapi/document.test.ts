@@ -1,0 +1,107 @@
+// The relayer's OpenAPI document as tools read it (issue 13 item 2): JSON Schema
+// 2020-12 components, the head every document carries, an example for every body
+// that its own schema accepts, and uint256 strings bounded. (redocly lints the file
+// in .ci/run; test/openapi/prism.test.ts checks live answers against it.)
+import { describe, expect, test } from 'bun:test'
+import * as v from 'valibot'
+import { schemaComponents } from '../../src/openapi/index.ts'
+import { openApiDocument } from '../../src/relayer/http/openapi.ts'
+import {
+  ActivitySnapshotSchema,
+  EdgeRejectionSchema,
+  RelayerInfoSchema,
+  RelayFailureSchema,
+  RelayRequestSchema,
+  RelaySuccessSchema,
+  Uint256StringSchema,
+} from '../../src/wire/index.ts'
+
+type Media = { schema: { $ref?: string }; example?: unknown; examples?: Record<string, { value: unknown }> }
+type Operation = { requestBody?: { content: Record<string, Media> }; responses: Record<string, { content?: Record<string, Media> }> }
+
+const document = openApiDocument('1.2.3') as {
+  info: Record<string, unknown>
+  servers: unknown
+  security: unknown
+  paths: Record<string, Record<string, Operation>>
+  components: { schemas: Record<string, Record<string, unknown>> }
+}
+const wire: Record<string, v.GenericSchema> = {
+  RelayRequest: RelayRequestSchema,
+  RelaySuccess: RelaySuccessSchema,
+  RelayFailure: RelayFailureSchema,
+  EdgeRejection: EdgeRejectionSchema,
+  RelayerInfo: RelayerInfoSchema,
+}
+
+/** Every body in the document: where it is, its media object. */
+function bodies(): [string, Media][] {
+  const found: [string, Media][] = []
+  for (const [path, item] of Object.entries(document.paths)) {
+    for (const [method, operation] of Object.entries(item)) {
+      for (const [type, media] of Object.entries(operation.requestBody?.content ?? {})) found.push([`${method} ${path} request ${type}`, media])
+      for (const [status, response] of Object.entries(operation.responses)) {
+        for (const [type, media] of Object.entries(response.content ?? {})) found.push([`${method} ${path} ${status} ${type}`, media])
+      }
+    }
+  }
+  return found
+}
+
+describe('the relayer document', () => {
+  test('head: OpenAPI 3.1, license, a server, no authentication', () => {
+    expect(document.info).toMatchObject({ title: 'order-relay relayer', version: '1.2.3', license: { name: 'MIT', identifier: 'MIT' } })
+    expect(document.servers).toEqual([{ url: '/', description: 'The relayer that served this document.' }])
+    expect(document.security).toEqual([])
+  })
+
+  test('every status each route answers, 429 on every route, the 64 KiB limit stated', () => {
+    const statuses = Object.fromEntries(
+      Object.entries(document.paths).map(([path, item]) => [path, Object.keys(Object.values(item)[0]?.responses ?? {})]),
+    )
+    expect(statuses).toEqual({
+      '/broker': ['200', '400', '402', '422', '429', '502', '503'],
+      '/info': ['200', '429'],
+      '/api/openapi.json': ['200', '429'],
+    })
+    expect(JSON.stringify(document.paths['/broker'])).toContain('at most 65536 bytes')
+  })
+
+  test('every body has an example, and its own schema accepts every example', () => {
+    const checked: string[] = []
+    for (const [where, media] of bodies()) {
+      const examples = media.examples ? Object.values(media.examples).map((each) => each.value) : [media.example]
+      expect({ where, examples: examples.filter((each) => each === undefined).length }).toEqual({ where, examples: 0 })
+      const name = media.schema.$ref?.replace('#/components/schemas/', '')
+      if (!name) continue
+      const schema = wire[name]
+      if (!schema) throw new Error(`${where}: no wire schema for ${name}`)
+      for (const example of examples) {
+        const result = v.safeParse(schema, example)
+        expect({ where, issues: result.issues?.map((issue) => issue.message) }).toEqual({ where, issues: undefined })
+      }
+      checked.push(where)
+    }
+    expect(checked.length).toBe(11) // every body but the document's own (an inline schema)
+  })
+
+  test('uint256 strings carry maxLength 78, and the schema says so too', () => {
+    expect(document.components.schemas.Order?.properties).toMatchObject({ amount: { maxLength: 78 }, nonce: { maxLength: 78 } })
+    const max = (2n ** 256n - 1n).toString()
+    expect(max.length).toBe(78)
+    expect(v.safeParse(Uint256StringSchema, max).success).toBe(true)
+    expect(v.safeParse(Uint256StringSchema, (2n ** 256n).toString()).issues?.map((issue) => issue.message)).toEqual(['must fit in uint256'])
+    expect(v.safeParse(Uint256StringSchema, `1${'0'.repeat(78)}`).issues?.map((issue) => issue.message)).toEqual(['must fit in uint256'])
+  })
+})
+
+describe('schemaComponents', () => {
+  test('JSON Schema 2020-12: a tuple is prefixItems, references point into components', () => {
+    const { ActivitySnapshot } = schemaComponents({ ActivitySnapshot: ActivitySnapshotSchema })
+    const addresses = (ActivitySnapshot?.properties as Record<string, Record<string, unknown>>).addresses
+    expect(addresses).toMatchObject({ type: 'array', minItems: 4 })
+    expect(Array.isArray(addresses?.prefixItems)).toBe(true)
+    expect(Array.isArray(addresses?.items)).toBe(false)
+    expect(JSON.stringify(schemaComponents({ RelayRequest: RelayRequestSchema, Order: v.object({}) }))).not.toContain('$defs')
+  })
+})
