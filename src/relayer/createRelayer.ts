@@ -9,6 +9,9 @@ import { createChainClock } from './chainClock.ts'
 import type { RelayerContext } from './context.ts'
 import { createEdge, describeEdge } from './edge/index.ts'
 import { createRelayerApp } from './http/app.ts'
+import { createLocalClaims, defaultJournalPath, openJournal } from './journal/index.ts'
+import { describeOutcome, wouldRevertNow } from './steps/broadcast.ts'
+import { createSettlementFinder } from './steps/findSettlement.ts'
 import { createGasLimitCache, createSubmitter } from './submitter/index.ts'
 
 /** How long answers may take to reach their clients once every order is finished. */
@@ -23,8 +26,9 @@ export type RelayerDependencies = {
 
 /**
  * Builds a relayer from its configuration: clients, the gas-key submitter, the
- * pipeline context and the HTTP app (with the hardened edge when enabled). Nothing
- * listens until `serve` is called.
+ * pipeline context and the HTTP app (with the hardened edge when enabled). Opens
+ * the journal and takes its process lock (JournalLockedError when another live
+ * process holds it). Nothing listens until `serve` is called.
  *
  * @example
  * const relayer = createRelayer(readRelayerConfig(process.env), { logger, version })
@@ -36,27 +40,37 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
     dependencies.client ??
     (createPublicClient({
       chain: chainFor(config.chainId, config.rpcUrl),
+      // eth_sendRawTransaction is sent with retryCount 0 (see submitter/sendRaw.ts).
       transport: http(config.rpcUrl, { retryCount: 1, timeout: 15_000 }),
     }) as PublicClient)
   const account = privateKeyToAccount(config.privateKey)
+  const journalPath = config.journalPath ?? defaultJournalPath(config.chainId, account.address)
+  if (journalPath === ':memory:') {
+    logger.warn('RELAYER_DB=:memory: the journal is not kept on disk; after a restart this relayer cannot see the transactions it left pending (their orders could be sent again)')
+  }
+  const journal = openJournal(journalPath, { chainId: config.chainId, address: account.address })
+  // Steps the submitter calls back into need the context, which needs the submitter.
+  let context!: RelayerContext
   const submitter = createSubmitter({
     client,
     account,
     chainId: config.chainId,
     logger,
-    receiptTimeoutMs: config.receiptTimeoutMs,
+    journal,
     receiptPollMs: config.receiptPollMs,
+    describe: (slot, receipt) => describeOutcome(context, slot, receipt),
+    wouldRevert: (slot) => wouldRevertNow(context, slot),
   })
-  const context: RelayerContext = {
+  context = {
     config,
     client,
     submitter,
     gasLimits: createGasLimitCache(client, { ttlMs: 10 * 60_000, pad: (gas) => (gas * 13n) / 10n + 25_000n }),
     clock: createChainClock(client, { refreshMs: 2_000, logger }),
     logger,
-    inflight: new Map(),
-    settled: new Map(),
-    unconfirmed: new Map(),
+    journal,
+    claims: createLocalClaims(),
+    settlements: createSettlementFinder({ client, broker: config.broker, deployedAt: config.deployedAt }),
   }
 
   const running = new Set<Promise<unknown>>()
@@ -81,6 +95,8 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
       // Every request hashes its order: have the fast Keccak loaded before the first one.
       await keccakReady
       submitter.start()
+      const pending = journal.pendingCount()
+      if (pending > 0) logger.info(`journal ${journalPath}: watching ${pending} pending tx${pending === 1 ? '' : 's'} left by the last run`)
       context.clock.start()
       edge.start()
       const server = Bun.serve({ hostname: config.host, port: config.port, fetch: app.fetch, idleTimeout: 120 })
@@ -105,10 +121,11 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
             let limit: ReturnType<typeof setTimeout> | undefined
             await Promise.race([closed, new Promise((resolve) => (limit = setTimeout(resolve, drainMarginMs)))])
             clearTimeout(limit)
-            submitter.stop()
+            await submitter.stop()
             context.clock.stop()
             edge.stop()
             await server.stop(true)
+            journal.close()
           })()
           return stopped
         },
