@@ -13,3 +13,4 @@ export {
   type ReceiveAuthorizationParameters,
 } from './authorization.ts'
 export { describeIssues } from './describeIssues.ts'
+export * from './brokerStatus.ts'
