@@ -22,7 +22,7 @@ export async function answerSlot(context: RelayerContext, slot: JournalSlot, how
     answer(error.code)
     throw error
   }
-  const message = parsedMessage(slot.outcome)
+  const { message, reason } = parsedOutcome(slot.outcome)
   switch (slot.status) {
     case 'pending': {
       const text = how.fresh
@@ -39,9 +39,13 @@ export async function answerSlot(context: RelayerContext, slot: JournalSlot, how
       return success
     }
     case 'reverted': {
-      const reason = message ?? `reverted on chain after broadcast in tx ${slot.txHash}`
-      if (how.fresh || how.shared || slot.answer === null) return fail(new RelayError('WOULD_REVERT', reason, { txHash: slot.txHash }))
-      return fail(new RelayError('WOULD_REVERT', `not broadcast again: this order ${reason.replace(/^reverted/, 'already reverted')}; build a new order with a fresh nonce`, { txHash: slot.txHash }))
+      const why = reason
+      if (how.fresh || how.shared || slot.answer === null) {
+        return fail(new RelayError('WOULD_REVERT', message ?? `reverted on chain after broadcast in tx ${slot.txHash}`, { txHash: slot.txHash }))
+      }
+      return fail(
+        new RelayError('WOULD_REVERT', `not broadcast again: this order's tx ${slot.txHash} already reverted on chain${why ? ` (${why})` : ''}; build a new order with a fresh nonce`, { txHash: slot.txHash }),
+      )
     }
     case 'filled':
       return fail(new RelayError('WOULD_REVERT', message ?? `would revert: its tx was dropped by the node and its nonce filled (tx ${slot.txHash})`))
@@ -50,13 +54,17 @@ export async function answerSlot(context: RelayerContext, slot: JournalSlot, how
   }
 }
 
-function parsedMessage(outcome: string | null): string | undefined {
-  if (!outcome) return undefined
+/** The message (and revert reason) stored for an outcome that is not a settlement. */
+function parsedOutcome(outcome: string | null): { message?: string; reason?: string } {
+  if (!outcome) return {}
   try {
-    const parsed = JSON.parse(outcome) as { message?: unknown }
-    return typeof parsed.message === 'string' ? parsed.message : undefined
+    const parsed = JSON.parse(outcome) as { message?: unknown; reason?: unknown }
+    return {
+      ...(typeof parsed.message === 'string' ? { message: parsed.message } : {}),
+      ...(typeof parsed.reason === 'string' ? { reason: parsed.reason } : {}),
+    }
   } catch {
-    return undefined
+    return {}
   }
 }
 

@@ -64,6 +64,7 @@ export async function describeOutcome(context: RelayerContext, slot: JournalSlot
   }
   return JSON.stringify({
     message: `reverted on chain after broadcast in tx ${receipt.transactionHash}${reason ? `: ${reason}` : ''} (another relayer may have settled it first)`,
+    ...(reason ? { reason } : {}),
   })
 }
 
