@@ -9,6 +9,7 @@ import { freePort } from '../../src/shared/index.ts'
 import type { RelayRequest } from '../../src/wire/index.ts'
 import { type BenchContext, childEnv } from './lib/context.ts'
 import { brokerCalldata, presignOrders } from './lib/orders.ts'
+import { scratchJournal } from './lib/journal.ts'
 import { type Child, spawnChild, waitForOk } from './lib/processes.ts'
 import { type Row, row } from './lib/report.ts'
 import { rpc } from './lib/rpc.ts'
@@ -103,6 +104,7 @@ async function baselineRun(options: SettlementOptions, requests: readonly RelayR
 
 async function relayerRun(context: BenchContext, options: SettlementOptions, requests: readonly RelayRequest[]) {
   const devnet = await startBenchDevnet(options.orders)
+  const journal = scratchJournal()
   let child: Child | undefined
   try {
     const port = await freePort()
@@ -114,6 +116,7 @@ async function relayerRun(context: BenchContext, options: SettlementOptions, req
         RELAYER_RPC_URL: devnet.rpcUrl,
         RELAYER_BROKER: devnet.manifest.contracts.broker,
         RELAYER_PORT: String(port),
+        RELAYER_DB: journal.path,
         ...context.relayerEnv,
       }),
       { count: /nonce/i },
@@ -136,6 +139,7 @@ async function relayerRun(context: BenchContext, options: SettlementOptions, req
   } finally {
     await child?.stop()
     await devnet.stop()
+    journal.remove()
   }
 }
 

@@ -3,6 +3,7 @@ import { privateKeyToAccount } from 'viem/accounts'
 import { chainFor } from '../chain/index.ts'
 import { keccakReady } from '../wire/index.ts'
 import { listenUrl, type Logger } from '../shared/index.ts'
+import { checkJournalMatchesChain } from './checkJournalMatchesChain.ts'
 import { checkRpcChain } from './checkRpcChain.ts'
 import type { RelayerConfig } from './config.ts'
 import { createChainClock } from './chainClock.ts'
@@ -91,7 +92,13 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
     address: account.address,
     /** Starts background work and listens; resolves once the port is bound. */
     async serve() {
-      await checkRpcChain(client, config.chainId, logger)
+      try {
+        await checkRpcChain(client, config.chainId, logger)
+        await checkJournalMatchesChain(client, journal, account.address)
+      } catch (error) {
+        journal.close()
+        throw error
+      }
       // Every request hashes its order: have the fast Keccak loaded before the first one.
       await keccakReady
       submitter.start()

@@ -167,6 +167,11 @@ export function openJournal(path: string, owner: { chainId: number; address: Add
       const row = db.query<{ top: number | null }, []>('SELECT MAX(nonce) AS top FROM slots').get()
       return row?.top === null || row?.top === undefined ? undefined : row.top + 1
     },
+    /** The highest nonce the journal saw mined (settled, reverted, filled or taken), if any. */
+    lastMinedNonce(): number | undefined {
+      const row = db.query<{ top: number | null }, []>("SELECT MAX(nonce) AS top FROM slots WHERE status != 'pending'").get()
+      return row?.top ?? undefined
+    },
     /** Writes slots with their first signed txs in one durable commit (group commit: one fsync for the batch). */
     record(slots: NewSlot[]) {
       if (slots.length > 0) recordAll(slots)
