@@ -101,7 +101,7 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
       }
       // Every request hashes its order: have the fast Keccak loaded before the first one.
       await keccakReady
-      submitter.start()
+      await submitter.start()
       const pending = journal.pendingCount()
       if (pending > 0) logger.info(`journal ${journalPath}: watching ${pending} pending tx${pending === 1 ? '' : 's'} left by the last run`)
       context.clock.start()

@@ -131,7 +131,16 @@ export function createBatchSender(options: {
     if (running) return
     running = true
     try {
-      while (queue.length > 0) await runBatch(queue.splice(0, batchSize))
+      while (queue.length > 0) {
+        const batch = queue.splice(0, batchSize)
+        try {
+          await runBatch(batch)
+        } catch (error) {
+          // Signing itself failed (nothing was written or sent): answer, never hang.
+          next = undefined
+          for (const item of batch) item.reject(error)
+        }
+      }
     } finally {
       running = false
     }

@@ -94,6 +94,8 @@ export function createNonceKeeper(options: {
       if (slots.length === 0) return
       const latest = await client.getTransactionCount({ address: account.address, blockTag: 'latest' })
       for (const slot of slots) {
+        // A tx sent moments ago is the receipt watcher's to find in its next block.
+        if (Date.now() - slot.sentAt < options.reviveAfterMs) continue
         if (slot.nonce < latest) {
           if (await watcher.lookup(slot)) continue
           const message = `not settled: nonce ${slot.nonce} of the relayer's key was taken by a transaction this relayer did not send (another process is signing with the same key); retry`
@@ -102,7 +104,7 @@ export function createNonceKeeper(options: {
           logger.warn(`nonce ${slot.nonce} (tx ${slot.txHash}) was taken by a transaction not in this relayer's journal: another process is signing with the same key; run one relayer process per gas key`)
           continue
         }
-        if (Date.now() - slot.sentAt >= options.reviveAfterMs) await revive(slot)
+        await revive(slot)
       }
     },
   }

@@ -80,6 +80,13 @@ export function createReceiptWatcher(options: { client: PublicClient; journal: J
   }
 
   return {
+    /** Remembers the current block, so the first look after it covers every block mined since (best effort). */
+    async prime(): Promise<void> {
+      if (lastSeen !== undefined) return
+      try {
+        lastSeen = await client.getBlockNumber({ cacheTime: 0 })
+      } catch {}
+    },
     /** One look: new blocks since the last look, their receipts matched to pending slots. */
     async tick(): Promise<void> {
       if (journal.pendingCount() === 0) return

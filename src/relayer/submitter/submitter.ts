@@ -92,9 +92,10 @@ export function createSubmitter(options: SubmitterOptions) {
 
   return {
     address: account.address,
-    start() {
+    async start() {
       stopped = false
       fees.start()
+      await watcher.prime()
       kick()
     },
     /** Stops the loop; resolves once a look in progress is over (the journal may then close). */
