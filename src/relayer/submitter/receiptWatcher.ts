@@ -1,9 +1,26 @@
-import { type Address, formatTransactionReceipt, type Hex, type PublicClient, type RpcTransactionReceipt, type TransactionReceipt, toHex } from 'viem'
+import {
+  type Address,
+  BaseError,
+  MethodNotFoundRpcError,
+  MethodNotSupportedRpcError,
+  formatTransactionReceipt,
+  type Hex,
+  type PublicClient,
+  type RpcTransactionReceipt,
+  type TransactionReceipt,
+  toHex,
+} from 'viem'
 import type { Logger } from '../../shared/index.ts'
 import type { Journal, JournalSlot } from '../journal/index.ts'
 
 /** What a mined tx means for its slot: the outcome JSON to store (see JournalSlot.outcome). */
 export type DescribeOutcome = (slot: JournalSlot, receipt: TransactionReceipt) => Promise<string | undefined>
+
+/** The node answered that it has no such method (not a transport failure, which is retried next look). */
+function isUnsupported(error: unknown): boolean {
+  if (!(error instanceof BaseError)) return false
+  return Boolean(error.walk((e) => e instanceof MethodNotFoundRpcError || e instanceof MethodNotSupportedRpcError || (e as { code?: unknown }).code === -32601))
+}
 
 /** Blocks behind after which receipts are looked up per pending tx instead of per block. */
 const mostBlocksPerLook = 16
@@ -52,13 +69,19 @@ export function createReceiptWatcher(options: { client: PublicClient; journal: J
     notify(nonce)
   }
 
-  async function byBlock(block: bigint): Promise<void> {
-    const raw = (await client.request({ method: 'eth_getBlockReceipts', params: [toHex(block)] })) as RpcTransactionReceipt[] | null
-    for (const each of raw ?? []) {
-      if (each.from?.toLowerCase() !== address) continue
-      const hash = each.transactionHash.toLowerCase() as Hex
+  const receiptsOf = async (block: bigint) =>
+    ((await client.request({ method: 'eth_getBlockReceipts', params: [toHex(block)] })) as RpcTransactionReceipt[] | null) ?? []
+
+  /** The receipts of new blocks, fetched together, matched in block order. */
+  async function byBlocks(from: bigint, to: bigint): Promise<void> {
+    const blocks: bigint[] = []
+    for (let block = from; block <= to; block++) blocks.push(block)
+    const all = await Promise.all(blocks.map(receiptsOf))
+    for (const raw of all.flat()) {
+      if (raw.from?.toLowerCase() !== address) continue
+      const hash = raw.transactionHash.toLowerCase() as Hex
       const known = journal.tx(hash)
-      if (known) await mined(known.nonce, formatTransactionReceipt(each))
+      if (known) await mined(known.nonce, formatTransactionReceipt(raw))
       else if (!foreignSeen.has(hash)) {
         foreignSeen.add(hash)
         if (foreignSeen.size > 10_000) foreignSeen.clear()
@@ -96,16 +119,13 @@ export function createReceiptWatcher(options: { client: PublicClient; journal: J
       if (!blockReceipts || head - from >= BigInt(mostBlocksPerLook)) {
         for (const slot of journal.pending(256)) await lookup(slot)
       } else {
-        for (let block = from; block <= head; block++) {
-          try {
-            await byBlock(block)
-          } catch (error) {
-            if (!/not (found|supported|available)|unsupported|method/i.test((error as Error).message ?? '')) throw error
-            blockReceipts = false
-            logger.info('the RPC has no eth_getBlockReceipts; looking receipts up per pending tx')
-            for (const slot of journal.pending(256)) await lookup(slot)
-            break
-          }
+        try {
+          await byBlocks(from, head)
+        } catch (error) {
+          if (!isUnsupported(error)) throw error
+          blockReceipts = false
+          logger.info('the RPC has no eth_getBlockReceipts; looking receipts up per pending tx')
+          for (const slot of journal.pending(256)) await lookup(slot)
         }
       }
       lastSeen = head
