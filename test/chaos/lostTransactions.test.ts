@@ -11,6 +11,7 @@ import type { RelayRequest } from '../../src/wire/index.ts'
 import { allocationOrder, signed } from '../helpers/orders.ts'
 import { startTestRelayer, type TestRelayer } from '../helpers/relayer.ts'
 import { startAnswerLosingProxy } from './support/answerLosingProxy.ts'
+import { cancelAuthorization } from './support/cancelAuthorization.ts'
 import { type Answer, expectMoneySafe } from './support/ledger.ts'
 
 let devnet: Devnet
@@ -90,4 +91,48 @@ test('receipt waits give up, then the node drops its whole pool: the nonce keepe
   answers.push(answerOf(next, await relayer.post(next)))
   expect(answers.at(-1)!.status).toBe(200)
   await expectMoneySafe(devnet, { key, fromBlock, settle: [warm, ...requests, next].map((each) => each.orderHash as Hex), answers })
+}, 40_000)
+
+test('a dropped tx whose order can no longer settle (the consumer cancelled it meanwhile): its nonce is filled with a 0-value self-transfer, nothing reverts, the next order settles', async () => {
+  const key = devnetAccounts.relayer.address
+  const relayer = await startTestRelayer(devnet, { env: { RELAYER_RECEIPT_TIMEOUT_MS: '400' } })
+  relayers.push(relayer)
+  const fromBlock = (await devnet.publicClient.getBlockNumber()) + 1n
+  const warm = await order()
+  const answers = [answerOf(warm, await relayer.post(warm))]
+  await devnet.testClient.setAutomine(false)
+  const request = await order()
+  const gaveUp = await relayer.post(request)
+  answers.push(answerOf(request, gaveUp))
+  const lost = String(gaveUp.body.message).match(/tx (0x[0-9a-f]{64})/)![1] as Hex
+  const nonce = (await devnet.publicClient.getTransaction({ hash: lost })).nonce
+  await devnet.testClient.dropTransaction({ hash: lost })
+  await devnet.testClient.setAutomine(true)
+  await cancelAuthorization(devnet, request.orderHash as Hex)
+
+  // Sending it again would revert and cost gas: the keeper fills its nonce instead.
+  const deadline = Date.now() + 15_000
+  const fill = /^warn: tx (0x[0-9a-f]{64}) was dropped by the node and its order can no longer settle \(authorization used\); filled nonce (\d+) with a 0-value transfer, tx (0x[0-9a-f]{64})$/
+  let line: RegExpMatchArray | null | undefined
+  while (!(line = relayer.logger.lines.map((each) => each.match(fill)).find(Boolean))) {
+    if (Date.now() > deadline) throw new Error(`no fill:\n${relayer.logger.lines.join('\n')}`)
+    await Bun.sleep(50)
+  }
+  expect([line[1], line[2]]).toEqual([lost, String(nonce)])
+  const filler = await devnet.publicClient.waitForTransactionReceipt({ hash: line[3] as Hex, pollingInterval: 20 })
+  const fillerTx = await devnet.publicClient.getTransaction({ hash: line[3] as Hex })
+  expect({ status: filler.status, to: fillerTx.to, value: fillerTx.value, nonce: fillerTx.nonce }).toEqual({ status: 'success', to: key.toLowerCase() as Hex, value: 0n, nonce })
+
+  // The client retries: the order cannot settle, and the answer says so without a broadcast.
+  const retry = await relayer.post(request)
+  answers.push(answerOf(request, retry))
+  expect({ status: retry.status, body: retry.body }).toEqual({
+    status: 422,
+    body: { ok: false, code: 'WOULD_REVERT', message: 'would revert: authorization used; build a new order with a fresh nonce' },
+  })
+  // No on-chain revert happened, so the consumer is not cooling down.
+  const next = await order()
+  answers.push(answerOf(next, await relayer.post(next)))
+  expect(answers.at(-1)!.status).toBe(200)
+  await expectMoneySafe(devnet, { key, fromBlock, settle: [warm, next].map((each) => each.orderHash as Hex), answers })
 }, 40_000)

@@ -4,12 +4,12 @@
 // time reverting and each time paid. Now the reverted order is refused without a
 // broadcast, naming its tx, and the consumer is refused for RELAYER_REVERT_COOLDOWN_MS.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import type { Address, Hex } from 'viem'
-import { mockEIP3009TokenAbi } from '../../src/chain/generated/artifacts.ts'
+import type { Hex } from 'viem'
 import { type Devnet, devnetAccounts, startDevnet } from '../../src/devnet/index.ts'
 import type { RelayRequest } from '../../src/wire/index.ts'
-import { allocationOrder, consumerAccount, signed } from '../helpers/orders.ts'
+import { allocationOrder, signed } from '../helpers/orders.ts'
 import { startTestRelayer, type TestRelayer } from '../helpers/relayer.ts'
+import { cancelAuthorization } from './support/cancelAuthorization.ts'
 import { type Answer, expectMoneySafe } from './support/ledger.ts'
 
 let devnet: Devnet
@@ -28,32 +28,6 @@ afterAll(async () => {
 
 const answerOf = (request: RelayRequest, answer: { status: number; body: Record<string, unknown> }): Answer => ({ orderHash: request.orderHash as Hex, status: answer.status, body: answer.body })
 
-/** The consumer cancels its authorization for `orderHash`, with a tip that puts it first in the block. */
-async function cancel(orderHash: Hex): Promise<Hex> {
-  const token = devnet.manifest.contracts.payToken as Address
-  const [, name, version, chainId, verifyingContract] = await devnet.publicClient.readContract({ address: token, abi: mockEIP3009TokenAbi, functionName: 'eip712Domain' })
-  const signature = await consumerAccount.signTypedData({
-    domain: { name, version, chainId, verifyingContract },
-    types: { CancelAuthorization: [{ name: 'authorizer', type: 'address' }, { name: 'nonce', type: 'bytes32' }] },
-    primaryType: 'CancelAuthorization',
-    message: { authorizer: consumerAccount.address, nonce: orderHash },
-  })
-  const r = signature.slice(0, 66) as Hex
-  const s = `0x${signature.slice(66, 130)}` as Hex
-  const v = Number.parseInt(signature.slice(130, 132), 16)
-  const gwei = 10n ** 9n
-  return devnet.wallet('consumer').writeContract({
-    address: token,
-    abi: mockEIP3009TokenAbi,
-    functionName: 'cancelAuthorization',
-    args: [consumerAccount.address, orderHash, v, r, s],
-    // A fixed limit: an estimate would run after the relayer's pooled tx and revert.
-    gas: 150_000n,
-    maxPriorityFeePerGas: 500n * gwei,
-    maxFeePerGas: 1_000n * gwei,
-  })
-}
-
 test('an order cancelled ahead of the relayer in the same block: WOULD_REVERT naming the tx; the replay is refused without a broadcast; the consumer cools down', async () => {
   const fromBlock = (await devnet.publicClient.getBlockNumber()) + 1n
   const warm = await signed(devnet, allocationOrder(devnet))
@@ -68,7 +42,7 @@ test('an order cancelled ahead of the relayer in the same block: WOULD_REVERT na
     if (Date.now() > deadline) throw new Error('the relayer did not broadcast')
     await Bun.sleep(10)
   }
-  await cancel(request.orderHash as Hex)
+  await cancelAuthorization(devnet, request.orderHash as Hex)
   await devnet.testClient.mine({ blocks: 1 })
   await devnet.testClient.setAutomine(true)
   const reverted = await first
