@@ -6,6 +6,7 @@ import { type Devnet, devnetAccounts, startDevnet } from '../../src/devnet/index
 import { freePort } from '../../src/shared/index.ts'
 import { allocationOrder, signed } from '../helpers/orders.ts'
 import { createExposure } from './support/exposure.ts'
+import { startFlakyRpc } from './support/flakyRpc.ts'
 import { accessLinePattern, startWatchedRelayer, type WatchedRelayer } from './support/watchedRelayer.ts'
 
 let devnet: Devnet
@@ -69,6 +70,23 @@ test("settled by another relayer: found in the Broker's logs", async () => {
     txHash: settled.body.txHash,
     blockNumber: receipt.blockNumber.toString(),
   })
+})
+
+test("misses are cached: asking again about an unknown order reads no logs until a block comes, then only the new block's", async () => {
+  const rpc = startFlakyRpc(devnet.rpcUrl)
+  try {
+    const watched = await startWatchedRelayer(devnet, exposure, { env: { RELAYER_RPC_URL: rpc.url, RELAYER_PK: devnetAccounts.spare.privateKey } })
+    others.push(watched)
+    const orderHash = `0x${'cd'.repeat(32)}`
+    const logCalls = () => rpc.seen.filter((method) => method === 'eth_getLogs').length
+    for (let i = 0; i < 5; i++) expect((await status(watched, orderHash)).json).toEqual({ orderHash, status: 'unknown' })
+    expect(logCalls()).toBe(1)
+    await devnet.testClient.mine({ blocks: 1 })
+    expect((await status(watched, orderHash)).json).toEqual({ orderHash, status: 'unknown' })
+    expect(logCalls()).toBe(2)
+  } finally {
+    rpc.stop()
+  }
 })
 
 test('a malformed orderHash is 400 MALFORMED_ORDER with a JSON body', async () => {

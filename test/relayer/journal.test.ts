@@ -6,6 +6,8 @@ import { hostname, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Hex } from 'viem'
 import { devnetAccounts } from '../../src/devnet/index.ts'
+import { createRelayer, readRelayerConfig } from '../../src/relayer/index.ts'
+import { createMemoryLogger } from '../../src/shared/index.ts'
 import { JournalLockedError, JournalMismatchError, type NewSlot, openJournal } from '../../src/relayer/journal/index.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'order-relay-journal-test-'))
@@ -92,4 +94,21 @@ test('a second live process is refused, naming the holder; a dead holder is take
   // kill -9 left its lock behind: the pid is gone, so the lock is taken over.
   const journal = openJournal(path, owner)
   journal.close()
+})
+
+test('RELAYER_DB=:memory: keeps nothing and says so at start', () => {
+  const logger = createMemoryLogger()
+  const config = readRelayerConfig({
+    RELAYER_PK: devnetAccounts.relayer.privateKey,
+    RELAYER_CHAIN_ID: '31337',
+    RELAYER_RPC_URL: 'http://127.0.0.1:1',
+    RELAYER_BROKER: devnetAccounts.spare.address,
+    RELAYER_DB: ':memory:',
+  })
+  expect(config.journalPath).toBe(':memory:')
+  const relayer = createRelayer(config, { logger, version: 'test' })
+  expect(logger.lines).toEqual([
+    'warn: RELAYER_DB=:memory: the journal is not kept on disk; after a restart this relayer cannot see the transactions it left pending (their orders could be sent again)',
+  ])
+  relayer.context.journal.close()
 })
