@@ -88,8 +88,10 @@ export class JournalMismatchError extends Error {
  * The relayer's journal (docs/relayer-safety.md): every transaction the gas key
  * signs, written to SQLite before it is broadcast, and what became of it. It is
  * the one store of the key's pending transactions: keyed by nonce, indexed by
- * orderHash. WAL with `synchronous=FULL`, so a committed write survives a crash
- * of the process or the machine; `record` writes a whole batch in one commit.
+ * orderHash. WAL; a signed tx is written with `synchronous=FULL` before it is
+ * broadcast (it survives a crash of the process or the machine), a whole batch in one
+ * commit; what became of it is written without an fsync of its own (it survives a
+ * crash of the process, and the chain holds it anyway).
  * Holds the process lock from open to `close` (see lock.ts).
  * @throws JournalLockedError when another live process holds it; JournalMismatchError for another chain or key
  */
@@ -98,7 +100,9 @@ export function openJournal(path: string, owner: { chainId: number; address: Add
   const db = new Database(path, { create: true, strict: true })
   db.exec('PRAGMA busy_timeout = 5000')
   db.exec('PRAGMA journal_mode = WAL')
-  db.exec('PRAGMA synchronous = FULL')
+  // NORMAL: a commit survives a crash of the process, not of the machine. The writes
+  // that must survive anything (a tx before it is broadcast) switch to FULL: see `durably`.
+  db.exec('PRAGMA synchronous = NORMAL')
   db.exec(schema)
   const ownerText = `${owner.chainId}:${owner.address.toLowerCase()}`
   const stored = db.query<{ value: string }, []>("SELECT value FROM meta WHERE key = 'owner'").get()
@@ -133,6 +137,15 @@ export function openJournal(path: string, owner: { chainId: number; address: Add
       kind: tx.kind,
       signedAt: tx.signedAt,
     })
+  /** Runs a write with `synchronous=FULL`: committed means on disk (one fsync), also of every earlier write. */
+  const durably = (write: () => void) => {
+    db.exec('PRAGMA synchronous = FULL')
+    try {
+      write()
+    } finally {
+      db.exec('PRAGMA synchronous = NORMAL')
+    }
+  }
   const recordAll = db.transaction((slots: NewSlot[]) => {
     for (const slot of slots) {
       insertSlot.run({
@@ -174,11 +187,11 @@ export function openJournal(path: string, owner: { chainId: number; address: Add
     },
     /** Writes slots with their first signed txs in one durable commit (group commit: one fsync for the batch). */
     record(slots: NewSlot[]) {
-      if (slots.length > 0) recordAll(slots)
+      if (slots.length > 0) durably(() => recordAll(slots))
     },
     /** A replacement or filler signed at an existing nonce, written before it is sent; it becomes the slot's current tx. */
     replace(tx: JournalTx, call: { to: Address; data: Hex; gas: bigint }) {
-      replaceTx(tx, call.to, call.data, call.gas)
+      durably(() => replaceTx(tx, call.to, call.data, call.gas))
     },
     /** The node refused these outright (never pooled): forget them, their nonces are free. */
     reject(nonces: number[]) {
