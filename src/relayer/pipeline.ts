@@ -27,7 +27,10 @@ export async function relay(context: RelayerContext, body: unknown): Promise<Rel
   const deadline = Date.now() + context.config.receiptTimeoutMs
   let shared = false
   while (!(await context.claims.claim(orderHash))) {
-    shared = true
+    // It shares the outcome of the request it waits for, unless that outcome was already
+    // settled and delivered before it came (then it is a replay like any other).
+    const slot = context.journal.byOrder(orderHash)
+    shared = shared || slot === undefined || slot.status === 'pending'
     const left = deadline - Date.now()
     if (left <= 0) {
       throw new RelayError('UPSTREAM_RPC', `another request for this order is still being relayed; see GET /broker/${orderHash} and retry`)

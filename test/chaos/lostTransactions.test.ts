@@ -123,6 +123,12 @@ test('a dropped tx whose order can no longer settle (the consumer cancelled it m
   const fillerTx = await devnet.publicClient.getTransaction({ hash: line[3] as Hex })
   expect({ status: filler.status, to: fillerTx.to, value: fillerTx.value, nonce: fillerTx.nonce }).toEqual({ status: 'success', to: key.toLowerCase() as Hex, value: 0n, nonce })
 
+  // Once the filler is seen, the order is nobody's: unknown.
+  const statusOf = async () => ((await (await fetch(`${relayer.url}/broker/${request.orderHash}`)).json()) as { status: string }).status
+  while ((await statusOf()) !== 'unknown') {
+    if (Date.now() > deadline) throw new Error('the filled slot was never resolved')
+    await Bun.sleep(20)
+  }
   // The client retries: the order cannot settle, and the answer says so without a broadcast.
   const retry = await relayer.post(request)
   answers.push(answerOf(request, retry))

@@ -94,10 +94,16 @@ export function createBatchSender(options: {
         continue
       }
       if (outcome.kind === 'unanswered') {
-        logger.warn(`tx ${hash} (nonce ${nonce}) got no answer from the node and is not known to it yet; kept in the journal, sent again as signed if the node lacks it`)
-        journal.resent(nonce, 0) // the nonce keeper looks at it in its next round
-        item.resolve({ nonce, hash, unanswered: true })
-        continue
+        // The node cannot be reached: this tx may be pooled, the rest of the batch is
+        // not sent now. All stay pending in the journal; the nonce keeper sends each
+        // again as signed, in nonce order, once the node answers.
+        const rest = signed.slice(i)
+        logger.warn(`tx ${hash} (nonce ${nonce}) got no answer from the node and is not known to it; ${rest.length} tx${rest.length === 1 ? '' : 's'} kept in the journal and sent again as signed once the node answers`)
+        for (const each of rest) {
+          journal.resent(each.nonce, 0) // the nonce keeper looks at them in its next round
+          each.item.resolve({ nonce: each.nonce, hash: each.hash, unanswered: true })
+        }
+        break
       }
       // Refused outright: this tx and the rest of the batch never reached a pool.
       const unsent = signed.slice(i)

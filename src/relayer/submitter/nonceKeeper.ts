@@ -54,7 +54,7 @@ export function createNonceKeeper(options: {
   }
 
   async function fill(slot: JournalSlot, current: JournalTx, reason: string) {
-    journal.setOutcome(slot.nonce, JSON.stringify({ message: `would revert: ${reason}; its tx ${current.hash} was dropped by the node before it was mined, and its nonce was filled` }))
+    journal.setOutcome(slot.nonce, JSON.stringify({ message: `would revert: ${reason}; its tx ${current.hash} was dropped by the node before it was mined and its nonce was filled; build a new order with a fresh nonce` }))
     const tx = await sign(slot, current, { to: account.address, data: '0x', gas: 21_000n }, 'filler')
     logger.warn(`tx ${current.hash} was dropped by the node and its order can no longer settle (${reason}); filled nonce ${slot.nonce} with a 0-value transfer, tx ${tx.hash}`)
   }
