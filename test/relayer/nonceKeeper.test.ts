@@ -7,8 +7,7 @@ import { createPublicClient, custom, type Hex, type PublicClient, parseTransacti
 import { privateKeyToAccount } from 'viem/accounts'
 import { devnetAccounts } from '../../src/devnet/index.ts'
 import { openJournal } from '../../src/relayer/journal/index.ts'
-import { createNonceKeeper } from '../../src/relayer/submitter/nonceKeeper.ts'
-import { createReceiptWatcher } from '../../src/relayer/submitter/receiptWatcher.ts'
+import { createNonceKeeper, createReceiptWatcher } from '../../src/relayer/submitter/index.ts'
 import { createMemoryLogger } from '../../src/shared/index.ts'
 import { keccak256, keccakReady } from '../../src/wire/index.ts'
 

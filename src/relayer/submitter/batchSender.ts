@@ -71,7 +71,7 @@ export function createBatchSender(options: {
     )
     const slots: NewSlot[] = signed.map(({ item, nonce, raw, hash }) => ({
       nonce,
-      orderHash: item.request.orderHash?.toLowerCase() as Hex | undefined ?? null,
+      orderHash: (item.request.orderHash?.toLowerCase() as Hex | undefined) ?? null,
       consumer: item.request.consumer ?? null,
       adapter: item.request.adapter ?? null,
       to: item.request.to,
