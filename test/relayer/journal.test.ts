@@ -21,6 +21,7 @@ function slot(nonce: number): NewSlot {
     orderHash: word(nonce, 'b'),
     consumer: devnetAccounts.consumer.address,
     adapter: devnetAccounts.spare.address,
+    payToken: devnetAccounts.deployer.address,
     to: devnetAccounts.payee.address,
     data: '0x1234',
     gas: 200_000n,
@@ -41,7 +42,7 @@ test('a batch written, resolved in part and reopened: every slot and tx comes ba
   expect(again.nextNonce()).toBe(8)
   expect(again.pending().map((each) => [each.nonce, each.txHash])).toEqual([[6, word(6, 'c')], [7, word(7)]])
   expect(again.byOrder(word(5, 'b'))).toEqual({
-    nonce: 5, orderHash: word(5, 'b'), consumer: devnetAccounts.consumer.address, adapter: devnetAccounts.spare.address, to: devnetAccounts.payee.address,
+    nonce: 5, orderHash: word(5, 'b'), consumer: devnetAccounts.consumer.address, adapter: devnetAccounts.spare.address, payToken: devnetAccounts.deployer.address, to: devnetAccounts.payee.address,
     data: '0x1234', gas: 200_000n, status: 'settled', txHash: word(5), blockNumber: 12n, outcome: '{"ok":true}', answer: 'OK', sentAt: 1_700_000_000_005,
   })
   expect(again.txs(6).map((tx) => [tx.hash, tx.kind, tx.maxFeePerGas])).toEqual([[word(6), 'order', 3_000_000_000n], [word(6, 'c'), 'replacement', 4_000_000_000n]])

@@ -12,6 +12,7 @@ CREATE TABLE IF NOT EXISTS slots (
   order_hash TEXT,
   consumer TEXT,
   adapter TEXT,
+  pay_token TEXT,
   to_address TEXT NOT NULL,
   data TEXT NOT NULL,
   gas TEXT NOT NULL,
@@ -42,6 +43,7 @@ type SlotRow = {
   order_hash: string | null
   consumer: string | null
   adapter: string | null
+  pay_token: string | null
   to_address: string
   data: string
   gas: string
@@ -59,6 +61,7 @@ const slotOf = (row: SlotRow): JournalSlot => ({
   orderHash: row.order_hash as Hex | null,
   consumer: row.consumer as Address | null,
   adapter: row.adapter as Address | null,
+  payToken: row.pay_token as Address | null,
   to: row.to_address as Address,
   data: row.data as Hex,
   gas: BigInt(row.gas),
@@ -120,8 +123,8 @@ export function openJournal(path: string, owner: { chainId: number; address: Add
   }
 
   const insertSlot = db.query(
-    `INSERT INTO slots (nonce, order_hash, consumer, adapter, to_address, data, gas, status, tx_hash, sent_at)
-     VALUES ($nonce, $orderHash, $consumer, $adapter, $to, $data, $gas, 'pending', $txHash, $sentAt)`,
+    `INSERT INTO slots (nonce, order_hash, consumer, adapter, pay_token, to_address, data, gas, status, tx_hash, sent_at)
+     VALUES ($nonce, $orderHash, $consumer, $adapter, $payToken, $to, $data, $gas, 'pending', $txHash, $sentAt)`,
   )
   const insertTx = db.query(
     `INSERT OR IGNORE INTO txs (hash, nonce, raw, max_fee_per_gas, max_priority_fee_per_gas, kind, signed_at)
@@ -153,6 +156,7 @@ export function openJournal(path: string, owner: { chainId: number; address: Add
         orderHash: slot.orderHash,
         consumer: slot.consumer,
         adapter: slot.adapter,
+        payToken: slot.payToken,
         to: slot.to,
         data: slot.data,
         gas: slot.gas.toString(),

@@ -19,6 +19,8 @@ export type JournalSlot = {
   orderHash: Hex | null
   consumer: Address | null
   adapter: Address | null
+  /** The order's pay token (the gas-limit cache is keyed by adapter and pay token). */
+  payToken: Address | null
   to: Address
   data: Hex
   gas: bigint

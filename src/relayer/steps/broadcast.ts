@@ -25,6 +25,7 @@ export async function broadcast(context: RelayerContext, simulated: SimulatedOrd
     orderHash,
     consumer: request.order.consumer as Hex,
     adapter: request.order.adapter as Hex,
+    payToken: request.order.payToken as Hex,
   })
   const slot = await submitter.outcome(nonce, config.receiptTimeoutMs)
   if (unanswered && slot?.status === 'pending') {

@@ -8,7 +8,7 @@ import { errorText } from './errorText.ts'
 import { sendRaw } from './sendRaw.ts'
 
 /** A call to send from the gas key, and the order it settles (none for a filler). */
-export type SendRequest = { to: Address; data: Hex; gas: bigint; orderHash?: Hex; consumer?: Address; adapter?: Address }
+export type SendRequest = { to: Address; data: Hex; gas: bigint; orderHash?: Hex; consumer?: Address; adapter?: Address; payToken?: Address }
 /** The nonce and hash of a tx the node accepted, or may have (`unanswered`: see sendRaw.ts). */
 export type Sent = { nonce: number; hash: Hex; unanswered?: boolean }
 
@@ -74,6 +74,7 @@ export function createBatchSender(options: {
       orderHash: (item.request.orderHash?.toLowerCase() as Hex | undefined) ?? null,
       consumer: item.request.consumer ?? null,
       adapter: item.request.adapter ?? null,
+      payToken: item.request.payToken ?? null,
       to: item.request.to,
       data: item.request.data,
       gas: item.request.gas,
