@@ -8,6 +8,7 @@ import { freePort } from '../../src/shared/index.ts'
 import { type BenchContext, childEnv } from './lib/context.ts'
 import { type LoadResult, autocannon } from './lib/autocannon.ts'
 import { presignOrders } from './lib/orders.ts'
+import { scratchJournal } from './lib/journal.ts'
 import { type Child, spawnChild, waitForOk } from './lib/processes.ts'
 import { type Row, row } from './lib/report.ts'
 
@@ -17,6 +18,7 @@ const json = { 'content-type': 'application/json' }
 
 export async function benchRejections(context: BenchContext, options: RejectionOptions): Promise<Row[]> {
   const devnet = await startDevnet()
+  const journal = scratchJournal()
   const children: Child[] = []
   try {
     // A well-formed signed order with feeBps 50 against a floor of 100, and the same order with a fractional amount.
@@ -85,5 +87,6 @@ export async function benchRejections(context: BenchContext, options: RejectionO
   } finally {
     for (const child of children) await child.stop()
     await devnet.stop()
+    journal.remove()
   }
 }

@@ -30,6 +30,10 @@ export type RelayerConfig = {
   feeFloorBps: number
   receiptTimeoutMs: number
   receiptPollMs: number
+  /** The journal's file (RELAYER_DB); undefined: the default per chain and gas address under `.order-relay/`. */
+  journalPath: string | undefined
+  /** How long a consumer is refused after its order passed simulation and reverted on chain. */
+  revertCooldownMs: number
   edge: EdgeConfig
   /** Prometheus listener (RELAYER_METRICS_PORT / RELAYER_METRICS_HOST); undefined when off. */
   metrics?: MetricsListen
@@ -47,6 +51,7 @@ export const relayerDefaults = {
   maxInflight: 64,
   gasFloorWei: 1_000_000_000_000_000n, // 0.001 ETH
   balancePollMs: 5_000,
+  revertCooldownMs: 600_000,
 } as const
 
 export type RelayerConfigOverrides = Partial<Omit<RelayerConfig, 'edge'>> & {
@@ -108,13 +113,16 @@ export function readRelayerConfig(env: Env, overrides: RelayerConfigOverrides = 
     chainId: chainId as number,
     rpcUrl: rpcUrl as string,
     broker: broker as Address,
-    deployedAt: overrides.deployedAt ?? BigInt(manifest?.deployedAt ?? '0'),
+    deployedAt: overrides.deployedAt ?? read.bigint('RELAYER_DEPLOYED_AT', BigInt(manifest?.deployedAt ?? '0')),
     host: overrides.host ?? read.string('RELAYER_HOST', relayerDefaults.host) ?? relayerDefaults.host,
     port: overrides.port ?? read.integer('RELAYER_PORT', relayerDefaults.port, 0, 65535) ?? relayerDefaults.port,
     feeFloorBps: overrides.feeFloorBps ?? read.integer('RELAYER_FEE_FLOOR_BPS', relayerDefaults.feeFloorBps, 0, 10000) ?? 0,
     receiptTimeoutMs:
       overrides.receiptTimeoutMs ?? read.integer('RELAYER_RECEIPT_TIMEOUT_MS', relayerDefaults.receiptTimeoutMs, 100, 3_600_000) ?? relayerDefaults.receiptTimeoutMs,
     receiptPollMs: overrides.receiptPollMs ?? read.integer('RELAYER_RECEIPT_POLL_MS', relayerDefaults.receiptPollMs, 1, 60_000) ?? relayerDefaults.receiptPollMs,
+    journalPath: overrides.journalPath ?? read.string('RELAYER_DB'),
+    revertCooldownMs:
+      overrides.revertCooldownMs ?? read.integer('RELAYER_REVERT_COOLDOWN_MS', relayerDefaults.revertCooldownMs, 0, 30 * 86_400_000) ?? relayerDefaults.revertCooldownMs,
     edge,
     metrics: 'metrics' in overrides ? overrides.metrics : readMetricsListen(read, 'RELAYER'),
   }

@@ -1,8 +1,9 @@
-import type { Hex, PublicClient } from 'viem'
+import type { PublicClient } from 'viem'
 import type { Logger } from '../shared/index.ts'
-import type { RelaySuccess } from '../wire/index.ts'
 import type { RelayerConfig } from './config.ts'
 import type { ChainClock } from './chainClock.ts'
+import type { Journal, OrderClaims } from './journal/index.ts'
+import type { SettlementFinder } from './steps/findSettlement.ts'
 import type { createGasLimitCache, Submitter } from './submitter/index.ts'
 
 /** Everything a pipeline step may use; built once by `createRelayer`. */
@@ -13,16 +14,10 @@ export type RelayerContext = {
   gasLimits: ReturnType<typeof createGasLimitCache>
   clock: ChainClock
   logger: Logger
-  /** Orders being settled now, by orderHash: a duplicate shares the first one's outcome. */
-  inflight: Map<Hex, Promise<RelaySuccess>>
-  /** Recently settled orderHash → txHash, so a replay can name its settling tx. */
-  settled: Map<Hex, Hex>
-  /**
-   * Orders broadcast whose receipt did not come in time, by orderHash: a retry looks
-   * at that tx instead of broadcasting the order a second time.
-   */
-  unconfirmed: Map<Hex, UnconfirmedBroadcast>
+  /** Every tx the gas key signed and what became of it: the one store of pending txs. */
+  journal: Journal
+  /** Who is working on an orderHash now: a duplicate waits, then reads the journal. */
+  claims: OrderClaims
+  /** Orders settled by any relayer, from the Broker's `Brokered` logs (misses cached). */
+  settlements: SettlementFinder
 }
-
-/** A broadcast transaction whose outcome the relayer has not seen yet. */
-export type UnconfirmedBroadcast = { txHash: Hex; data: Hex; gas: bigint }

@@ -3,12 +3,16 @@ import { privateKeyToAccount } from 'viem/accounts'
 import { chainFor } from '../chain/index.ts'
 import { keccakReady } from '../wire/index.ts'
 import { listenUrl, type Logger } from '../shared/index.ts'
+import { checkJournalMatchesChain } from './checkJournalMatchesChain.ts'
 import { checkRpcChain } from './checkRpcChain.ts'
 import type { RelayerConfig } from './config.ts'
 import { createChainClock } from './chainClock.ts'
 import type { RelayerContext } from './context.ts'
 import { createEdge, describeEdge } from './edge/index.ts'
 import { createRelayerApp } from './http/app.ts'
+import { createLocalClaims, defaultJournalPath, openJournal } from './journal/index.ts'
+import { describeOutcome, wouldRevertNow } from './steps/broadcast.ts'
+import { createSettlementFinder } from './steps/findSettlement.ts'
 import { createGasLimitCache, createSubmitter } from './submitter/index.ts'
 import { observeTransport } from '../metrics/index.ts'
 import { createRelayerOperations } from './operations/index.ts'
@@ -25,8 +29,9 @@ export type RelayerDependencies = {
 
 /**
  * Builds a relayer from its configuration: clients, the gas-key submitter, the
- * pipeline context and the HTTP app (with the hardened edge when enabled). Nothing
- * listens until `serve` is called.
+ * pipeline context and the HTTP app (with the hardened edge when enabled). Opens
+ * the journal and takes its process lock (JournalLockedError when another live
+ * process holds it). Nothing listens until `serve` is called.
  *
  * @example
  * const relayer = createRelayer(readRelayerConfig(process.env), { logger, version })
@@ -41,32 +46,58 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
     version: dependencies.version,
     logger,
     client: () => client,
-    inflight: () => context.inflight.size,
+    inflight: () => running.size,
   })
   const client =
     dependencies.client ??
     (createPublicClient({
       chain: chainFor(config.chainId, config.rpcUrl),
+      // eth_sendRawTransaction is sent with retryCount 0 (see submitter/sendRaw.ts).
       transport: observeTransport(http(config.rpcUrl, { retryCount: 1, timeout: 15_000 }), operations.rpc),
     }) as PublicClient)
+  const journalPath = config.journalPath ?? defaultJournalPath(config.chainId, account.address)
+  if (journalPath === ':memory:') {
+    logger.warn('RELAYER_DB=:memory: the journal is not kept on disk; after a restart this relayer cannot see the transactions it left pending (their orders could be sent again)')
+  }
+  const journal = openJournal(journalPath, { chainId: config.chainId, address: account.address })
+  operations.useJournal({
+    async check() {
+      try {
+        journal.pendingCount()
+        return undefined
+      } catch (error) {
+        return `the journal ${journalPath} cannot be read (${(error as Error).message}); check the disk and restart the relayer`
+      }
+    },
+    pendingTransactions: () => journal.pendingCount(),
+    // Nonces handed out that the chain has not used yet (by the journal's account).
+    nonceGap: () => {
+      const next = journal.nextNonce()
+      return next === undefined ? 0 : next - ((journal.lastMinedNonce() ?? -1) + 1)
+    },
+  })
+  // Steps the submitter calls back into need the context, which needs the submitter.
+  let context!: RelayerContext
   const submitter = createSubmitter({
     client,
     account,
     chainId: config.chainId,
     logger,
-    receiptTimeoutMs: config.receiptTimeoutMs,
+    journal,
     receiptPollMs: config.receiptPollMs,
+    describe: (slot, receipt) => describeOutcome(context, slot, receipt),
+    wouldRevert: (slot) => wouldRevertNow(context, slot),
   })
-  const context: RelayerContext = {
+  context = {
     config,
     client,
     submitter,
     gasLimits: createGasLimitCache(client, { ttlMs: 10 * 60_000, pad: (gas) => (gas * 13n) / 10n + 25_000n }),
     clock: createChainClock(client, { refreshMs: 2_000, logger }),
     logger,
-    inflight: new Map(),
-    settled: new Map(),
-    unconfirmed: new Map(),
+    journal,
+    claims: createLocalClaims(),
+    settlements: createSettlementFinder({ client, broker: config.broker, deployedAt: config.deployedAt }),
   }
 
   const running = new Set<Promise<unknown>>()
@@ -89,10 +120,18 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
     operations,
     /** Starts background work and listens; resolves once the port is bound. */
     async serve() {
-      await checkRpcChain(client, config.chainId, logger)
+      try {
+        await checkRpcChain(client, config.chainId, logger)
+        await checkJournalMatchesChain(client, journal, account.address)
+      } catch (error) {
+        journal.close()
+        throw error
+      }
       // Every request hashes its order: have the fast Keccak loaded before the first one.
       await keccakReady
-      submitter.start()
+      await submitter.start()
+      const pending = journal.pendingCount()
+      if (pending > 0) logger.info(`journal ${journalPath}: watching ${pending} pending tx${pending === 1 ? '' : 's'} left by the last run`)
       context.clock.start()
       edge.start()
       operations.start({ edgePollsBalance: config.edge.enabled })
@@ -120,11 +159,12 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
             let limit: ReturnType<typeof setTimeout> | undefined
             await Promise.race([closed, new Promise((resolve) => (limit = setTimeout(resolve, drainMarginMs)))])
             clearTimeout(limit)
-            submitter.stop()
+            await submitter.stop()
             context.clock.stop()
             edge.stop()
             operations.stop()
             await server.stop(true)
+            journal.close()
           })()
           return stopped
         },

@@ -1,23 +1,22 @@
-import type { Hex } from 'viem'
-import type { RelaySuccess } from '../wire/index.ts'
+import type { Address, Hex } from 'viem'
+import type { RelayRequest, RelaySuccess } from '../wire/index.ts'
 import type { RelayerContext } from './context.ts'
 import { RelayError } from './errors.ts'
 import { broadcast } from './steps/broadcast.ts'
 import { checkAuthorizationWindow } from './steps/checkAuthorizationWindow.ts'
+import { checkCooldown } from './steps/checkCooldown.ts'
 import { checkFeeFloor } from './steps/checkFeeFloor.ts'
 import { checkOrderHash } from './steps/checkOrderHash.ts'
-import { decodeSettlement } from './steps/decodeSettlement.ts'
 import { resumeUnconfirmed } from './steps/resumeUnconfirmed.ts'
 import { simulate } from './steps/simulate.ts'
 import { validateRequest } from './steps/validateRequest.ts'
 
-const settledMemory = 10_000
-
 /**
- * `POST /broker` (SPEC.md 4.3): validate → orderHash → fee floor → window →
- * simulate → broadcast → decode. The orderHash is the idempotency key: a duplicate
- * arriving while the first is in flight shares its outcome instead of broadcasting,
- * and a retry of an order whose receipt timed out looks at that tx first.
+ * `POST /broker` (SPEC.md 4.3): validate → orderHash → fee floor → claim →
+ * journal → cool-down → window → simulate → broadcast (journaled first) → outcome.
+ * The orderHash is the idempotency key, across restarts: a duplicate arriving while
+ * the first is being relayed waits for it and shares its outcome, and an order the
+ * journal holds is answered from its tx, never broadcast a second time.
  * @throws RelayError for every refusal; anything else unexpected becomes UPSTREAM_RPC.
  */
 export async function relay(context: RelayerContext, body: unknown): Promise<RelaySuccess> {
@@ -25,39 +24,35 @@ export async function relay(context: RelayerContext, body: unknown): Promise<Rel
   const orderHash = checkOrderHash(request)
   checkFeeFloor(context, request)
 
-  const running = context.inflight.get(orderHash)
-  if (running) return running
-
-  const adapter = request.order.adapter as Hex
-  const settlement = (async () => {
-    const resumed = await resumeUnconfirmed(context, orderHash, adapter)
-    if (resumed) {
-      remember(context, orderHash, resumed.txHash as Hex)
-      return resumed
+  const deadline = Date.now() + context.config.receiptTimeoutMs
+  let shared = false
+  while (!(await context.claims.claim(orderHash))) {
+    // It shares the outcome of the request it waits for, unless that outcome was already
+    // settled and delivered before it came (then it is a replay like any other).
+    const slot = context.journal.byOrder(orderHash)
+    shared = shared || slot === undefined || slot.status === 'pending'
+    const left = deadline - Date.now()
+    if (left <= 0) {
+      throw new RelayError('UPSTREAM_RPC', `another request for this order is still being relayed; see GET /broker/${orderHash} and retry`)
     }
-    await checkAuthorizationWindow(context, request)
-    const simulated = await simulate(context, request, orderHash)
-    const receipt = await broadcast(context, simulated, adapter, orderHash)
-    const success = decodeSettlement(receipt, context.config.broker, adapter, orderHash)
-    remember(context, orderHash, success.txHash as Hex)
-    return success
-  })()
-  context.inflight.set(orderHash, settlement)
+    await context.claims.released(orderHash, left)
+  }
   try {
-    return await settlement
+    return await settle(context, request, orderHash, shared)
   } catch (error) {
     throw asRelayError(context, error)
   } finally {
-    context.inflight.delete(orderHash)
+    await context.claims.release(orderHash)
   }
 }
 
-function remember(context: RelayerContext, orderHash: Hex, txHash: Hex) {
-  context.settled.set(orderHash, txHash)
-  if (context.settled.size > settledMemory) {
-    const oldest = context.settled.keys().next().value
-    if (oldest) context.settled.delete(oldest)
-  }
+async function settle(context: RelayerContext, request: RelayRequest, orderHash: Hex, shared: boolean): Promise<RelaySuccess> {
+  const resumed = await resumeUnconfirmed(context, orderHash, shared)
+  if (resumed) return resumed
+  checkCooldown(context, request.order.consumer as Address)
+  await checkAuthorizationWindow(context, request)
+  const simulated = await simulate(context, request, orderHash)
+  return broadcast(context, simulated, request, orderHash)
 }
 
 /** Anything that is not already a RelayError failed between us and the node. */

@@ -17,3 +17,4 @@ export {
 export { describeIssues } from './describeIssues.ts'
 export { findRevertFix, type RevertFix, revertFixes, unknownRevertFix } from './revertFixes.ts'
 export { fixFor } from './fixFor.ts'
+export * from './brokerStatus.ts'

@@ -1,4 +1,7 @@
 import { afterAll, beforeAll } from 'bun:test'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { createMemoryLogger } from '../../src/shared/index.ts'
 import { type Devnet, devnetAccounts, startDevnet } from '../../src/devnet/index.ts'
 import { createRelayer, readRelayerConfig, type RelayerConfig } from '../../src/relayer/index.ts'
@@ -8,12 +11,15 @@ export type TestRelayer = Awaited<ReturnType<typeof startTestRelayer>>
 /**
  * A real relayer over HTTP on 127.0.0.1 (free port) against the devnet, with its
  * log lines captured. `env` adds RELAYER_* variables; `overrides` wins over both.
+ * Its journal (RELAYER_DB) is a throw-away file, removed at `stop`, unless `env`
+ * names one (a test that restarts a relayer on the same journal).
  */
 export async function startTestRelayer(
   devnet: Devnet,
   options: { env?: Record<string, string>; overrides?: Partial<RelayerConfig> } = {},
 ) {
   const logger = createMemoryLogger()
+  const scratch = options.env?.RELAYER_DB ? undefined : mkdtempSync(join(tmpdir(), 'order-relay-journal-'))
   const config = readRelayerConfig(
     {
       RELAYER_PK: devnetAccounts.relayer.privateKey,
@@ -24,6 +30,7 @@ export async function startTestRelayer(
       // Well inside a test's timeout, so a receipt that never comes is an answer
       // (502 UPSTREAM_RPC naming the tx) the test can show, not a test timeout.
       RELAYER_RECEIPT_TIMEOUT_MS: '20000',
+      ...(scratch ? { RELAYER_DB: join(scratch, 'journal.sqlite') } : {}),
       ...options.env,
     },
     { host: '127.0.0.1', port: 0, deployedAt: BigInt(devnet.manifest.deployedAt), ...options.overrides },
@@ -35,7 +42,10 @@ export async function startTestRelayer(
     relayer,
     logger,
     config,
-    stop: () => server.stop(),
+    async stop() {
+      await server.stop()
+      if (scratch) rmSync(scratch, { recursive: true, force: true })
+    },
     /** POST /broker with a JSON body (or raw text) and return status + parsed body. */
     async post(body: unknown, init: { raw?: string; headers?: Record<string, string> } = {}) {
       const response = await fetch(`${server.url}/broker`, {

@@ -45,7 +45,7 @@ test('stop() while orders are in flight: all of them settle and are answered 200
   const relayerAddress = devnetAccounts.relayer.address
   const confirmed = await devnet.publicClient.getTransactionCount({ address: relayerAddress })
   while ((await devnet.publicClient.getTransactionCount({ address: relayerAddress, blockTag: 'pending' })) < confirmed + count) await Bun.sleep(5)
-  expect(relayer.relayer.context.inflight.size).toBe(count)
+  expect(relayer.relayer.context.claims.held).toBe(count)
 
   let stopped = false
   const stopping = relayer.stop().then(() => {

@@ -108,7 +108,7 @@ test('dropped, then underpriced after the base fee rose: the nonce is re-signed 
   expect({ status: next.status, body: next.body }).toEqual({ status: 200, body: expect.objectContaining({ ok: true }) })
 }, 30_000)
 
-test('a retry of an order whose wait already gave up sends the dropped tx again, instead of relaying the order at a nonce behind the gap', async () => {
+test('an order whose wait already gave up: the nonce keeper sends the dropped tx again (no client waiting), and a retry shares it instead of relaying the order at a nonce behind the gap', async () => {
   const impatient = await startWatchedRelayer(devnet, exposure, {
     env: { RELAYER_RECEIPT_TIMEOUT_MS: '400', RELAYER_PK: devnetAccounts.secondRelayer.privateKey },
   })
@@ -123,6 +123,8 @@ test('a retry of an order whose wait already gave up sends the dropped tx again,
     await devnet.testClient.dropTransaction({ hash: lost })
     await devnet.testClient.setAutomine(true)
 
+    const revived = `warn: tx ${lost} was no longer known to the node; sent it again as signed`
+    await until(() => impatient.logger.lines.includes(revived))
     const retry = await impatient.post(request)
     expect({ status: retry.status, txHash: retry.body.txHash }).toEqual({ status: 200, txHash: lost })
     expect(impatient.logger.lines).toContain(`warn: tx ${lost} was no longer known to the node; sent it again as signed`)

@@ -57,8 +57,8 @@ describe('GET /api/openapi.json', () => {
     expect(validator.version).toBe('3.1')
   })
 
-  test('describes every route (itself too), every status of SPEC.md 4.2, and no authentication', () => {
-    expect(Object.keys(document.paths).sort()).toEqual(['/api/openapi.json', '/broker', '/info', '/ready', '/status'])
+  test('describes every route (itself too), every status it answers, and no authentication', () => {
+    expect(Object.keys(document.paths).sort()).toEqual(['/api/openapi.json', '/broker', '/broker/{orderHash}', '/info', '/ready', '/status'])
     const broker = document.paths['/broker'].post
     expect(Object.keys(broker.responses).sort()).toEqual(['200', '400', '402', '422', '429', '502', '503'])
     expect(broker.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/RelayRequest' })
@@ -67,6 +67,11 @@ describe('GET /api/openapi.json', () => {
     expect(Object.keys(broker.responses['422'].content['application/json'].examples)).toEqual(['WOULD_REVERT', 'AUTH_EXPIRED'])
     expect(broker.responses['429'].headers['Retry-After']).toBeDefined()
     expect(document.paths['/info'].get.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/RelayerInfo' })
+    const status = document.paths['/broker/{orderHash}'].get
+    expect(Object.keys(status.responses).sort()).toEqual(['200', '400', '429', '502'])
+    expect(status.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/BrokerStatus' })
+    expect(Object.keys(document.components.schemas.BrokerStatus.properties).sort()).toEqual(['blockNumber', 'orderHash', 'status', 'txHash'])
+    expect(document.components.schemas.BrokerStatus.properties.status.enum).toEqual(['pending', 'settled', 'reverted', 'unknown'])
     expect(document.security).toEqual([])
     expect(document.components.securitySchemes).toBeUndefined()
   })

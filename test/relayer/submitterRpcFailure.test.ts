@@ -6,6 +6,7 @@ import { createPublicClient, custom, HttpRequestError, type PublicClient } from 
 import { privateKeyToAccount } from 'viem/accounts'
 import { devnetAccounts } from '../../src/devnet/index.ts'
 import { RelayError } from '../../src/relayer/index.ts'
+import { openJournal } from '../../src/relayer/journal/index.ts'
 import { createSubmitter } from '../../src/relayer/submitter/index.ts'
 import { createMemoryLogger } from '../../src/shared/index.ts'
 
@@ -31,13 +32,17 @@ test('a failed fee or nonce read is UPSTREAM_RPC and nothing is sent', async () 
       throw new Error(`unexpected ${method}`)
     },
   }, { retryCount: 0 }) }) as PublicClient
+  const account = privateKeyToAccount(devnetAccounts.relayer.privateKey)
+  const journal = openJournal(':memory:', { chainId: 421614, address: account.address })
   const submitter = createSubmitter({
     client,
-    account: privateKeyToAccount(devnetAccounts.relayer.privateKey),
+    account,
     chainId: 421614,
     logger: createMemoryLogger(),
-    receiptTimeoutMs: 1_000,
+    journal,
     receiptPollMs: 10,
+    describe: async () => undefined,
+    wouldRevert: async () => undefined,
   })
   const tx = { to: devnetAccounts.spare.address, data: '0x' as const, gas: 21_000n }
   const failure = await submitter.send(tx).catch((error: unknown) => error)
@@ -46,8 +51,11 @@ test('a failed fee or nonce read is UPSTREAM_RPC and nothing is sent', async () 
   expect((failure as RelayError).message).toBe("the relayer's RPC failed before broadcast (reading gas price or nonce); retry or try another relayer")
   expect(methods).not.toContain('eth_sendRawTransaction')
 
+  expect(journal.pendingCount()).toBe(0)
+
   down = false
-  await submitter.send(tx)
+  expect(await submitter.send(tx)).toEqual({ nonce: 7, hash: expect.stringMatching(/^0x[0-9a-f]{64}$/) })
+  expect(journal.slot(7)?.status).toBe('pending')
   expect(methods.filter((method) => method === 'eth_getTransactionCount')).toHaveLength(1)
   expect(methods.at(-1)).toBe('eth_sendRawTransaction')
 })

@@ -143,7 +143,7 @@ describe('an RPC that fails one step at a time', () => {
     }
   })
 
-  test('the broadcast never reaches the node: 502; the nonce re-syncs and the same order then settles', async () => {
+  test('the broadcast never reaches the node: 502; the nonce keeper sends the same signed tx again and a retry shares its settlement', async () => {
     const request = await order()
     rpc.fail('eth_sendRawTransaction', 'refuse')
     let answer: Awaited<ReturnType<WatchedRelayer['post']>>
@@ -156,15 +156,16 @@ describe('an RPC that fails one step at a time', () => {
     expect(String(answer.body.message)).toMatch(
       /^broadcast failed at the relayer's RPC \(tx 0x[0-9a-f]{64} may or may not have reached the node\); retry or try another relayer$/,
     )
-    // The tx never reached the node: the retry relays the order anew (same nonce, so
-    // here even the same signed transaction).
+    // The tx never reached the node: it stays in the journal and the nonce keeper sends
+    // it again exactly as signed; a retry shares its outcome (never a second signature).
     const lost = String(answer.body.message).match(/tx (0x[0-9a-f]{64})/)?.[1]
-    const retry = await relayer.post(request)
-    expect(retry.status).toBe(200)
-    expect(relayer.logger.lines).toContain(`warn: tx ${lost} was dropped by the node; relaying its order again`)
+    let retry = await relayer.post(request)
+    for (const deadline = Date.now() + 10_000; retry.status !== 200 && Date.now() < deadline; ) retry = await relayer.post(request)
+    expect({ status: retry.status, txHash: retry.body.txHash }).toEqual({ status: 200, txHash: lost })
+    expect(relayer.logger.lines).toContain(`warn: tx ${lost} was no longer known to the node; sent it again as signed`)
   })
 
-  test('the broadcast reaches the node but its answer is lost: 502; a retry returns the settlement it missed', async () => {
+  test('the broadcast reaches the node but its answer is lost: the hash is looked up, found, and the order settles; no second tx', async () => {
     const request = await order()
     rpc.fail('eth_sendRawTransaction', 'loseAnswer')
     let answer: Awaited<ReturnType<WatchedRelayer['post']>>
@@ -173,12 +174,9 @@ describe('an RPC that fails one step at a time', () => {
     } finally {
       rpc.heal()
     }
-    expect(answer.status).toBe(502)
-    const txHash = String(answer.body.message).match(/tx (0x[0-9a-f]{64})/)?.[1] as Hex
+    expect(answer.status).toBe(200)
+    const txHash = answer.body.txHash as Hex
     expect((await devnet.publicClient.getTransactionReceipt({ hash: txHash })).status).toBe('success')
-    const retry = await relayer.post(request)
-    expect(retry.status).toBe(200)
-    expect(retry.body.txHash).toBe(txHash)
     // Once more: spent, and the answer names the tx that settled it.
     const replay = await relayer.post(request)
     expect({ status: replay.status, body: replay.body }).toEqual({
@@ -192,6 +190,7 @@ describe('an RPC that fails one step at a time', () => {
   test('the receipt cannot be read: 502 naming the tx; a retry once the RPC is back returns the settlement', async () => {
     const request = await order()
     rpc.fail('eth_getTransactionReceipt')
+    rpc.fail('eth_getBlockReceipts')
     let answer: Awaited<ReturnType<WatchedRelayer['post']>>
     try {
       answer = await relayer.post(request)
@@ -200,7 +199,7 @@ describe('an RPC that fails one step at a time', () => {
     }
     const txHash = String(answer.body.message).match(/tx (0x[0-9a-f]{64})/)?.[1] as Hex
     expect({ status: answer.status, body: answer.body }).toEqual(
-      upstream(`broadcast as tx ${txHash} but the relayer's RPC failed while waiting for the receipt; check the tx before retrying`),
+      upstream(`broadcast as tx ${txHash} but no receipt within 400 ms; check the tx before retrying`),
     )
     const retry = await relayer.post(request)
     expect(retry.status).toBe(200)

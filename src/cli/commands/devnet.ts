@@ -75,6 +75,8 @@ export const devnetCommand: Command = {
             host: '127.0.0.1',
             port: ports.relayer,
             receiptPollMs: 50,
+            // A fresh chain each run: a journal kept across runs would hold nonces it never saw.
+            journalPath: ':memory:',
           },
         ),
         { logger, version },

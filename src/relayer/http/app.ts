@@ -6,6 +6,7 @@ import type { RelayerContext } from '../context.ts'
 import { RelayError } from '../errors.ts'
 import { asRelayError, relay } from '../pipeline.ts'
 import { type AccessLogVariables, accessLog } from './accessLog.ts'
+import { brokerStatus } from './brokerStatus.ts'
 import { openApiDocument } from './openapi.ts'
 import { readJsonBody } from './readJsonBody.ts'
 
@@ -23,7 +24,8 @@ export type RelayerAppOptions = {
 export const relayerPublicReads = ['/info', '/api/openapi.json', '/health', '/ready', /^\/broker\/[^/]+$/]
 
 /**
- * The relayer's HTTP surface: `POST /broker`, `GET /info`, `GET /api/openapi.json`.
+ * The relayer's HTTP surface: `POST /broker`, `GET /broker/{orderHash}`, `GET /info`,
+ * `GET /api/openapi.json`.
  * Every failure is mapped once, in `onError`, to `{ok:false, code, message}`.
  */
 export function createRelayerApp(context: RelayerContext, options: RelayerAppOptions) {
@@ -45,6 +47,11 @@ export function createRelayerApp(context: RelayerContext, options: RelayerAppOpt
     const success = await track(relay(context, body))
     c.set('code', 'OK')
     return c.json(success, 200)
+  })
+  app.get('/broker/:orderHash', async (c) => {
+    const status = await brokerStatus(context, c.req.param('orderHash'))
+    c.set('code', 'OK')
+    return c.json(status, 200)
   })
   app.get('/info', (c) => c.json(info))
   app.get('/api/openapi.json', (c) => c.json(openApiDocument(options.version)))

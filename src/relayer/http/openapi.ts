@@ -12,6 +12,7 @@ import {
 import {
   AdapterReceiptSchema,
   BrokeredSchema,
+  BrokerStatusSchema,
   EdgeRejectionSchema,
   OrderSchema,
   ReadinessSchema,
@@ -25,6 +26,7 @@ import {
   SignatureSchema,
 } from '../../wire/index.ts'
 import {
+  brokerStatusExample,
   edgeExamples,
   failureExamples,
   notReadyExample,
@@ -120,6 +122,32 @@ export function openApiDocument(version: string): object {
           responses: brokerResponses(),
         },
       },
+      '/broker/{orderHash}': {
+        get: {
+          operationId: 'brokerStatus',
+          summary: 'What this relayer knows about an order: pending, settled, reverted or unknown',
+          description:
+            "From this relayer's journal, else the Broker's Brokered logs (orders settled by any relayer). Readable from any origin; " +
+            'a client that lost its answer reads the txHash here instead of sending the order again.',
+          tags: ['relay'],
+          parameters: [
+            {
+              name: 'orderHash',
+              in: 'path',
+              required: true,
+              description: 'The orderHash, 0x + 64 hex digits.',
+              schema: { type: 'string', pattern: '^0x[0-9a-fA-F]{64}$' },
+              example: brokerStatusExample.orderHash,
+            },
+          ],
+          responses: {
+            '200': { description: 'BrokerStatus.', content: jsonContent(schemaRef('BrokerStatus'), brokerStatusExample) },
+            '400': { description: 'MALFORMED_ORDER: the orderHash is not 0x + 64 hex digits.', content: jsonExamples(schemaRef('RelayFailure'), failureExamples(['MALFORMED_ORDER'])) },
+            '429': rateLimited,
+            '502': { description: "UPSTREAM_RPC: the Broker's logs could not be read.", content: jsonExamples(schemaRef('RelayFailure'), failureExamples(['UPSTREAM_RPC'])) },
+          },
+        },
+      },
       '/info': {
         get: {
           operationId: 'info',
@@ -169,6 +197,7 @@ export function openApiDocument(version: string): object {
         RelayFailure: RelayFailureSchema,
         EdgeRejection: EdgeRejectionSchema,
         RelayerInfo: RelayerInfoSchema,
+        BrokerStatus: BrokerStatusSchema,
         Readiness: ReadinessSchema,
         RelayerStatus: RelayerStatusSchema,
       }),

@@ -1,5 +1,6 @@
 import type { NamedExample } from '../../openapi/index.ts'
 import {
+  type BrokerStatus,
   type EdgeRejection,
   type Readiness,
   type RelayerStatus,
@@ -126,4 +127,11 @@ export const relayerStatusExample: RelayerStatus = {
   pendingTransactions: 1,
   nonceGap: 0,
   nonces: { latest: 1200, pending: 1201 },
+}
+
+export const brokerStatusExample: BrokerStatus = {
+  orderHash,
+  status: 'settled',
+  txHash: relaySuccessExample.txHash as BrokerStatus['txHash'],
+  blockNumber: '1234567',
 }

@@ -1,71 +1,89 @@
 import type { Hex, TransactionReceipt } from 'viem'
 import { decodeRevert, errorAbis, extractRevertData, isRevertError } from '../../chain/index.ts'
+import type { RelayRequest, RelaySuccess } from '../../wire/index.ts'
 import type { RelayerContext } from '../context.ts'
 import { RelayError } from '../errors.ts'
+import type { JournalSlot } from '../journal/index.ts'
+import { answerSlot } from './answerSlot.ts'
+import { decodeSettlement } from './decodeSettlement.ts'
 import type { SimulatedOrder } from './simulate.ts'
 
-/** Most unconfirmed broadcasts remembered (each is removed once its outcome is known). */
-const unconfirmedMemory = 10_000
-
 /**
- * Step 6: broadcast from the gas key and wait for the receipt. A transaction that
- * reverts after broadcast (another relayer was first, or state moved) is
- * WOULD_REVERT naming the txHash. A receipt that does not come in time is
- * UPSTREAM_RPC naming the txHash; so is a broadcast whose answer was lost. Either
- * way the tx is remembered as unconfirmed, so a retry of the same order looks at it
- * instead of broadcasting again.
+ * Step 6: hand the simulated call to the submitter (journaled before it is
+ * broadcast) and wait for its outcome from the receipt watcher. Mined and
+ * successful: the RelaySuccess. Reverted (another relayer was first, or state
+ * moved): WOULD_REVERT naming the tx. No receipt in time: UPSTREAM_RPC naming the
+ * tx, which stays in the journal, so a retry waits for it instead of broadcasting.
  * @throws RelayError WOULD_REVERT, UPSTREAM_RPC, INSUFFICIENT_RELAYER_GAS
  */
-export async function broadcast(context: RelayerContext, simulated: SimulatedOrder, adapter: Hex, orderHash: Hex): Promise<TransactionReceipt> {
+export async function broadcast(context: RelayerContext, simulated: SimulatedOrder, request: RelayRequest, orderHash: Hex): Promise<RelaySuccess> {
   const { submitter, config } = context
-  const remember = (txHash: Hex) => {
-    if (context.unconfirmed.size >= unconfirmedMemory) context.unconfirmed.delete(context.unconfirmed.keys().next().value!)
-    context.unconfirmed.set(orderHash, { txHash, data: simulated.data, gas: simulated.gas })
+  const { nonce, hash, unanswered } = await submitter.send({
+    to: config.broker,
+    data: simulated.data,
+    gas: simulated.gas,
+    orderHash,
+    consumer: request.order.consumer as Hex,
+    adapter: request.order.adapter as Hex,
+    payToken: request.order.payToken as Hex,
+  })
+  const slot = await submitter.outcome(nonce, config.receiptTimeoutMs)
+  if (unanswered && slot?.status === 'pending') {
+    context.journal.answered(nonce, 'UPSTREAM_RPC')
+    throw new RelayError('UPSTREAM_RPC', `broadcast failed at the relayer's RPC (tx ${hash} may or may not have reached the node); retry or try another relayer`, { txHash: hash })
   }
-  let txHash: Hex
-  try {
-    txHash = await submitter.send({ to: config.broker, data: simulated.data, gas: simulated.gas })
-  } catch (error) {
-    // The RPC failed after the tx was signed: it may have reached the node.
-    if (error instanceof RelayError && error.code === 'UPSTREAM_RPC' && error.txHash) remember(error.txHash)
-    throw error
-  }
-  let receipt: TransactionReceipt
-  try {
-    receipt = await submitter.waitForReceipt(txHash)
-  } catch (error) {
-    // The hash waited for last: a replacement's, if the tx had to be re-signed.
-    remember(error instanceof RelayError && error.txHash ? error.txHash : txHash)
-    throw error
-  }
-  return confirmReceipt(context, simulated, adapter, receipt)
+  return answerSlot(context, slot!, { fresh: true, shared: false })
 }
 
 /**
- * A mined receipt: returned when it succeeded, else WOULD_REVERT naming the tx and,
- * best effort, the reason (replayed at the block it reverted in).
- * @throws RelayError WOULD_REVERT
+ * What a mined order tx means, stored in the journal by the receipt watcher: the
+ * RelaySuccess, or for a revert its message (the reason replayed at its block). A
+ * revert that no other tx's settlement explains puts the consumer in a cool-down
+ * (RELAYER_REVERT_COOLDOWN_MS): its orders passed simulation and failed on chain,
+ * and the key must not pay for that again and again.
  */
-export async function confirmReceipt(context: RelayerContext, simulated: SimulatedOrder, adapter: Hex, receipt: TransactionReceipt): Promise<TransactionReceipt> {
-  if (receipt.status === 'success') return receipt
-  if (receipt.gasUsed >= simulated.gas) context.gasLimits.bump(adapter, receipt.gasUsed)
-  const reason = await replayReason(context, simulated, receipt)
-  throw new RelayError(
-    'WOULD_REVERT',
-    `reverted on chain after broadcast in tx ${receipt.transactionHash}${reason ? `: ${reason}` : ''} (another relayer may have settled it first)`,
-  )
+export async function describeOutcome(context: RelayerContext, slot: JournalSlot, receipt: TransactionReceipt): Promise<string | undefined> {
+  if (!slot.orderHash) return undefined
+  const adapter = (slot.adapter ?? slot.to) as Hex
+  if (receipt.status === 'success') {
+    try {
+      return JSON.stringify(decodeSettlement(receipt, context.config.broker, adapter, slot.orderHash))
+    } catch (error) {
+      return JSON.stringify({ message: (error as Error).message })
+    }
+  }
+  if (receipt.gasUsed >= slot.gas) context.gasLimits.bump(adapter, receipt.gasUsed)
+  const reason = await replayReason(context, slot, receipt)
+  const other = await context.settlements.find(slot.orderHash).catch(() => undefined)
+  const { revertCooldownMs } = context.config
+  if (!other && slot.consumer && revertCooldownMs > 0) {
+    const until = Date.now() + revertCooldownMs
+    context.journal.setCooldown({ consumer: slot.consumer, until, txHash: receipt.transactionHash })
+    context.logger.warn(
+      `consumer ${slot.consumer}: order ${slot.orderHash} passed simulation and reverted on chain in tx ${receipt.transactionHash}; its orders are refused until ${new Date(until).toISOString()} (RELAYER_REVERT_COOLDOWN_MS)`,
+    )
+  }
+  return JSON.stringify({
+    message: `reverted on chain after broadcast in tx ${receipt.transactionHash}${reason ? `: ${reason}` : ''} (another relayer may have settled it first)`,
+    ...(reason ? { reason } : {}),
+  })
 }
 
 // Re-run the call at the block it reverted in to name the reason; best effort.
-async function replayReason(context: RelayerContext, simulated: SimulatedOrder, receipt: TransactionReceipt): Promise<string | undefined> {
+async function replayReason(context: RelayerContext, slot: JournalSlot, receipt: TransactionReceipt): Promise<string | undefined> {
   try {
-    await context.client.call({
-      account: context.submitter.address,
-      to: context.config.broker,
-      data: simulated.data,
-      blockNumber: receipt.blockNumber,
-    })
-    return receipt.gasUsed >= simulated.gas ? 'out of gas' : undefined
+    await context.client.call({ account: context.submitter.address, to: slot.to, data: slot.data, blockNumber: receipt.blockNumber })
+    return receipt.gasUsed >= slot.gas ? 'out of gas' : undefined
+  } catch (error) {
+    return isRevertError(error) ? decodeRevert(extractRevertData(error), errorAbis).text : undefined
+  }
+}
+
+/** Why a journaled call would revert now (its nonce is then filled), or undefined. */
+export async function wouldRevertNow(context: RelayerContext, slot: JournalSlot): Promise<string | undefined> {
+  try {
+    await context.client.call({ account: context.submitter.address, to: slot.to, data: slot.data, gas: slot.gas })
+    return undefined
   } catch (error) {
     return isRevertError(error) ? decodeRevert(extractRevertData(error), errorAbis).text : undefined
   }

@@ -1,59 +1,25 @@
-import { formatTransactionReceipt, type Hex, type RpcTransactionReceipt } from 'viem'
+import type { Hex } from 'viem'
 import type { RelaySuccess } from '../../wire/index.ts'
 import type { RelayerContext } from '../context.ts'
-import { RelayError } from '../errors.ts'
-import { confirmReceipt } from './broadcast.ts'
-import { decodeSettlement } from './decodeSettlement.ts'
+import { answerSlot } from './answerSlot.ts'
 
 /**
- * Before an order is simulated and broadcast: if this orderHash was already
- * broadcast and its receipt never came (UPSTREAM_RPC), look at that tx instead of
- * sending the order again. Mined: its outcome (the same RelaySuccess and txHash, or
- * WOULD_REVERT). Still pending: UPSTREAM_RPC naming it again. Unknown to the node
- * (dropped from the pool): sent again as signed and waited for; only when that is
- * impossible (its nonce was used meanwhile) undefined, and the order goes through
- * the pipeline anew.
+ * Before an order is simulated and broadcast: if the journal holds a tx for this
+ * orderHash, its outcome is the answer and nothing is broadcast. Still pending
+ * (after a crash too): wait for it up to RELAYER_RECEIPT_TIMEOUT_MS and share its
+ * outcome (UPSTREAM_RPC naming it if it is still pending). Settled: see
+ * answerSlot. Reverted: WOULD_REVERT naming it. A slot whose nonce was filled or
+ * taken by another process did not settle the order: undefined, and the order goes
+ * through the pipeline anew (unless this request was waiting on that very tx).
  * @throws RelayError UPSTREAM_RPC, WOULD_REVERT
  */
-export async function resumeUnconfirmed(context: RelayerContext, orderHash: Hex, adapter: Hex): Promise<RelaySuccess | undefined> {
-  const earlier = context.unconfirmed.get(orderHash)
-  if (!earlier) return undefined
-  const { txHash } = earlier
-  let raw: RpcTransactionReceipt | null
-  let known: unknown
-  try {
-    raw = (await context.client.request({ method: 'eth_getTransactionReceipt', params: [txHash] })) as RpcTransactionReceipt | null
-    known = raw ? true : await context.client.request({ method: 'eth_getTransactionByHash', params: [txHash] })
-  } catch (error) {
-    throw new RelayError('UPSTREAM_RPC', `broadcast earlier as tx ${txHash}; the relayer's RPC failed while looking for its receipt; check the tx before retrying`, { cause: error })
+export async function resumeUnconfirmed(context: RelayerContext, orderHash: Hex, shared: boolean): Promise<RelaySuccess | undefined> {
+  const slot = context.journal.byOrder(orderHash)
+  if (!slot) return undefined
+  if (slot.status === 'pending') {
+    const resolved = (await context.submitter.outcome(slot.nonce, context.config.receiptTimeoutMs)) ?? slot
+    return answerSlot(context, resolved, { fresh: false, shared: resolved.status !== 'pending' || shared })
   }
-  if (!raw) {
-    if (known) throw new RelayError('UPSTREAM_RPC', `broadcast earlier as tx ${txHash}, still without a receipt; check the tx before retrying`)
-    // Dropped by the node: the same signed tx goes out again, so its nonce is not left as a gap.
-    const revived = await context.submitter.revive(txHash)
-    if (!revived) {
-      context.logger.warn(`tx ${txHash} was dropped by the node; relaying its order again`)
-      context.unconfirmed.delete(orderHash)
-      return undefined
-    }
-    return settle(context, orderHash, adapter, revived)
-  }
-  context.unconfirmed.delete(orderHash)
-  const receipt = await confirmReceipt(context, earlier, adapter, formatTransactionReceipt(raw))
-  return decodeSettlement(receipt, context.config.broker, adapter, orderHash)
-}
-
-/** Waits for a revived tx like a fresh broadcast; still unconfirmed at the timeout, it stays remembered. */
-async function settle(context: RelayerContext, orderHash: Hex, adapter: Hex, txHash: Hex): Promise<RelaySuccess> {
-  const earlier = context.unconfirmed.get(orderHash)!
-  let receipt
-  try {
-    receipt = await context.submitter.waitForReceipt(txHash)
-  } catch (error) {
-    const latest = error instanceof RelayError && error.txHash ? error.txHash : txHash
-    context.unconfirmed.set(orderHash, { ...earlier, txHash: latest })
-    throw error
-  }
-  context.unconfirmed.delete(orderHash)
-  return decodeSettlement(await confirmReceipt(context, earlier, adapter, receipt), context.config.broker, adapter, orderHash)
+  if ((slot.status === 'filled' || slot.status === 'foreign') && !shared) return undefined
+  return answerSlot(context, slot, { fresh: false, shared })
 }

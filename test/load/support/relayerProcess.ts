@@ -1,4 +1,7 @@
 import type { Subprocess } from 'bun'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import type { Devnet } from '../../../src/devnet/index.ts'
 import { devnetAccounts } from '../../../src/devnet/index.ts'
 import { freePort } from '../../../src/shared/index.ts'
@@ -9,6 +12,8 @@ import { freePort } from '../../../src/shared/index.ts'
  */
 export async function startRelayerProcess(devnet: Devnet, env: Record<string, string>) {
   const port = await freePort()
+  // A throw-away journal unless the test names one (to restart on the same journal).
+  const scratch = env.RELAYER_DB ? undefined : mkdtempSync(join(tmpdir(), 'order-relay-process-'))
   const child: Subprocess<'ignore', 'pipe', 'pipe'> = Bun.spawn([process.execPath, 'src/cli/main.ts', 'relayer'], {
     env: {
       PATH: process.env.PATH ?? '',
@@ -16,6 +21,7 @@ export async function startRelayerProcess(devnet: Devnet, env: Record<string, st
       RELAYER_CHAIN_ID: String(devnet.chainId),
       RELAYER_BROKER: devnet.manifest.contracts.broker,
       RELAYER_PORT: String(port),
+      ...(scratch ? { RELAYER_DB: join(scratch, 'journal.sqlite') } : {}),
       ...env,
     },
     stdin: 'ignore',
@@ -50,6 +56,7 @@ export async function startRelayerProcess(devnet: Devnet, env: Record<string, st
       const timer = setTimeout(() => child.kill('SIGKILL'), 10_000)
       const code = await child.exited
       clearTimeout(timer)
+      if (scratch) rmSync(scratch, { recursive: true, force: true })
       return code
     },
   }

@@ -1,10 +1,11 @@
 /**
  * A JSON-RPC proxy in front of anvil that can be told to fail chosen methods:
  * `refuse` answers HTTP 503 without forwarding; `loseAnswer` forwards the call (the
- * node acts on it) and then answers 503, as when a connection drops mid-call.
+ * node acts on it) and then answers 503, as when a connection drops mid-call;
+ * `unsupported` answers JSON-RPC "method not found", as a node without the method does.
  */
 export function startFlakyRpc(upstream: string) {
-  const failing = new Map<string, 'refuse' | 'loseAnswer'>()
+  const failing = new Map<string, 'refuse' | 'loseAnswer' | 'unsupported'>()
   const failNext = new Map<string, number>()
   const seen: string[] = []
   const server = Bun.serve({
@@ -24,6 +25,10 @@ export function startFlakyRpc(upstream: string) {
         }
       }
       if (mode === 'refuse') return new Response('upstream unavailable', { status: 503 })
+      if (mode === 'unsupported' && !Array.isArray(body)) {
+        const { id } = body as { id?: unknown }
+        return Response.json({ jsonrpc: '2.0', id, error: { code: -32601, message: `the method ${methods[0]} does not exist/is not available` } })
+      }
       const answer = await fetch(upstream, { method: 'POST', headers: { 'content-type': 'application/json' }, body: text })
       const answerText = await answer.text()
       if (mode === 'loseAnswer') return new Response('upstream unavailable', { status: 503 })
@@ -34,7 +39,7 @@ export function startFlakyRpc(upstream: string) {
     url: `http://127.0.0.1:${server.port}`,
     /** Methods called through the proxy, in order. */
     seen,
-    fail(method: string, mode: 'refuse' | 'loseAnswer' = 'refuse') {
+    fail(method: string, mode: 'refuse' | 'loseAnswer' | 'unsupported' = 'refuse') {
       failing.set(method, mode)
     },
     /** Refuse the next `count` calls of `method`, then behave again. */

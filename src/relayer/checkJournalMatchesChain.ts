@@ -1,0 +1,26 @@
+import type { Address, PublicClient } from 'viem'
+import { ConfigError } from '../shared/index.ts'
+import type { Journal } from './journal/index.ts'
+
+/**
+ * At start-up: a journal that saw this key's txs mined up to nonce N belongs to
+ * another chain (or a chain that was reset, like a restarted devnet) when the chain's
+ * nonce for the key is not past N: its nonces would be wrong, so the relayer refuses
+ * to start rather than sign into a gap. A node that does not answer is left to
+ * checkRpcChain's warning.
+ */
+export async function checkJournalMatchesChain(client: PublicClient, journal: Journal, address: Address): Promise<void> {
+  const lastMined = journal.lastMinedNonce()
+  if (lastMined === undefined) return
+  let latest: number
+  try {
+    latest = await client.getTransactionCount({ address, blockTag: 'latest' })
+  } catch {
+    return
+  }
+  if (latest <= lastMined) {
+    throw new ConfigError(
+      `RELAYER_DB ${journal.path} saw nonce ${lastMined} of ${address} mined, but the chain's nonce for it is ${latest}: the chain was reset or this journal belongs to another chain; move the journal away (or set RELAYER_DB to a new file) and start again`,
+    )
+  }
+}

@@ -1,0 +1,35 @@
+import * as v from 'valibot'
+import type { Hex } from 'viem'
+import { type BrokerStatus, Bytes32Schema } from '../../wire/index.ts'
+import type { RelayerContext } from '../context.ts'
+import { RelayError } from '../errors.ts'
+
+/**
+ * `GET /broker/{orderHash}`: this relayer's journal first (pending, or settled by
+ * its own tx), else the Broker's `Brokered` logs (settled by any relayer; misses
+ * cached, see findSettlement.ts), else reverted when this relayer's tx for it
+ * reverted, else unknown.
+ * @throws RelayError MALFORMED_ORDER for a malformed orderHash, UPSTREAM_RPC when the logs cannot be read
+ */
+export async function brokerStatus(context: Pick<RelayerContext, 'journal' | 'settlements'>, raw: string): Promise<BrokerStatus> {
+  const parsed = v.safeParse(Bytes32Schema, raw)
+  if (!parsed.success) throw new RelayError('MALFORMED_ORDER', 'malformed orderHash: must be 32 bytes of hex: 0x followed by 64 hex digits')
+  const orderHash = parsed.output.toLowerCase() as Hex
+  const slot = context.journal.byOrder(orderHash)
+  if (slot?.status === 'pending') return { orderHash, status: 'pending', txHash: slot.txHash }
+  if (slot?.status === 'settled') {
+    return { orderHash, status: slot.status, txHash: slot.txHash, ...(slot.blockNumber === null ? {} : { blockNumber: slot.blockNumber.toString() }) }
+  }
+  let settlement
+  try {
+    settlement = await context.settlements.find(orderHash)
+  } catch (error) {
+    throw new RelayError('UPSTREAM_RPC', "the relayer's RPC failed while reading the Broker's logs; retry or try another relayer", { cause: error })
+  }
+  if (settlement) return { orderHash, status: 'settled', txHash: settlement.txHash, blockNumber: settlement.blockNumber.toString() }
+  // Reverted and settled by no one (a settlement by another relayer wins above).
+  if (slot?.status === 'reverted') {
+    return { orderHash, status: 'reverted', txHash: slot.txHash, ...(slot.blockNumber === null ? {} : { blockNumber: slot.blockNumber.toString() }) }
+  }
+  return { orderHash, status: 'unknown' }
+}

@@ -1,0 +1,271 @@
+import { Database } from 'bun:sqlite'
+import { mkdirSync } from 'node:fs'
+import { dirname } from 'node:path'
+import type { Address, Hex } from 'viem'
+import { takeLock } from './lock.ts'
+import type { Cooldown, JournalSlot, JournalTx, NewSlot, SlotStatus } from './types.ts'
+
+const schema = `
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS slots (
+  nonce INTEGER PRIMARY KEY,
+  order_hash TEXT,
+  consumer TEXT,
+  adapter TEXT,
+  pay_token TEXT,
+  to_address TEXT NOT NULL,
+  data TEXT NOT NULL,
+  gas TEXT NOT NULL,
+  status TEXT NOT NULL,
+  tx_hash TEXT NOT NULL,
+  block_number INTEGER,
+  outcome TEXT,
+  answer TEXT,
+  sent_at INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS slots_by_order ON slots (order_hash);
+CREATE INDEX IF NOT EXISTS slots_by_status ON slots (status);
+CREATE TABLE IF NOT EXISTS txs (
+  hash TEXT PRIMARY KEY,
+  nonce INTEGER NOT NULL,
+  raw TEXT NOT NULL,
+  max_fee_per_gas TEXT NOT NULL,
+  max_priority_fee_per_gas TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  signed_at INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS txs_by_nonce ON txs (nonce);
+CREATE TABLE IF NOT EXISTS cooldowns (consumer TEXT PRIMARY KEY, until INTEGER NOT NULL, tx_hash TEXT NOT NULL);
+`
+
+type SlotRow = {
+  nonce: number
+  order_hash: string | null
+  consumer: string | null
+  adapter: string | null
+  pay_token: string | null
+  to_address: string
+  data: string
+  gas: string
+  status: string
+  tx_hash: string
+  block_number: number | null
+  outcome: string | null
+  answer: string | null
+  sent_at: number
+}
+type TxRow = { hash: string; nonce: number; raw: string; max_fee_per_gas: string; max_priority_fee_per_gas: string; kind: string; signed_at: number }
+
+const slotOf = (row: SlotRow): JournalSlot => ({
+  nonce: row.nonce,
+  orderHash: row.order_hash as Hex | null,
+  consumer: row.consumer as Address | null,
+  adapter: row.adapter as Address | null,
+  payToken: row.pay_token as Address | null,
+  to: row.to_address as Address,
+  data: row.data as Hex,
+  gas: BigInt(row.gas),
+  status: row.status as SlotStatus,
+  txHash: row.tx_hash as Hex,
+  blockNumber: row.block_number === null ? null : BigInt(row.block_number),
+  outcome: row.outcome,
+  answer: row.answer,
+  sentAt: row.sent_at,
+})
+const txOf = (row: TxRow): JournalTx => ({
+  hash: row.hash as Hex,
+  nonce: row.nonce,
+  raw: row.raw as Hex,
+  maxFeePerGas: BigInt(row.max_fee_per_gas),
+  maxPriorityFeePerGas: BigInt(row.max_priority_fee_per_gas),
+  kind: row.kind as JournalTx['kind'],
+  signedAt: row.signed_at,
+})
+
+/** A journal opened for another chain or key. */
+export class JournalMismatchError extends Error {
+  override name = 'JournalMismatchError'
+}
+
+/**
+ * The relayer's journal (docs/relayer-safety.md): every transaction the gas key
+ * signs, written to SQLite before it is broadcast, and what became of it. It is
+ * the one store of the key's pending transactions: keyed by nonce, indexed by
+ * orderHash. WAL; a signed tx is written with `synchronous=FULL` before it is
+ * broadcast (it survives a crash of the process or the machine), a whole batch in one
+ * commit; what became of it is written without an fsync of its own (it survives a
+ * crash of the process, and the chain holds it anyway).
+ * Holds the process lock from open to `close` (see lock.ts).
+ * @throws JournalLockedError when another live process holds it; JournalMismatchError for another chain or key
+ */
+export function openJournal(path: string, owner: { chainId: number; address: Address }) {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
+  const db = new Database(path, { create: true, strict: true })
+  db.exec('PRAGMA busy_timeout = 5000')
+  db.exec('PRAGMA journal_mode = WAL')
+  // NORMAL: a commit survives a crash of the process, not of the machine. The writes
+  // that must survive anything (a tx before it is broadcast) switch to FULL: see `durably`.
+  db.exec('PRAGMA synchronous = NORMAL')
+  db.exec(schema)
+  const ownerText = `${owner.chainId}:${owner.address.toLowerCase()}`
+  const stored = db.query<{ value: string }, []>("SELECT value FROM meta WHERE key = 'owner'").get()
+  if (stored && stored.value !== ownerText) {
+    db.close()
+    throw new JournalMismatchError(`RELAYER_DB ${path} belongs to chain:key ${stored.value}, not ${ownerText}; give each chain and gas key its own journal`)
+  }
+  if (!stored) db.query("INSERT INTO meta (key, value) VALUES ('owner', ?)").run(ownerText)
+  let unlock: () => void
+  try {
+    unlock = takeLock(db, path)
+  } catch (error) {
+    db.close()
+    throw error
+  }
+
+  const insertSlot = db.query(
+    `INSERT INTO slots (nonce, order_hash, consumer, adapter, pay_token, to_address, data, gas, status, tx_hash, sent_at)
+     VALUES ($nonce, $orderHash, $consumer, $adapter, $payToken, $to, $data, $gas, 'pending', $txHash, $sentAt)`,
+  )
+  const insertTx = db.query(
+    `INSERT OR IGNORE INTO txs (hash, nonce, raw, max_fee_per_gas, max_priority_fee_per_gas, kind, signed_at)
+     VALUES ($hash, $nonce, $raw, $maxFee, $maxPriority, $kind, $signedAt)`,
+  )
+  const addTx = (tx: JournalTx) =>
+    insertTx.run({
+      hash: tx.hash,
+      nonce: tx.nonce,
+      raw: tx.raw,
+      maxFee: tx.maxFeePerGas.toString(),
+      maxPriority: tx.maxPriorityFeePerGas.toString(),
+      kind: tx.kind,
+      signedAt: tx.signedAt,
+    })
+  /** Runs a write with `synchronous=FULL`: committed means on disk (one fsync), also of every earlier write. */
+  const durably = (write: () => void) => {
+    db.exec('PRAGMA synchronous = FULL')
+    try {
+      write()
+    } finally {
+      db.exec('PRAGMA synchronous = NORMAL')
+    }
+  }
+  const recordAll = db.transaction((slots: NewSlot[]) => {
+    for (const slot of slots) {
+      insertSlot.run({
+        nonce: slot.nonce,
+        orderHash: slot.orderHash,
+        consumer: slot.consumer,
+        adapter: slot.adapter,
+        payToken: slot.payToken,
+        to: slot.to,
+        data: slot.data,
+        gas: slot.gas.toString(),
+        txHash: slot.tx.hash,
+        sentAt: slot.tx.signedAt,
+      })
+      addTx(slot.tx)
+    }
+  })
+  const replaceTx = db.transaction((tx: JournalTx, to: Address, data: Hex, gas: bigint) => {
+    addTx(tx)
+    db.query('UPDATE slots SET tx_hash = ?, sent_at = ?, to_address = ?, data = ?, gas = ? WHERE nonce = ?').run(tx.hash, tx.signedAt, to, data, gas.toString(), tx.nonce)
+  })
+  const dropSlots = db.transaction((nonces: number[]) => {
+    for (const nonce of nonces) {
+      db.query("DELETE FROM slots WHERE nonce = ? AND status = 'pending'").run(nonce)
+      db.query('DELETE FROM txs WHERE nonce = ?').run(nonce)
+    }
+  })
+
+  return {
+    path,
+    /** The nonce after the highest one this journal holds, if any. */
+    nextNonce(): number | undefined {
+      const row = db.query<{ top: number | null }, []>('SELECT MAX(nonce) AS top FROM slots').get()
+      return row?.top === null || row?.top === undefined ? undefined : row.top + 1
+    },
+    /** The highest nonce the journal saw mined (settled, reverted, filled or taken), if any. */
+    lastMinedNonce(): number | undefined {
+      const row = db.query<{ top: number | null }, []>("SELECT MAX(nonce) AS top FROM slots WHERE status != 'pending'").get()
+      return row?.top ?? undefined
+    },
+    /** Writes slots with their first signed txs in one durable commit (group commit: one fsync for the batch). */
+    record(slots: NewSlot[]) {
+      if (slots.length > 0) durably(() => recordAll(slots))
+    },
+    /** A replacement or filler signed at an existing nonce, written before it is sent; it becomes the slot's current tx. */
+    replace(tx: JournalTx, call: { to: Address; data: Hex; gas: bigint }) {
+      durably(() => replaceTx(tx, call.to, call.data, call.gas))
+    },
+    /** The node refused these outright (never pooled): forget them, their nonces are free. */
+    reject(nonces: number[]) {
+      dropSlots(nonces)
+    },
+    /** A tx at this nonce was sent again as signed. */
+    resent(nonce: number, at = Date.now()) {
+      db.query('UPDATE slots SET sent_at = ? WHERE nonce = ?').run(at, nonce)
+    },
+    /** What became of a pending slot. */
+    resolve(nonce: number, result: { status: Exclude<SlotStatus, 'pending'>; txHash?: Hex; blockNumber?: bigint; outcome?: string }) {
+      db.query(
+        `UPDATE slots SET status = $status, tx_hash = COALESCE($txHash, tx_hash), block_number = $block, outcome = COALESCE($outcome, outcome)
+         WHERE nonce = $nonce AND status = 'pending'`,
+      ).run({
+        nonce,
+        status: result.status,
+        txHash: result.txHash ?? null,
+        block: result.blockNumber === undefined ? null : Number(result.blockNumber),
+        outcome: result.outcome ?? null,
+      })
+    },
+    /** Replaces the stored outcome (a revert reason found later). */
+    setOutcome(nonce: number, outcome: string) {
+      db.query('UPDATE slots SET outcome = ? WHERE nonce = ?').run(outcome, nonce)
+    },
+    /** The code a client was answered for this slot. */
+    answered(nonce: number, code: string) {
+      db.query('UPDATE slots SET answer = ? WHERE nonce = ?').run(code, nonce)
+    },
+    slot(nonce: number): JournalSlot | undefined {
+      const row = db.query<SlotRow, [number]>('SELECT * FROM slots WHERE nonce = ?').get(nonce)
+      return row ? slotOf(row) : undefined
+    },
+    /** The latest slot that carries this order. */
+    byOrder(orderHash: Hex): JournalSlot | undefined {
+      const row = db.query<SlotRow, [string]>('SELECT * FROM slots WHERE order_hash = ? ORDER BY nonce DESC LIMIT 1').get(orderHash.toLowerCase())
+      return row ? slotOf(row) : undefined
+    },
+    /** Every slot still pending, lowest nonce first. */
+    pending(limit = 1_000_000): JournalSlot[] {
+      return db.query<SlotRow, [number]>("SELECT * FROM slots WHERE status = 'pending' ORDER BY nonce LIMIT ?").all(limit).map(slotOf)
+    },
+    pendingCount(): number {
+      return db.query<{ n: number }, []>("SELECT COUNT(*) AS n FROM slots WHERE status = 'pending'").get()!.n
+    },
+    /** Every tx signed at a nonce, oldest first. */
+    txs(nonce: number): JournalTx[] {
+      return db.query<TxRow, [number]>('SELECT * FROM txs WHERE nonce = ? ORDER BY signed_at, rowid').all(nonce).map(txOf)
+    },
+    tx(hash: Hex): JournalTx | undefined {
+      const row = db.query<TxRow, [string]>('SELECT * FROM txs WHERE hash = ?').get(hash.toLowerCase())
+      return row ? txOf(row) : undefined
+    },
+    cooldown(consumer: Address): Cooldown | undefined {
+      const row = db.query<{ consumer: string; until: number; tx_hash: string }, [string]>('SELECT * FROM cooldowns WHERE consumer = ?').get(consumer.toLowerCase())
+      return row ? { consumer: row.consumer as Address, until: row.until, txHash: row.tx_hash as Hex } : undefined
+    },
+    setCooldown(cooldown: Cooldown) {
+      db.query('INSERT OR REPLACE INTO cooldowns (consumer, until, tx_hash) VALUES (?, ?, ?)').run(cooldown.consumer.toLowerCase(), cooldown.until, cooldown.txHash)
+    },
+    /** Releases the process lock and closes the file. */
+    close() {
+      try {
+        unlock()
+      } finally {
+        db.close()
+      }
+    },
+  }
+}
+
+export type Journal = ReturnType<typeof openJournal>

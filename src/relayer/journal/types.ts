@@ -1,0 +1,54 @@
+import type { Address, Hex } from 'viem'
+
+/**
+ * What became of one nonce of the gas key:
+ * - `pending`: signed and written; broadcast (or about to be); no receipt seen yet.
+ * - `settled` / `reverted`: one of its txs was mined with that status.
+ * - `filled`: its order could no longer settle; a 0-value self-transfer took the nonce.
+ * - `foreign`: the nonce was taken by a transaction this journal does not know
+ *   (another process signing with the same key).
+ *
+ * A slot the node refused outright (never in any pool) is deleted: its nonce is free again.
+ */
+export type SlotStatus = 'pending' | 'settled' | 'reverted' | 'filled' | 'foreign'
+
+/** One nonce of the gas key and the call it carries. */
+export type JournalSlot = {
+  nonce: number
+  /** The order the call settles; null for a filler. */
+  orderHash: Hex | null
+  consumer: Address | null
+  adapter: Address | null
+  /** The order's pay token (the gas-limit cache is keyed by adapter and pay token). */
+  payToken: Address | null
+  to: Address
+  data: Hex
+  gas: bigint
+  status: SlotStatus
+  /** The latest tx signed at this nonce, or the one that was mined. */
+  txHash: Hex
+  blockNumber: bigint | null
+  /** JSON: the RelaySuccess once settled; `{ message }` for any other outcome. */
+  outcome: string | null
+  /** The last code a client was answered for this slot ('OK' for a 200). */
+  answer: string | null
+  /** When a tx was last sent for this nonce (ms since epoch). */
+  sentAt: number
+}
+
+/** One signed transaction: the first at a nonce, a replacement, or a filler. */
+export type JournalTx = {
+  hash: Hex
+  nonce: number
+  raw: Hex
+  maxFeePerGas: bigint
+  maxPriorityFeePerGas: bigint
+  kind: 'order' | 'replacement' | 'filler'
+  signedAt: number
+}
+
+/** A slot about to be broadcast, with its first signed tx. */
+export type NewSlot = Omit<JournalSlot, 'status' | 'blockNumber' | 'outcome' | 'answer' | 'txHash' | 'sentAt'> & { tx: JournalTx }
+
+/** A consumer refused until `until` because its order passed simulation and reverted on chain in `txHash`. */
+export type Cooldown = { consumer: Address; until: number; txHash: Hex }

@@ -1,0 +1,111 @@
+import type { Hex, LocalAccount, PublicClient } from 'viem'
+import type { Logger } from '../../shared/index.ts'
+import { keccak256 } from '../../wire/index.ts'
+import type { Journal, JournalSlot, JournalTx } from '../journal/index.ts'
+import type { createFeeCache } from './feeCache.ts'
+import { bumped } from './fees.ts'
+import type { ReceiptWatcher } from './receiptWatcher.ts'
+import { sendRaw } from './sendRaw.ts'
+
+/** Why a slot's order can no longer settle (its call would revert now), or undefined. */
+export type WouldRevert = (slot: JournalSlot) => Promise<string | undefined>
+
+/** Pending slots looked at per round. */
+const slotsPerRound = 32
+
+/**
+ * Keeps the gas key's nonces moving, whether or not a client still waits
+ * (docs/relayer-safety.md). Each round compares the chain's `latest` nonce with the
+ * journal's pending slots:
+ * - below it, a slot none of whose txs has a receipt lost its nonce to a tx the
+ *   journal does not know (another process on the same key): resolved `foreign`;
+ * - at or above it, a tx unseen for `reviveAfterMs` is checked: one the node lost is
+ *   sent again exactly as signed, or, when its order can no longer settle, its
+ *   nonce is filled with a 0-value self-transfer; one refused as underpriced, or
+ *   pooled below the base fee, is replaced at ≥ +12.5 % fees (same call, same nonce).
+ * Every replacement and filler is written to the journal before it is sent.
+ */
+export function createNonceKeeper(options: {
+  client: PublicClient
+  account: LocalAccount
+  chainId: number
+  journal: Journal
+  fees: ReturnType<typeof createFeeCache>
+  watcher: ReceiptWatcher
+  logger: Logger
+  reviveAfterMs: number
+  wouldRevert: WouldRevert
+}) {
+  const { client, account, chainId, journal, logger, watcher } = options
+
+  async function sign(slot: JournalSlot, current: JournalTx, call: { to: Hex; data: Hex; gas: bigint }, kind: JournalTx['kind']): Promise<JournalTx> {
+    const fees = bumped(current, await options.fees.fresh())
+    const raw = await account.signTransaction({ type: 'eip1559', chainId, nonce: slot.nonce, ...call, ...fees })
+    const tx: JournalTx = { hash: keccak256(raw), nonce: slot.nonce, raw, ...fees, kind, signedAt: Date.now() }
+    journal.replace(tx, call)
+    await sendRaw(client, raw, tx.hash)
+    return tx
+  }
+
+  async function replace(slot: JournalSlot, current: JournalTx, why: string) {
+    const kind = current.kind === 'filler' ? 'filler' : 'replacement'
+    const tx = await sign(slot, current, { to: slot.to, data: slot.data, gas: slot.gas }, kind)
+    logger.warn(`tx ${current.hash} ${why}; replaced it by tx ${tx.hash} at a higher fee`)
+  }
+
+  async function fill(slot: JournalSlot, current: JournalTx, reason: string) {
+    journal.setOutcome(slot.nonce, JSON.stringify({ message: `would revert: ${reason}; its tx ${current.hash} was dropped by the node before it was mined and its nonce was filled; build a new order with a fresh nonce` }))
+    const tx = await sign(slot, current, { to: account.address, data: '0x', gas: 21_000n }, 'filler')
+    logger.warn(`tx ${current.hash} was dropped by the node and its order can no longer settle (${reason}); filled nonce ${slot.nonce} with a 0-value transfer, tx ${tx.hash}`)
+  }
+
+  async function revive(slot: JournalSlot) {
+    const current = journal.tx(slot.txHash)
+    if (!current) return
+    const known = (await client.request({ method: 'eth_getTransactionByHash', params: [slot.txHash] })) as { blockNumber: Hex | null } | null
+    if (known) {
+      if (known.blockNumber !== null) return // mined: the watcher resolves it
+      const { baseFeePerGas } = await client.getBlock({ blockTag: 'latest' })
+      if (baseFeePerGas !== null && baseFeePerGas > current.maxFeePerGas) {
+        await replace(slot, current, 'is priced out of blocks (the base fee rose above its fee cap)')
+      } else journal.resent(slot.nonce)
+      return
+    }
+    if (current.kind !== 'filler' && slot.orderHash) {
+      const reason = await options.wouldRevert(slot)
+      if (reason) return fill(slot, current, reason)
+    }
+    const outcome = await sendRaw(client, current.raw, current.hash)
+    if (outcome.kind === 'accepted') {
+      journal.resent(slot.nonce)
+      logger.warn(`tx ${current.hash} was no longer known to the node; sent it again as signed`)
+    } else if (outcome.kind === 'underpriced') {
+      await replace(slot, current, 'was refused as underpriced when sent again')
+    } else if (outcome.kind !== 'nonceTaken' && outcome.kind !== 'unanswered') {
+      logger.warn(`tx ${current.hash} was no longer known to the node and could not be sent again (${outcome.kind}); will try again`)
+      journal.resent(slot.nonce)
+    }
+  }
+
+  return {
+    /** One round; RPC failures end it early (the next round tries again). */
+    async tick(): Promise<void> {
+      const slots = journal.pending(slotsPerRound)
+      if (slots.length === 0) return
+      const latest = await client.getTransactionCount({ address: account.address, blockTag: 'latest' })
+      for (const slot of slots) {
+        // A tx sent moments ago is the receipt watcher's to find in its next block.
+        if (Date.now() - slot.sentAt < options.reviveAfterMs) continue
+        if (slot.nonce < latest) {
+          if (await watcher.lookup(slot)) continue
+          const message = `not settled: nonce ${slot.nonce} of the relayer's key was taken by a transaction this relayer did not send (another process is signing with the same key); retry`
+          journal.resolve(slot.nonce, { status: 'foreign', outcome: JSON.stringify({ message }) })
+          watcher.notify(slot.nonce)
+          logger.warn(`nonce ${slot.nonce} (tx ${slot.txHash}) was taken by a transaction not in this relayer's journal: another process is signing with the same key; run one relayer process per gas key`)
+          continue
+        }
+        await revive(slot)
+      }
+    },
+  }
+}

@@ -1,0 +1,31 @@
+import type { Address, Hex } from 'viem'
+import { mockEIP3009TokenAbi } from '../../../src/chain/generated/artifacts.ts'
+import type { Devnet } from '../../../src/devnet/index.ts'
+import { consumerAccount } from '../../helpers/orders.ts'
+
+/** The consumer cancels its authorization for `orderHash`, with a tip that puts it first in the block. */
+export async function cancelAuthorization(devnet: Devnet, orderHash: Hex): Promise<Hex> {
+  const token = devnet.manifest.contracts.payToken as Address
+  const [, name, version, chainId, verifyingContract] = await devnet.publicClient.readContract({ address: token, abi: mockEIP3009TokenAbi, functionName: 'eip712Domain' })
+  const signature = await consumerAccount.signTypedData({
+    domain: { name, version, chainId, verifyingContract },
+    types: { CancelAuthorization: [{ name: 'authorizer', type: 'address' }, { name: 'nonce', type: 'bytes32' }] },
+    primaryType: 'CancelAuthorization',
+    message: { authorizer: consumerAccount.address, nonce: orderHash },
+  })
+  const r = signature.slice(0, 66) as Hex
+  const s = `0x${signature.slice(66, 130)}` as Hex
+  const v = Number.parseInt(signature.slice(130, 132), 16)
+  const gwei = 10n ** 9n
+  return devnet.wallet('consumer').writeContract({
+    address: token,
+    abi: mockEIP3009TokenAbi,
+    functionName: 'cancelAuthorization',
+    args: [consumerAccount.address, orderHash, v, r, s],
+    // A fixed limit: an estimate would run after the relayer's pooled tx and revert.
+    gas: 150_000n,
+    maxPriorityFeePerGas: 500n * gwei,
+    maxFeePerGas: 1_000n * gwei,
+  })
+}
+

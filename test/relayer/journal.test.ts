@@ -1,0 +1,115 @@
+// The journal on its own: what is written comes back after a reopen (a restart),
+// a batch is written whole or not at all (one commit), and one live process holds it.
+import { afterAll, expect, test } from 'bun:test'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { hostname, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Hex } from 'viem'
+import { devnetAccounts } from '../../src/devnet/index.ts'
+import { createRelayer, readRelayerConfig } from '../../src/relayer/index.ts'
+import { createMemoryLogger } from '../../src/shared/index.ts'
+import { JournalLockedError, JournalMismatchError, type NewSlot, openJournal } from '../../src/relayer/journal/index.ts'
+
+const dir = mkdtempSync(join(tmpdir(), 'order-relay-journal-test-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+const owner = { chainId: 31337, address: devnetAccounts.relayer.address }
+const word = (n: number, fill = 'a') => `0x${n.toString(16).padStart(4, '0')}${fill.repeat(60)}` as Hex
+
+function slot(nonce: number): NewSlot {
+  return {
+    nonce,
+    orderHash: word(nonce, 'b'),
+    consumer: devnetAccounts.consumer.address,
+    adapter: devnetAccounts.spare.address,
+    payToken: devnetAccounts.deployer.address,
+    to: devnetAccounts.payee.address,
+    data: '0x1234',
+    gas: 200_000n,
+    tx: { hash: word(nonce), nonce, raw: '0x02f8', maxFeePerGas: 3_000_000_000n, maxPriorityFeePerGas: 1_000_000_000n, kind: 'order', signedAt: 1_700_000_000_000 + nonce },
+  }
+}
+
+test('a batch written, resolved in part and reopened: every slot and tx comes back as it was', () => {
+  const path = join(dir, 'reload.sqlite')
+  const journal = openJournal(path, owner)
+  journal.record([slot(5), slot(6), slot(7)])
+  journal.resolve(5, { status: 'settled', txHash: word(5), blockNumber: 12n, outcome: '{"ok":true}' })
+  journal.answered(5, 'OK')
+  journal.replace({ hash: word(6, 'c'), nonce: 6, raw: '0x02f9', maxFeePerGas: 4_000_000_000n, maxPriorityFeePerGas: 2_000_000_000n, kind: 'replacement', signedAt: 1_700_000_001_000 }, { to: devnetAccounts.payee.address, data: '0x1234', gas: 200_000n })
+  journal.close()
+
+  const again = openJournal(path, owner)
+  expect(again.nextNonce()).toBe(8)
+  expect(again.pending().map((each) => [each.nonce, each.txHash])).toEqual([[6, word(6, 'c')], [7, word(7)]])
+  expect(again.byOrder(word(5, 'b'))).toEqual({
+    nonce: 5, orderHash: word(5, 'b'), consumer: devnetAccounts.consumer.address, adapter: devnetAccounts.spare.address, payToken: devnetAccounts.deployer.address, to: devnetAccounts.payee.address,
+    data: '0x1234', gas: 200_000n, status: 'settled', txHash: word(5), blockNumber: 12n, outcome: '{"ok":true}', answer: 'OK', sentAt: 1_700_000_000_005,
+  })
+  expect(again.txs(6).map((tx) => [tx.hash, tx.kind, tx.maxFeePerGas])).toEqual([[word(6), 'order', 3_000_000_000n], [word(6, 'c'), 'replacement', 4_000_000_000n]])
+  again.close()
+})
+
+test('a batch is one commit: a batch with a bad entry writes nothing', () => {
+  const journal = openJournal(join(dir, 'batch.sqlite'), owner)
+  journal.record([slot(1)])
+  expect(() => journal.record([slot(2), slot(3), slot(1)])).toThrow()
+  expect(journal.pending().map((each) => each.nonce)).toEqual([1])
+  journal.record([slot(2), slot(3)])
+  expect(journal.pending().map((each) => each.nonce)).toEqual([1, 2, 3])
+  // The node refused 2 and 3 outright: they are forgotten and their nonces free again.
+  journal.reject([2, 3])
+  expect(journal.nextNonce()).toBe(2)
+  expect(journal.txs(2)).toEqual([])
+  journal.close()
+})
+
+test('a journal of another chain or key is refused', () => {
+  const path = join(dir, 'owner.sqlite')
+  openJournal(path, owner).close()
+  expect(() => openJournal(path, { ...owner, chainId: 1 })).toThrow(JournalMismatchError)
+})
+
+test('a second live process is refused, naming the holder; a dead holder is taken over', async () => {
+  const path = join(dir, 'lock.sqlite')
+  const holder = Bun.spawn(
+    [process.execPath, '-e', `const { openJournal } = await import(${JSON.stringify(join(import.meta.dir, '../../src/relayer/journal/index.ts'))}); openJournal(${JSON.stringify(path)}, { chainId: 31337, address: '${owner.address}' }); console.log('held'); setInterval(() => {}, 1000)`],
+    { stdout: 'pipe', stderr: 'inherit' },
+  )
+  try {
+    const reader = holder.stdout.getReader()
+    const first = await reader.read()
+    expect(new TextDecoder().decode(first.value)).toBe('held\n')
+    let refusal: unknown
+    try {
+      openJournal(path, owner)
+    } catch (error) {
+      refusal = error
+    }
+    expect(refusal).toBeInstanceOf(JournalLockedError)
+    expect((refusal as Error).message).toStartWith(`RELAYER_DB ${path} is in use by relayer process ${holder.pid} on ${hostname()} (since `)
+    expect((refusal as Error).message).toEndWith('); run one relayer process per gas key, or stop that one first')
+  } finally {
+    holder.kill('SIGKILL')
+    await holder.exited
+  }
+  // kill -9 left its lock behind: the pid is gone, so the lock is taken over.
+  const journal = openJournal(path, owner)
+  journal.close()
+})
+
+test('RELAYER_DB=:memory: keeps nothing and says so at start', () => {
+  const logger = createMemoryLogger()
+  const config = readRelayerConfig({
+    RELAYER_PK: devnetAccounts.relayer.privateKey,
+    RELAYER_CHAIN_ID: '31337',
+    RELAYER_RPC_URL: 'http://127.0.0.1:1',
+    RELAYER_BROKER: devnetAccounts.spare.address,
+    RELAYER_DB: ':memory:',
+  })
+  expect(config.journalPath).toBe(':memory:')
+  const relayer = createRelayer(config, { logger, version: 'test' })
+  expect(logger.lines).toEqual([
+    'warn: RELAYER_DB=:memory: the journal is not kept on disk; after a restart this relayer cannot see the transactions it left pending (their orders could be sent again)',
+  ])
+  relayer.context.journal.close()
+})

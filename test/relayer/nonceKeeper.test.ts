@@ -1,0 +1,82 @@
+// The nonce keeper against a node that keeps a priced-out transaction in its pool, as
+// geth does and anvil cannot (anvil evicts it: droppedTransaction.test.ts and the
+// chaos suite cover the paths a real anvil can show). The node is a script answering
+// the calls involved.
+import { expect, test } from 'bun:test'
+import { createPublicClient, custom, type Hex, type PublicClient, parseTransaction } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { devnetAccounts } from '../../src/devnet/index.ts'
+import { openJournal } from '../../src/relayer/journal/index.ts'
+import { createNonceKeeper, createReceiptWatcher } from '../../src/relayer/submitter/index.ts'
+import { createMemoryLogger } from '../../src/shared/index.ts'
+import { keccak256, keccakReady } from '../../src/wire/index.ts'
+
+const account = privateKeyToAccount(devnetAccounts.relayer.privateKey)
+const gwei = 10n ** 9n
+const toHex = (n: bigint) => `0x${n.toString(16)}`
+
+/** A node whose pool holds every tx sent to it, unmined; the key's mined nonce is 7. */
+function poolNode(baseFeePerGas: bigint) {
+  const pool = new Map<Hex, Hex>()
+  const block = {
+    number: '0x10', hash: `0x${'aa'.repeat(32)}`, parentHash: `0x${'bb'.repeat(32)}`, timestamp: '0x1', baseFeePerGas: toHex(baseFeePerGas),
+    gasLimit: '0x1c9c380', gasUsed: '0x0', transactions: [], logsBloom: `0x${'00'.repeat(256)}`, miner: `0x${'00'.repeat(20)}`,
+    difficulty: '0x0', extraData: '0x', nonce: '0x0000000000000000', size: '0x0', stateRoot: `0x${'00'.repeat(32)}`,
+    receiptsRoot: `0x${'00'.repeat(32)}`, transactionsRoot: `0x${'00'.repeat(32)}`, sha3Uncles: `0x${'00'.repeat(32)}`, uncles: [], mixHash: `0x${'00'.repeat(32)}`,
+  }
+  const client = createPublicClient({
+    transport: custom({
+      request: async ({ method, params }: { method: string; params: [Hex] }) => {
+        if (method === 'eth_getTransactionByHash') return pool.has(params[0]) ? { hash: params[0], blockNumber: null } : null
+        if (method === 'eth_sendRawTransaction') {
+          pool.set(keccak256(params[0]), params[0])
+          return keccak256(params[0])
+        }
+        if (method === 'eth_getTransactionCount') return '0x7'
+        if (method === 'eth_getBlockByNumber') return block
+        throw new Error(`unexpected ${method}`)
+      },
+    }, { retryCount: 0 }),
+  }) as PublicClient
+  return { client, pool }
+}
+
+/** A keeper whose journal holds nonce 7, sent long ago at fee cap `feeCap`, pooled by a node at base fee `baseFee`; fresh fees are 61 gwei. */
+async function pooledAt({ baseFee, feeCap }: { baseFee: bigint; feeCap: bigint }) {
+  await keccakReady
+  const node = poolNode(baseFee)
+  const logger = createMemoryLogger()
+  const journal = openJournal(':memory:', { chainId: 421614, address: account.address })
+  const call = { to: devnetAccounts.spare.address, data: '0x1234' as Hex, gas: 100_000n }
+  const raw = await account.signTransaction({ type: 'eip1559', chainId: 421614, nonce: 7, ...call, maxFeePerGas: feeCap, maxPriorityFeePerGas: gwei })
+  const hash = keccak256(raw)
+  journal.record([{ nonce: 7, orderHash: `0x${'ee'.repeat(32)}`, consumer: null, adapter: null, payToken: null, ...call, tx: { hash, nonce: 7, raw, maxFeePerGas: feeCap, maxPriorityFeePerGas: gwei, kind: 'order', signedAt: 0 } }])
+  await node.client.request({ method: 'eth_sendRawTransaction', params: [raw] })
+  const fees = { fresh: async () => ({ maxFeePerGas: 61n * gwei, maxPriorityFeePerGas: gwei }) } as never
+  const watcher = createReceiptWatcher({ client: node.client, journal, address: account.address, logger, describe: async () => undefined })
+  const keeper = createNonceKeeper({ client: node.client, account, chainId: 421614, journal, fees, watcher, logger, reviveAfterMs: 1_000, wouldRevert: async () => undefined })
+  return { node, logger, journal, keeper, hash, raw }
+}
+
+test('pooled but priced out by a risen base fee: the nonce is re-signed at ≥ +12.5 % and at least the fresh price, same call, journaled first', async () => {
+  const { node, logger, journal, keeper, hash, raw } = await pooledAt({ baseFee: 30n * gwei, feeCap: 10n * gwei })
+  await keeper.tick()
+  const slot = journal.slot(7)!
+  expect(slot.txHash).not.toBe(hash)
+  expect(journal.txs(7).map((tx) => [tx.hash, tx.kind, tx.maxFeePerGas])).toEqual([[hash, 'order', 10n * gwei], [slot.txHash, 'replacement', 61n * gwei]])
+  const replacement = parseTransaction(node.pool.get(slot.txHash)!)
+  const original = parseTransaction(raw)
+  expect({ nonce: replacement.nonce, to: replacement.to, data: replacement.data, gas: replacement.gas }).toEqual({ nonce: 7, to: original.to, data: original.data, gas: original.gas })
+  expect(replacement.maxPriorityFeePerGas).toBe(gwei + gwei / 8n)
+  expect(logger.lines).toEqual([`warn: tx ${hash} is priced out of blocks (the base fee rose above its fee cap); replaced it by tx ${slot.txHash} at a higher fee`])
+  journal.close()
+})
+
+test('pooled and still payable: left alone', async () => {
+  const { logger, journal, keeper, hash } = await pooledAt({ baseFee: 5n * gwei, feeCap: 10n * gwei })
+  await keeper.tick()
+  expect(journal.slot(7)!.txHash).toBe(hash)
+  expect(journal.txs(7)).toHaveLength(1)
+  expect(logger.lines).toEqual([])
+  journal.close()
+})
