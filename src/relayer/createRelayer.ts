@@ -17,6 +17,14 @@ import { createGasLimitCache, createSubmitter } from './submitter/index.ts'
 import { observeTransport } from '../metrics/index.ts'
 import { createRelayerOperations } from './operations/index.ts'
 
+const readOrUndefined = (read: () => number): number | undefined => {
+  try {
+    return read()
+  } catch {
+    return undefined
+  }
+}
+
 /** How long answers may take to reach their clients once every order is finished. */
 const drainMarginMs = 10_000
 
@@ -69,12 +77,14 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
         return `the journal ${journalPath} cannot be read (${(error as Error).message}); check the disk and restart the relayer`
       }
     },
-    pendingTransactions: () => journal.pendingCount(),
+    // A journal that cannot be read leaves the gauges without a value; /metrics still answers.
+    pendingTransactions: () => readOrUndefined(() => journal.pendingCount()),
     // Nonces handed out that the chain has not used yet (by the journal's account).
-    nonceGap: () => {
-      const next = journal.nextNonce()
-      return next === undefined ? 0 : next - ((journal.lastMinedNonce() ?? -1) + 1)
-    },
+    nonceGap: () =>
+      readOrUndefined(() => {
+        const next = journal.nextNonce()
+        return next === undefined ? 0 : next - ((journal.lastMinedNonce() ?? -1) + 1)
+      }),
   })
   // Steps the submitter calls back into need the context, which needs the submitter.
   let context!: RelayerContext

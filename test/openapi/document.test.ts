@@ -8,6 +8,7 @@ import { schemaComponents } from '../../src/openapi/index.ts'
 import { openApiDocument } from '../../src/relayer/http/openapi.ts'
 import {
   ActivitySnapshotSchema,
+  BrokerStatusSchema,
   EdgeRejectionSchema,
   ReadinessSchema,
   RelayerStatusSchema,
@@ -35,6 +36,7 @@ const wire: Record<string, v.GenericSchema> = {
   EdgeRejection: EdgeRejectionSchema,
   RelayerInfo: RelayerInfoSchema,
   Readiness: ReadinessSchema,
+  BrokerStatus: BrokerStatusSchema,
   RelayerStatus: RelayerStatusSchema,
 }
 
@@ -65,6 +67,7 @@ describe('the relayer document', () => {
     )
     expect(statuses).toEqual({
       '/broker': ['200', '400', '402', '422', '429', '502', '503'],
+      '/broker/{orderHash}': ['200', '400', '429', '502'],
       '/info': ['200', '429'],
       '/api/openapi.json': ['200', '429'],
       '/ready': ['200', '429', '503'],
@@ -88,7 +91,7 @@ describe('the relayer document', () => {
       }
       checked.push(where)
     }
-    expect(checked.length).toBe(16) // every body but the document's own (an inline schema)
+    expect(checked.length).toBe(20) // every body but the document's own (an inline schema)
   })
 
   test('uint256 strings carry maxLength 78, and the schema says so too', () => {

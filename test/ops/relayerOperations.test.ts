@@ -31,6 +31,8 @@ function appWith(env: Record<string, string>, overrides: Parameters<typeof readR
       RELAYER_CHAIN_ID: String(devnet.chainId),
       RELAYER_RPC_URL: devnet.rpcUrl,
       RELAYER_BROKER: devnet.manifest.contracts.broker,
+      // Never the default journal under the repository's .order-relay/.
+      RELAYER_DB: ':memory:',
       ...env,
     },
     { host: '127.0.0.1', port: 0, ...overrides },
@@ -53,6 +55,7 @@ describe('GET /ready', () => {
         { name: 'rpc', ok: true },
         { name: 'chain', ok: true },
         { name: 'balance', ok: true },
+        { name: 'journal', ok: true },
       ],
     })
   })
@@ -68,6 +71,7 @@ describe('GET /ready', () => {
       ['rpc', false],
       ['chain', false],
       ['balance', false],
+      ['journal', true],
     ])
     expect(JSON.stringify(body)).not.toContain(closed)
     const metrics = await unreachable.operations.registry.metrics()
@@ -75,30 +79,33 @@ describe('GET /ready', () => {
     expect(metrics).toContain('order_relay_rpc_errors_total{method="eth_getBalance"} 1')
   })
 
-  test("a journal plugged in with useJournal adds its check and feeds the pending and nonce gauges", async () => {
+  test('the journal is a readiness check and feeds the pending and nonce gauges', async () => {
     const relayer = appWith({})
-    let broken = false
-    relayer.operations.useJournal({
-      check: async () => (broken ? 'the journal cannot be written: check RELAYER_DB' : undefined),
-      pendingTransactions: () => 3,
-      nonceGap: () => 1,
-    })
     expect((await ready(relayer.app)).body.checks.map((check) => check.name)).toEqual(['rpc', 'chain', 'balance', 'journal'])
-    broken = true
-    await Bun.sleep(1_100) // past the one-second readiness cache
-    const { status, body } = await ready(relayer.app)
-    expect(status).toBe(503)
-    expect(body.reason).toBe('the journal cannot be written: check RELAYER_DB')
-    const metrics = await relayer.operations.registry.metrics()
-    expect(metrics).toContain('order_relay_relayer_pending_transactions 3')
-    expect(metrics).toContain('order_relay_relayer_nonce_gap 1')
+    let metrics = await relayer.operations.registry.metrics()
+    expect(metrics).toContain('order_relay_relayer_pending_transactions 0')
+    expect(metrics).toContain('order_relay_relayer_nonce_gap 0')
+    // A journal that can no longer be read makes the relayer unready (once the 1 s readiness cache expires).
+    relayer.context.journal.close()
+    const deadline = Date.now() + 10_000
+    let answer = await ready(relayer.app)
+    while (answer.status !== 503 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      answer = await ready(relayer.app)
+    }
+    expect({ status: answer.status, reason: answer.body.reason?.replace(/\(.*\)/, '(…)') }).toEqual({
+      status: 503,
+      reason: 'the journal :memory: cannot be read (…); check the disk and restart the relayer',
+    })
+    metrics = await relayer.operations.registry.metrics()
+    expect(metrics).toContain('order_relay_relayer_pending_transactions')
   })
 
   test('503 when the node serves another chain', async () => {
     const { status, body } = await ready(appWith({ RELAYER_CHAIN_ID: '46630' }).app)
     expect(status).toBe(503)
     expect(body.reason).toBe(`the RPC serves chain ${devnet.chainId}, not RELAYER_CHAIN_ID 46630: point RELAYER_RPC_URL at a node of chain 46630`)
-    expect(body.checks.map((check) => check.ok)).toEqual([true, false, true])
+    expect(body.checks.map((check) => check.ok)).toEqual([true, false, true, true])
   })
 
   test('503 when the balance is under the gas floor', async () => {
@@ -108,7 +115,7 @@ describe('GET /ready', () => {
     expect(status).toBe(503)
     expect(body.reason).toStartWith("the gas key's balance ")
     expect(body.reason).toEndWith(`wei is below the floor ${floor} wei (RELAYER_GAS_FLOOR_WEI): send native gas to ${devnetAccounts.relayer.address}`)
-    expect(body.checks.map((check) => check.ok)).toEqual([true, true, false])
+    expect(body.checks.map((check) => check.ok)).toEqual([true, true, false, true])
   })
 })
 
@@ -145,7 +152,7 @@ describe('metrics and /status after a settled order', () => {
       feeFloorBps: 0,
       ordersPerMinute: { OK: 1, MALFORMED_ORDER: 1 },
       inflight: 0,
-      nonceGap: null,
+      nonceGap: 0,
       pendingTransactions: 0,
     })
     expect((status.latencySeconds as { count: number }).count).toBe(1)
