@@ -17,8 +17,12 @@ export type EdgeConfig = {
 }
 
 export type RelayerConfig = {
-  /** The gas key. Never logged, never in a response or error. */
-  privateKey: Hex
+  /**
+   * The gas key, only until `createRelayer` builds the account (`takePrivateKey`
+   * removes it): a config object that is logged, snapshotted or kept around later
+   * holds no key. Never logged, never in a response or error.
+   */
+  privateKey?: Hex
   chainId: number
   rpcUrl: string
   broker: Address
@@ -132,6 +136,17 @@ function corsOrigin(entry: string, problem: (message: string) => void): string {
   } catch {}
   problem(`RELAYER_CORS_ORIGINS entries must be origins like https://app.example.com or http://127.0.0.1:3000, or * (got ${JSON.stringify(entry.slice(0, 80))})`)
   return entry
+}
+
+/**
+ * The gas key, removed from `config` as it is handed over (call once, to build the
+ * account). Throws if it was already taken: one config builds one relayer.
+ */
+export function takePrivateKey(config: RelayerConfig): Hex {
+  const key = config.privateKey
+  if (!key) throw new ConfigError('RELAYER_PK was already taken from this configuration (build a relayer once per configuration)')
+  delete config.privateKey
+  return key
 }
 
 export { ConfigError }

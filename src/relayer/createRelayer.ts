@@ -4,7 +4,7 @@ import { chainFor } from '../chain/index.ts'
 import { keccakReady } from '../wire/index.ts'
 import { listenUrl, type Logger } from '../shared/index.ts'
 import { checkRpcChain } from './checkRpcChain.ts'
-import type { RelayerConfig } from './config.ts'
+import { type RelayerConfig, takePrivateKey } from './config.ts'
 import { createChainClock } from './chainClock.ts'
 import type { RelayerContext } from './context.ts'
 import { createEdge, describeEdge } from './edge/index.ts'
@@ -38,7 +38,7 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
       chain: chainFor(config.chainId, config.rpcUrl),
       transport: http(config.rpcUrl, { retryCount: 1, timeout: 15_000 }),
     }) as PublicClient)
-  const account = privateKeyToAccount(config.privateKey)
+  const account = privateKeyToAccount(takePrivateKey(config))
   const submitter = createSubmitter({
     client,
     account,
