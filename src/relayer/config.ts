@@ -2,6 +2,7 @@ import type { Address, Hex } from 'viem'
 import { defaultRpcUrl } from '../chain/chains.ts'
 import { type Manifest, ManifestError, readManifest } from '../chain/manifest.ts'
 import { ConfigError, createEnvReader, type Env } from '../shared/index.ts'
+import { oneHop, parseTrustedProxies, type TrustedProxies } from './edge/trustedProxies.ts'
 
 /** Hardened-edge settings (SPEC.md 4.5); `enabled` is false unless asked for. */
 export type EdgeConfig = {
@@ -12,6 +13,8 @@ export type EdgeConfig = {
   gasFloorWei: bigint
   corsOrigins: string[]
   trustProxy: boolean
+  /** With `trustProxy`: which X-Forwarded-For hops are the operator's proxies (RELAYER_TRUSTED_PROXIES). */
+  trustedProxies: TrustedProxies
   /** How often the gas breaker polls the relayer's balance. */
   balancePollMs: number
 }
@@ -100,6 +103,7 @@ export function readRelayerConfig(env: Env, overrides: RelayerConfigOverrides = 
     gasFloorWei: read.bigint('RELAYER_GAS_FLOOR_WEI', relayerDefaults.gasFloorWei),
     corsOrigins: read.list('RELAYER_CORS_ORIGINS').map((entry) => corsOrigin(entry, read.problem)),
     trustProxy: read.flag('RELAYER_TRUST_PROXY'),
+    trustedProxies: readTrustedProxies(read, env),
     balancePollMs: read.integer('RELAYER_BALANCE_POLL_MS', relayerDefaults.balancePollMs, 10, 3_600_000) ?? relayerDefaults.balancePollMs,
     ...overrides.edge,
   }
@@ -120,6 +124,19 @@ export function readRelayerConfig(env: Env, overrides: RelayerConfigOverrides = 
   }
   read.done('relayer')
   return config
+}
+
+/** RELAYER_TRUSTED_PROXIES (only meaningful with RELAYER_TRUST_PROXY=1); one hop when unset. */
+function readTrustedProxies(read: ReturnType<typeof createEnvReader>, env: Env): TrustedProxies {
+  const raw = read.string('RELAYER_TRUSTED_PROXIES')
+  if (raw === undefined) return oneHop
+  if (!['1', 'true'].includes(env.RELAYER_TRUST_PROXY ?? '')) read.problem('RELAYER_TRUSTED_PROXIES is only used with RELAYER_TRUST_PROXY=1: set both, or neither')
+  const parsed = parseTrustedProxies(raw)
+  if (typeof parsed === 'string') {
+    read.problem(parsed)
+    return oneHop
+  }
+  return parsed
 }
 
 /**

@@ -20,7 +20,8 @@ export const relayerEnvironment = [
   `RELAYER_MAX_INFLIGHT     edge: concurrent POST /broker cap (default ${relayerDefaults.maxInflight})`,
   `RELAYER_GAS_FLOOR_WEI    edge: pause POST /broker below this balance (default ${relayerDefaults.gasFloorWei})`,
   'RELAYER_CORS_ORIGINS     edge: comma list of origins allowed to POST /broker',
-  'RELAYER_TRUST_PROXY      edge: 1 to take the client IP from X-Forwarded-For (default off)',
+  'RELAYER_TRUST_PROXY      edge: 1 to take the client IP from X-Forwarded-For, rightmost untrusted hop (default off)',
+  'RELAYER_TRUSTED_PROXIES  edge: proxies in front, a hop count (default 1) or a comma list of CIDRs',
 ]
 
 /** Reads the relayer config, turning configuration problems into usage errors. */
