@@ -36,6 +36,8 @@ export type RelayerConfig = {
   feeFloorBps: number
   receiptTimeoutMs: number
   receiptPollMs: number
+  /** How long a `POST /broker` body may take to arrive (RELAYER_BODY_TIMEOUT_MS). */
+  bodyTimeoutMs: number
   edge: EdgeConfig
 }
 
@@ -46,6 +48,7 @@ export const relayerDefaults = {
   feeFloorBps: 0,
   receiptTimeoutMs: 60_000,
   receiptPollMs: 250,
+  bodyTimeoutMs: 10_000,
   ratePerSec: 5,
   rateBurst: 20,
   maxInflight: 64,
@@ -120,6 +123,7 @@ export function readRelayerConfig(env: Env, overrides: RelayerConfigOverrides = 
     receiptTimeoutMs:
       overrides.receiptTimeoutMs ?? read.integer('RELAYER_RECEIPT_TIMEOUT_MS', relayerDefaults.receiptTimeoutMs, 100, 3_600_000) ?? relayerDefaults.receiptTimeoutMs,
     receiptPollMs: overrides.receiptPollMs ?? read.integer('RELAYER_RECEIPT_POLL_MS', relayerDefaults.receiptPollMs, 1, 60_000) ?? relayerDefaults.receiptPollMs,
+    bodyTimeoutMs: overrides.bodyTimeoutMs ?? read.integer('RELAYER_BODY_TIMEOUT_MS', relayerDefaults.bodyTimeoutMs, 100, 600_000) ?? relayerDefaults.bodyTimeoutMs,
     edge,
   }
   read.done('relayer')

@@ -9,6 +9,7 @@ import { createChainClock } from './chainClock.ts'
 import type { RelayerContext } from './context.ts'
 import { createEdge, describeEdge } from './edge/index.ts'
 import { createRelayerApp } from './http/app.ts'
+import { maxServerBodyBytes } from './http/readJsonBody.ts'
 import { createGasLimitCache, createSubmitter } from './submitter/index.ts'
 
 /** How long answers may take to reach their clients once every order is finished. */
@@ -69,7 +70,7 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
     return work
   }
   const edge = createEdge(config.edge, { client, address: account.address, logger })
-  const app = createRelayerApp(context, { version: dependencies.version, edge: edge.middleware, track })
+  const app = createRelayerApp(context, { version: dependencies.version, edge: edge.middleware, track, bodyTimeoutMs: config.bodyTimeoutMs })
 
   return {
     app,
@@ -83,7 +84,7 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
       submitter.start()
       context.clock.start()
       edge.start()
-      const server = Bun.serve({ hostname: config.host, port: config.port, fetch: app.fetch, idleTimeout: 120 })
+      const server = Bun.serve({ hostname: config.host, port: config.port, fetch: app.fetch, idleTimeout: 120, maxRequestBodySize: maxServerBodyBytes })
       const url = listenUrl(config.host, server.port as number)
       logger.info(`relayer ${account.address} on chain ${config.chainId}, broker ${config.broker}, listening on ${url}`)
       for (const line of describeEdge(config.edge)) logger.info(line)
@@ -101,7 +102,8 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
             // Resolves once every connection is closed: idle ones at once, the others
             // when their response has been written (not merely computed).
             const closed = server.stop(false)
-            await Promise.allSettled([...running])
+            // Requests whose headers arrive while draining join the set: wait until it is empty.
+            while (running.size > 0) await Promise.allSettled([...running])
             let limit: ReturnType<typeof setTimeout> | undefined
             await Promise.race([closed, new Promise((resolve) => (limit = setTimeout(resolve, drainMarginMs)))])
             clearTimeout(limit)

@@ -14,6 +14,7 @@ export const relayerEnvironment = [
   `RELAYER_FEE_FLOOR_BPS    lowest feeBps accepted (default ${relayerDefaults.feeFloorBps})`,
   `RELAYER_RECEIPT_TIMEOUT_MS  receipt wait before UPSTREAM_RPC (default ${relayerDefaults.receiptTimeoutMs})`,
   `RELAYER_RECEIPT_POLL_MS  longest pause between receipt polls; the first is an eighth of it (default ${relayerDefaults.receiptPollMs})`,
+  `RELAYER_BODY_TIMEOUT_MS  how long a POST /broker body may take to arrive (default ${relayerDefaults.bodyTimeoutMs})`,
   'RELAYER_HARDENED         1 enables the hardened edge (default off)',
   `RELAYER_RATE_PER_SEC     edge: token refill per second per client IP (default ${relayerDefaults.ratePerSec})`,
   `RELAYER_RATE_BURST       edge: bucket size per client IP (default ${relayerDefaults.rateBurst})`,
