@@ -110,7 +110,7 @@ describe('SIGTERM while a body arrives', () => {
     expect(answer.status).toBe(200)
     const body = JSON.parse(answer.body) as { ok: boolean; txHash: `0x${string}`; orderHash: string }
     expect(body.ok).toBe(true)
-    expect(body.orderHash).toBe(request.orderHash)
+    expect(body.orderHash).toBe(request.orderHash as string)
     const receipt = await devnet.publicClient.getTransactionReceipt({ hash: body.txHash })
     expect(receipt.status).toBe('success')
     // Exactly one tx from the key, the one answered: nothing else was broadcast, nothing reverted.
