@@ -24,7 +24,8 @@ export async function simulate(context: RelayerContext, request: RelayRequest, o
   const call = { account: submitter.address, to: config.broker, data }
   const adapter = request.order.adapter as Hex
 
-  const cached = await orRevert(context, orderHash, 'estimating gas', () => gasLimits.get(adapter, call))
+  const key = { adapter, payToken: request.order.payToken as Hex }
+  const cached = await orRevert(context, orderHash, 'estimating gas', () => gasLimits.get(key, call))
   const first = await callFailure(context, data, cached)
   if (first === undefined) return { data, gas: cached }
   if (isTransportError(first)) throw upstream('during simulation', first)
