@@ -2,7 +2,7 @@ import type { Hex, TransactionReceipt } from 'viem'
 import { decodeRevert, errorAbis, extractRevertData, isRevertError } from '../../chain/index.ts'
 import type { RelayerContext } from '../context.ts'
 import { RelayError } from '../errors.ts'
-import type { SimulatedOrder } from './simulate.ts'
+import { isExpiredReason, type SimulatedOrder } from './simulate.ts'
 
 /** Most unconfirmed broadcasts remembered (each is removed once its outcome is known). */
 const unconfirmedMemory = 10_000
@@ -50,6 +50,9 @@ export async function confirmReceipt(context: RelayerContext, simulated: Simulat
   if (receipt.status === 'success') return receipt
   if (receipt.gasUsed >= simulated.gas) context.gasLimits.bump(adapter, receipt.gasUsed)
   const reason = await replayReason(context, simulated, receipt)
+  if (reason && isExpiredReason(reason)) {
+    throw new RelayError('AUTH_EXPIRED', `reverted on chain after broadcast in tx ${receipt.transactionHash}: ${reason}; re-sign with a fresh window`)
+  }
   throw new RelayError(
     'WOULD_REVERT',
     `reverted on chain after broadcast in tx ${receipt.transactionHash}${reason ? `: ${reason}` : ''} (another relayer may have settled it first)`,

@@ -41,7 +41,7 @@ export function createGasLimitCache(client: PublicClient, options: GasLimitCache
 
   /** The padded estimate, never above the block gas limit (a tx over it is never mined). */
   async function padded(request: Call): Promise<bigint> {
-    const [estimate, ceiling] = await Promise.all([client.estimateGas(request), blockGasLimit()])
+    const [estimate, ceiling] = await Promise.all([client.estimateGas({ ...request, blockTag: 'pending' }), blockGasLimit()])
     const gas = options.pad(estimate)
     return gas > ceiling ? ceiling : gas
   }

@@ -108,6 +108,10 @@ export function createSubmitter(options: SubmitterOptions) {
     stop() {
       fees.stop()
     },
+    /** The fee fields the next transaction will carry (cached, refreshed in the background): the simulation uses them. */
+    currentFees(): Promise<{ maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }> {
+      return fees.current()
+    },
     /** Signs and broadcasts in nonce order; resolves with the txHash once the node accepted it. */
     send(tx: { to: Address; data: Hex; gas: bigint }): Promise<Hex> {
       return queue.run(() => signAndSend(tx, 0))
