@@ -73,14 +73,19 @@ describe('bodies', () => {
     try {
       const slow = rawRequest(relayer.url, postHead(relayer.url))
       await slow.send(chunk('{"order":'))
+      // The same with a declared length.
+      const slowDeclared = rawRequest(relayer.url, postHead(relayer.url, 'Content-Length: 500\r\n'))
+      await slowDeclared.send('{"order":')
       // The slow body holds no slot: a whole order still gets through the cap of one.
       const request = await signed(devnet, allocationOrder(devnet))
       const fast = await fetch(`${relayer.url}/broker`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(request) })
       expect(fast.status).toBe(200)
-      const answer = await slow.answer(10_000)
-      slow.destroy()
-      expect(answer.status).toBe(400)
-      expect(JSON.parse(answer.body)).toEqual({ ok: false, code: 'MALFORMED_ORDER', message: 'malformed request: the body did not arrive within 1500 ms; send it at once' })
+      for (const request of [slow, slowDeclared]) {
+        const answer = await request.answer(10_000)
+        request.destroy()
+        expect(answer.status).toBe(400)
+        expect(JSON.parse(answer.body)).toEqual({ ok: false, code: 'MALFORMED_ORDER', message: 'malformed request: the body did not arrive within 1500 ms; send it at once' })
+      }
     } finally {
       expect(await relayer.stop()).toBe(0)
     }

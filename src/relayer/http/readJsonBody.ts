@@ -33,9 +33,12 @@ export async function readJsonBody(c: Context, limits: BodyLimits = { maxBytes: 
   if (!/^application\/(.+\+)?json\b/i.test(type.trim())) {
     throw new RelayError('MALFORMED_ORDER', 'malformed request: Content-Type must be application/json')
   }
-  const declared = Number(c.req.header('content-length') ?? '0')
+  const length = c.req.header('content-length')
+  const declared = Number(length ?? '0')
   if (declared > limits.maxBytes) throw tooLarge(limits.maxBytes)
-  const bytes = await readLimited(c.req.raw.body, limits)
+  // A declared length is enforced by the server (no more bytes are read as body), so
+  // it can be read whole; a chunked body (no length) is counted as it arrives.
+  const bytes = length !== undefined && Number.isSafeInteger(declared) ? await readDeclared(c.req.raw, limits.deadlineMs) : await readLimited(c.req.raw.body, limits)
   let text: string
   try {
     text = utf8.decode(bytes)
@@ -46,6 +49,20 @@ export async function readJsonBody(c: Context, limits: BodyLimits = { maxBytes: 
     return JSON.parse(text)
   } catch {
     throw new RelayError('MALFORMED_ORDER', 'malformed request: body is not valid JSON')
+  }
+}
+
+/** A body of declared length (at most `maxBytes`), within the deadline. */
+async function readDeclared(request: Request, deadlineMs: number): Promise<Uint8Array> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(tooSlow(deadlineMs)), deadlineMs)))
+  try {
+    return new Uint8Array(await Promise.race([request.arrayBuffer(), late]))
+  } catch (error) {
+    if (error instanceof RelayError) throw error
+    throw new RelayError('MALFORMED_ORDER', 'malformed request: the body could not be read (connection broken)')
+  } finally {
+    clearTimeout(timer)
   }
 }
 
