@@ -21,14 +21,30 @@ export function createChainClock(client: PublicClient, options: { refreshMs: num
   }
   const ticker = backgroundRefresh(refresh, { everyMs: options.refreshMs, logger: options.logger, what: 'chain head read' })
 
+  async function bounds(): Promise<{ chain: bigint; wall: bigint }> {
+    if (!sample) await refresh()
+    const elapsed = BigInt(Math.floor((wallMs() - sample!.readAt) / 1000))
+    return { chain: sample!.timestamp + elapsed, wall: BigInt(Math.floor(wallMs() / 1000)) }
+  }
+
   return {
-    /** The earliest time a transaction sent now can be mined at; reads the chain if nothing is known yet. */
+    /**
+     * The latest a transaction sent now may be mined at, as far as expiry goes: the
+     * chain's estimate, never behind the wall clock. Reads the chain if nothing is known yet.
+     */
     async now(): Promise<bigint> {
-      if (!sample) await refresh()
-      const elapsed = BigInt(Math.floor((wallMs() - sample!.readAt) / 1000))
-      const chain = sample!.timestamp + elapsed
-      const wall = BigInt(Math.floor(wallMs() / 1000))
+      const { chain, wall } = await bounds()
       return chain > wall ? chain : wall
+    },
+    /**
+     * The earliest it may be mined at, as far as `validAfter` goes: the smaller of the
+     * chain's estimate and the wall clock, so neither a relayer clock running fast nor
+     * an old head makes a not-yet-valid order look valid (a refusal costs nothing; a
+     * revert costs the key gas).
+     */
+    async earliest(): Promise<bigint> {
+      const { chain, wall } = await bounds()
+      return chain < wall ? chain : wall
     },
     refresh,
     start: ticker.start,

@@ -27,12 +27,27 @@ test('an idle chain whose head is a minute old: the clock is the wall clock, not
   expect(await clockOver({ pending: 1_799_999_940n, latest: 1_799_999_940n }).now()).toBe(1_800_000_000n)
 })
 
-test('a chain ahead of the wall clock (a warped devnet): its pending block wins', async () => {
+test('a chain ahead of the wall clock (a warped devnet): its pending block wins for expiry', async () => {
   expect(await clockOver({ pending: 1_800_003_600n, latest: 1_799_999_999n }).now()).toBe(1_800_003_600n)
 })
 
+test('for validAfter the earlier of chain and wall counts: a fast relayer clock or an old head never opens a window early', async () => {
+  expect(await clockOver({ latest: 1_799_999_940n }).earliest()).toBe(1_799_999_940n)
+  expect(await clockOver({ pending: 1_800_003_600n, latest: 1_799_999_999n }).earliest()).toBe(1_800_000_000n)
+})
+
+test('validAfter is judged by the earliest time, validBefore by the latest', async () => {
+  const skewed = { clock: { now: async () => 500n, earliest: async () => 490n } } as unknown as Parameters<typeof checkAuthorizationWindow>[0]
+  expect(await outcome(checkAuthorizationWindow(skewed, request(495n, 1000n)))).toBe(
+    'WOULD_REVERT: would revert: authorization not yet valid (validAfter 495, chain time 490); valid from 496 (unix seconds, in 6 s): send the same order again then, no need to re-sign',
+  )
+  expect(await outcome(checkAuthorizationWindow(skewed, request(0n, 502n)))).toBe(
+    'AUTH_EXPIRED: authorization window has passed (validBefore 502, chain time 500); re-sign with a fresh window',
+  )
+})
+
 const request = (validAfter: bigint, validBefore: bigint) => ({ validAfter: validAfter.toString(), validBefore: validBefore.toString() }) as unknown as RelayRequest
-const at = (now: bigint) => ({ clock: { now: async () => now } }) as unknown as Parameters<typeof checkAuthorizationWindow>[0]
+const at = (now: bigint) => ({ clock: { now: async () => now, earliest: async () => now } }) as unknown as Parameters<typeof checkAuthorizationWindow>[0]
 const outcome = (promise: Promise<void>) =>
   promise.then(
     () => 'open',

@@ -6,8 +6,10 @@ import { RelayError } from '../errors.ts'
 export const authorizationSafetyMarginSeconds = 2n
 
 /**
- * Step 4: the signed window must be open at the time the transaction will be mined
- * (the chain clock: never behind the wall clock), with a small margin to be mined in.
+ * Step 4: the signed window must be open at the time the transaction will be mined,
+ * taken on the safe side each way (the chain clock: `now()`, never behind the wall
+ * clock, for expiry; `earliest()`, never ahead of it, for `validAfter`), with a small
+ * margin to be mined in.
  * - Expired (`validBefore` at or before that time plus the margin; Circle's USDC wants
  *   `now < validBefore`): AUTH_EXPIRED, re-sign.
  * - Not yet valid under the strictest token rule, Circle's USDC `now > validAfter`
@@ -20,19 +22,21 @@ export async function checkAuthorizationWindow(context: Pick<RelayerContext, 'cl
   const validBefore = BigInt(request.validBefore)
   const validAfter = BigInt(request.validAfter)
   let minedAt: bigint
+  let earliest: bigint
   try {
     minedAt = await context.clock.now()
+    earliest = await context.clock.earliest()
   } catch (error) {
     throw new RelayError('UPSTREAM_RPC', "the relayer's RPC failed while reading the chain time; retry or try another relayer", { cause: error })
   }
   if (validBefore <= minedAt + authorizationSafetyMarginSeconds) {
     throw new RelayError('AUTH_EXPIRED', `authorization window has passed (validBefore ${validBefore}, chain time ${minedAt}); re-sign with a fresh window`)
   }
-  if (minedAt <= validAfter) {
+  if (earliest <= validAfter) {
     const validFrom = validAfter + 1n
     throw new RelayError(
       'WOULD_REVERT',
-      `would revert: authorization not yet valid (validAfter ${validAfter}, chain time ${minedAt}); valid from ${validFrom} (unix seconds, in ${validFrom - minedAt} s): send the same order again then, no need to re-sign`,
+      `would revert: authorization not yet valid (validAfter ${validAfter}, chain time ${earliest}); valid from ${validFrom} (unix seconds, in ${validFrom - earliest} s): send the same order again then, no need to re-sign`,
     )
   }
 }
