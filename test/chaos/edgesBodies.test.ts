@@ -80,6 +80,8 @@ describe('bodies', () => {
       const request = await signed(devnet, allocationOrder(devnet))
       const fast = await fetch(`${relayer.url}/broker`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(request) })
       expect(fast.status).toBe(200)
+      const settled = (await fast.json()) as { txHash: `0x${string}` }
+      expect((await devnet.publicClient.getTransactionReceipt({ hash: settled.txHash })).status).toBe('success')
       for (const request of [slow, slowDeclared]) {
         const answer = await request.answer(10_000)
         request.destroy()
