@@ -5,6 +5,7 @@ import { commands } from './commands/index.ts'
 import { invocation } from './lib/invocation.ts'
 import { createLineWriter } from './lib/lineWriter.ts'
 import { version } from './version.ts'
+import { redactUrls } from '../shared/index.ts'
 
 function usage(): string {
   const width = Math.max(...commands.map((c) => c.name.length))
@@ -50,7 +51,8 @@ export async function main(argv: string[], io: CommandIo): Promise<number> {
       return 2
     }
     // A reported failure: the message says what to do. Never a stack trace.
-    const message = error instanceof Error ? error.message : String(error)
+    // Library errors may quote an RPC URL: shown without credentials or query.
+    const message = redactUrls(error instanceof Error ? error.message : String(error))
     io.err(`order-relay ${command.name}: ${message}`)
     return 1
   }

@@ -4,25 +4,47 @@ import { backgroundRefresh, type Logger } from '../shared/index.ts'
 export type ChainClock = ReturnType<typeof createChainClock>
 
 /**
- * The chain's time, estimated from the latest block polled in the background: its
- * timestamp plus the wall time since it was read. Chain time, not the relayer's
- * clock, decides whether an authorization has expired (a devnet may be warped).
+ * When a transaction sent now would be mined, in unix seconds: the `pending` block's
+ * timestamp (the node's own idea of the next block's time, a devnet's warps included;
+ * the latest block's where `pending` is not served) plus the wall time since it was
+ * read, and never earlier than the wall clock. The latest block alone is not enough: a
+ * chain that mines nothing while idle keeps an old head, and an order that expired
+ * seconds ago looked open (it was broadcast and reverted, paid by the gas key).
  */
-export function createChainClock(client: PublicClient, options: { refreshMs: number; logger: Logger }) {
+export function createChainClock(client: PublicClient, options: { refreshMs: number; logger: Logger; wallClockMs?: () => number }) {
+  const wallMs = options.wallClockMs ?? Date.now
   let sample: { timestamp: bigint; readAt: number } | undefined
 
   async function refresh() {
-    const block = await client.getBlock({ blockTag: 'latest' })
-    sample = { timestamp: block.timestamp, readAt: Date.now() }
+    const block = await client.getBlock({ blockTag: 'pending' }).catch(() => client.getBlock({ blockTag: 'latest' }))
+    sample = { timestamp: block.timestamp, readAt: wallMs() }
   }
   const ticker = backgroundRefresh(refresh, { everyMs: options.refreshMs, logger: options.logger, what: 'chain head read' })
 
+  async function bounds(): Promise<{ chain: bigint; wall: bigint }> {
+    if (!sample) await refresh()
+    const elapsed = BigInt(Math.floor((wallMs() - sample!.readAt) / 1000))
+    return { chain: sample!.timestamp + elapsed, wall: BigInt(Math.floor(wallMs() / 1000)) }
+  }
+
   return {
-    /** Estimated chain time in unix seconds; reads the head if nothing is known yet. */
+    /**
+     * The latest a transaction sent now may be mined at, as far as expiry goes: the
+     * chain's estimate, never behind the wall clock. Reads the chain if nothing is known yet.
+     */
     async now(): Promise<bigint> {
-      if (!sample) await refresh()
-      const elapsed = BigInt(Math.floor((Date.now() - sample!.readAt) / 1000))
-      return sample!.timestamp + elapsed
+      const { chain, wall } = await bounds()
+      return chain > wall ? chain : wall
+    },
+    /**
+     * The earliest it may be mined at, as far as `validAfter` goes: the smaller of the
+     * chain's estimate and the wall clock, so neither a relayer clock running fast nor
+     * an old head makes a not-yet-valid order look valid (a refusal costs nothing; a
+     * revert costs the key gas).
+     */
+    async earliest(): Promise<bigint> {
+      const { chain, wall } = await bounds()
+      return chain < wall ? chain : wall
     },
     refresh,
     start: ticker.start,

@@ -3,6 +3,7 @@ import { defaultRpcUrl } from '../chain/chains.ts'
 import { type Manifest, ManifestError, readManifest } from '../chain/manifest.ts'
 import { type MetricsListen, readMetricsListen } from '../metrics/config.ts'
 import { ConfigError, createEnvReader, type Env } from '../shared/index.ts'
+import { oneHop, parseTrustedProxies, type TrustedProxies } from './edge/trustedProxies.ts'
 
 /** Hardened-edge settings (SPEC.md 4.5); `enabled` is false unless asked for. */
 export type EdgeConfig = {
@@ -13,13 +14,19 @@ export type EdgeConfig = {
   gasFloorWei: bigint
   corsOrigins: string[]
   trustProxy: boolean
+  /** With `trustProxy`: which X-Forwarded-For hops are the operator's proxies (RELAYER_TRUSTED_PROXIES). */
+  trustedProxies: TrustedProxies
   /** How often the gas breaker polls the relayer's balance. */
   balancePollMs: number
 }
 
 export type RelayerConfig = {
-  /** The gas key. Never logged, never in a response or error. */
-  privateKey: Hex
+  /**
+   * The gas key, only until `createRelayer` builds the account (`takePrivateKey`
+   * removes it): a config object that is logged, snapshotted or kept around later
+   * holds no key. Never logged, never in a response or error.
+   */
+  privateKey?: Hex
   chainId: number
   rpcUrl: string
   broker: Address
@@ -34,6 +41,8 @@ export type RelayerConfig = {
   journalPath: string | undefined
   /** How long a consumer is refused after its order passed simulation and reverted on chain. */
   revertCooldownMs: number
+  /** How long a `POST /broker` body may take to arrive (RELAYER_BODY_TIMEOUT_MS). */
+  bodyTimeoutMs: number
   edge: EdgeConfig
   /** Prometheus listener (RELAYER_METRICS_PORT / RELAYER_METRICS_HOST); undefined when off. */
   metrics?: MetricsListen
@@ -46,6 +55,7 @@ export const relayerDefaults = {
   feeFloorBps: 0,
   receiptTimeoutMs: 60_000,
   receiptPollMs: 250,
+  bodyTimeoutMs: 10_000,
   ratePerSec: 5,
   rateBurst: 20,
   maxInflight: 64,
@@ -104,6 +114,7 @@ export function readRelayerConfig(env: Env, overrides: RelayerConfigOverrides = 
     gasFloorWei: read.bigint('RELAYER_GAS_FLOOR_WEI', relayerDefaults.gasFloorWei),
     corsOrigins: read.list('RELAYER_CORS_ORIGINS').map((entry) => corsOrigin(entry, read.problem)),
     trustProxy: read.flag('RELAYER_TRUST_PROXY'),
+    trustedProxies: readTrustedProxies(read, env),
     balancePollMs: read.integer('RELAYER_BALANCE_POLL_MS', relayerDefaults.balancePollMs, 10, 3_600_000) ?? relayerDefaults.balancePollMs,
     ...overrides.edge,
   }
@@ -123,11 +134,25 @@ export function readRelayerConfig(env: Env, overrides: RelayerConfigOverrides = 
     journalPath: overrides.journalPath ?? read.string('RELAYER_DB'),
     revertCooldownMs:
       overrides.revertCooldownMs ?? read.integer('RELAYER_REVERT_COOLDOWN_MS', relayerDefaults.revertCooldownMs, 0, 30 * 86_400_000) ?? relayerDefaults.revertCooldownMs,
+    bodyTimeoutMs: overrides.bodyTimeoutMs ?? read.integer('RELAYER_BODY_TIMEOUT_MS', relayerDefaults.bodyTimeoutMs, 100, 600_000) ?? relayerDefaults.bodyTimeoutMs,
     edge,
     metrics: 'metrics' in overrides ? overrides.metrics : readMetricsListen(read, 'RELAYER'),
   }
   read.done('relayer')
   return config
+}
+
+/** RELAYER_TRUSTED_PROXIES (only meaningful with RELAYER_TRUST_PROXY=1); one hop when unset. */
+function readTrustedProxies(read: ReturnType<typeof createEnvReader>, env: Env): TrustedProxies {
+  const raw = read.string('RELAYER_TRUSTED_PROXIES')
+  if (raw === undefined) return oneHop
+  if (!['1', 'true'].includes(env.RELAYER_TRUST_PROXY ?? '')) read.problem('RELAYER_TRUSTED_PROXIES is only used with RELAYER_TRUST_PROXY=1: set both, or neither')
+  const parsed = parseTrustedProxies(raw)
+  if (typeof parsed === 'string') {
+    read.problem(parsed)
+    return oneHop
+  }
+  return parsed
 }
 
 /**
@@ -144,6 +169,17 @@ function corsOrigin(entry: string, problem: (message: string) => void): string {
   } catch {}
   problem(`RELAYER_CORS_ORIGINS entries must be origins like https://app.example.com or http://127.0.0.1:3000, or * (got ${JSON.stringify(entry.slice(0, 80))})`)
   return entry
+}
+
+/**
+ * The gas key, removed from `config` as it is handed over (call once, to build the
+ * account). Throws if it was already taken: one config builds one relayer.
+ */
+export function takePrivateKey(config: RelayerConfig): Hex {
+  const key = config.privateKey
+  if (!key) throw new ConfigError('RELAYER_PK was already taken from this configuration (build a relayer once per configuration)')
+  delete config.privateKey
+  return key
 }
 
 export { ConfigError }

@@ -5,7 +5,7 @@ import { keccakReady } from '../wire/index.ts'
 import { listenUrl, type Logger } from '../shared/index.ts'
 import { checkJournalMatchesChain } from './checkJournalMatchesChain.ts'
 import { checkRpcChain } from './checkRpcChain.ts'
-import type { RelayerConfig } from './config.ts'
+import { type RelayerConfig, takePrivateKey } from './config.ts'
 import { createChainClock } from './chainClock.ts'
 import type { RelayerContext } from './context.ts'
 import { createEdge, describeEdge } from './edge/index.ts'
@@ -13,6 +13,7 @@ import { createRelayerApp } from './http/app.ts'
 import { createLocalClaims, defaultJournalPath, openJournal } from './journal/index.ts'
 import { describeOutcome, wouldRevertNow } from './steps/broadcast.ts'
 import { createSettlementFinder } from './steps/findSettlement.ts'
+import { maxServerBodyBytes } from './http/readJsonBody.ts'
 import { createGasLimitCache, createSubmitter } from './submitter/index.ts'
 import { observeTransport } from '../metrics/index.ts'
 import { createRelayerOperations } from './operations/index.ts'
@@ -47,14 +48,14 @@ export type RelayerDependencies = {
  */
 export function createRelayer(config: RelayerConfig, dependencies: RelayerDependencies) {
   const { logger } = dependencies
-  const account = privateKeyToAccount(config.privateKey)
+  const account = privateKeyToAccount(takePrivateKey(config))
   const operations = createRelayerOperations({
     config,
     address: account.address,
     version: dependencies.version,
     logger,
     client: () => client,
-    inflight: () => running.size,
+    inflight: () => context.claims.held,
   })
   const client =
     dependencies.client ??
@@ -120,7 +121,7 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
     return work
   }
   const edge = createEdge(config.edge, { client, address: account.address, logger, readBalance: operations.readBalance })
-  const app = createRelayerApp(context, { version: dependencies.version, edge: edge.middleware, track, operations })
+  const app = createRelayerApp(context, { version: dependencies.version, edge: edge.middleware, track, operations, bodyTimeoutMs: config.bodyTimeoutMs })
 
   return {
     app,
@@ -145,7 +146,7 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
       context.clock.start()
       edge.start()
       operations.start({ edgePollsBalance: config.edge.enabled })
-      const server = Bun.serve({ hostname: config.host, port: config.port, fetch: app.fetch, idleTimeout: 120 })
+      const server = Bun.serve({ hostname: config.host, port: config.port, fetch: app.fetch, idleTimeout: 120, maxRequestBodySize: maxServerBodyBytes })
       const url = listenUrl(config.host, server.port as number)
       logger.info(`relayer ${account.address} on chain ${config.chainId}, broker ${config.broker}, listening on ${url}`)
       for (const line of describeEdge(config.edge)) logger.info(line)
@@ -165,7 +166,8 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
             // Resolves once every connection is closed: idle ones at once, the others
             // when their response has been written (not merely computed).
             const closed = server.stop(false)
-            await Promise.allSettled([...running])
+            // Requests whose headers arrive while draining join the set: wait until it is empty.
+            while (running.size > 0) await Promise.allSettled([...running])
             let limit: ReturnType<typeof setTimeout> | undefined
             await Promise.race([closed, new Promise((resolve) => (limit = setTimeout(resolve, drainMarginMs)))])
             clearTimeout(limit)

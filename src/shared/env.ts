@@ -5,6 +5,9 @@ export class ConfigError extends Error {
 
 export type Env = Record<string, string | undefined>
 
+/** The order n of secp256k1: a private key is a scalar from 1 to n − 1. */
+const secp256k1Order = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n
+
 /**
  * Collects configuration problems so a user sees all of them at once, each naming
  * the variable and what it expects.
@@ -77,6 +80,12 @@ export function createEnvReader(env: Env) {
     const normalized = raw.trim().startsWith('0x') ? raw.trim() : `0x${raw.trim()}`
     if (!/^0x[0-9a-fA-F]{64}$/.test(normalized)) {
       problems.push(`${name} must be 0x followed by 64 hex digits (value not shown)`)
+      return undefined
+    }
+    // viem would otherwise throw later with the key's value in decimal in its message.
+    const scalar = BigInt(normalized)
+    if (scalar === 0n || scalar >= secp256k1Order) {
+      problems.push(`${name} is not a valid secp256k1 private key: it must be from 1 to the curve order minus 1 (value not shown)`)
       return undefined
     }
     return normalized as `0x${string}`

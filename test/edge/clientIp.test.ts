@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, test } from 'bun:test'
 import { Hono } from 'hono'
 import { clientIp, normalizeIp } from '../../src/relayer/edge/clientIp.ts'
+import { type Cidr, contains, parseTrustedProxies, type TrustedProxies } from '../../src/relayer/edge/trustedProxies.ts'
 
 describe('normalizeIp', () => {
   test.each([
@@ -48,10 +49,11 @@ describe('clientIp', () => {
     expect(await response.text()).toBe('127.0.0.1')
   })
 
-  test('with trustProxy is the first X-Forwarded-For entry, else the socket', async () => {
+  test('with trustProxy (one hop) is the rightmost X-Forwarded-For entry, never the first a client wrote; else the socket', async () => {
     const base = `http://127.0.0.1:${trusting.port}/`
-    const forwarded = await fetch(base, { headers: { 'x-forwarded-for': '198.51.100.1, 10.0.0.2, 10.0.0.3' } })
-    expect(await forwarded.text()).toBe('198.51.100.1')
+    // nginx with $proxy_add_x_forwarded_for appends the real peer after what the client sent.
+    const forwarded = await fetch(base, { headers: { 'x-forwarded-for': '198.51.100.1, 10.0.0.2, 203.0.113.50' } })
+    expect(await forwarded.text()).toBe('203.0.113.50')
     const direct = await fetch(base)
     expect(await direct.text()).toBe('127.0.0.1')
   })
@@ -59,5 +61,57 @@ describe('clientIp', () => {
   test('is `unknown` outside Bun.serve (no socket)', async () => {
     const response = await keyOf(false).request('/')
     expect(await response.text()).toBe('unknown')
+  })
+})
+
+describe('trusted proxies', () => {
+  const serveWith = (trustedProxies: TrustedProxies) => {
+    const app = new Hono()
+    app.get('/', (c) => c.text(clientIp(c, { trustProxy: true, trustedProxies })))
+    return Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: app.fetch })
+  }
+  const parsed = (raw: string) => parseTrustedProxies(raw) as TrustedProxies
+  const servers: ReturnType<typeof Bun.serve>[] = []
+  afterAll(() => {
+    for (const server of servers) server.stop(true)
+  })
+  const keyFrom = async (trusted: TrustedProxies, xff: string | undefined) => {
+    const server = serveWith(trusted)
+    servers.push(server)
+    const response = await fetch(`http://127.0.0.1:${server.port}/`, { headers: xff === undefined ? {} : { 'x-forwarded-for': xff } })
+    return response.text()
+  }
+
+  test.each([
+    // CDN then nginx: the client is the entry the CDN appended, second from the right.
+    ['2', 'spoofed, 198.51.100.7, 203.0.113.1', '198.51.100.7'],
+    ['2', '198.51.100.7, 203.0.113.1', '198.51.100.7'],
+    // Fewer entries than hops (the outer proxy was bypassed): the leftmost one a proxy wrote.
+    ['3', '198.51.100.7', '198.51.100.7'],
+    ['1', undefined, '127.0.0.1'],
+  ])('hops %s, X-Forwarded-For %s → %s', async (hops, xff, client) => {
+    expect(await keyFrom(parsed(hops), xff)).toBe(client)
+  })
+
+  test.each([
+    // The socket (127.0.0.1) and 10.x are proxies: the first address outside them, from the right.
+    ['127.0.0.1/32, 10.0.0.0/8', 'spoofed, 198.51.100.7, 10.1.2.3, 10.9.9.9', '198.51.100.7'],
+    ['127.0.0.0/8,10.0.0.0/8', '1.2.3.4, 10.0.0.1', '1.2.3.4'],
+    // Every hop trusted: the leftmost.
+    ['127.0.0.1, 10.0.0.0/8', '10.0.0.5, 10.0.0.1', '10.0.0.5'],
+    // The peer is not a trusted proxy: its header is not believed.
+    ['10.0.0.0/8', '198.51.100.7', '127.0.0.1'],
+    // IPv6 proxies and clients.
+    ['::1, 127.0.0.1/32, 2001:db8::/32', '2001:db9::1, 2001:db8:aa::1', '2001:db9:0:0::/64'],
+  ])('CIDRs %s, X-Forwarded-For %s → %s', async (cidrs, xff, client) => {
+    expect(await keyFrom(parsed(cidrs), xff)).toBe(client)
+  })
+
+  test('contains() matches every spelling of an address', () => {
+    const net = (parsed('10.0.0.0/8') as { kind: 'cidrs'; cidrs: Cidr[] }).cidrs[0]!
+    expect(['10.2.3.4', '10.2.3.4:443', '::ffff:10.2.3.4', '[::ffff:10.2.3.4]:80'].map((a) => contains(net, a))).toEqual([true, true, true, true])
+    expect(['11.0.0.1', '2001:db8::1', 'garbage', ''].map((a) => contains(net, a))).toEqual([false, false, false, false])
+    const v6 = (parsed('2001:db8::/32') as { kind: 'cidrs'; cidrs: Cidr[] }).cidrs[0]!
+    expect(['2001:DB8::1', '2001:db8:ffff:ffff:ffff:ffff:ffff:ffff', '2001:db9::'].map((a) => contains(v6, a))).toEqual([true, true, false])
   })
 })

@@ -21,6 +21,7 @@ describe('edge configuration', () => {
       gasFloorWei: 1_000_000_000_000_000n,
       corsOrigins: [],
       trustProxy: false,
+      trustedProxies: { kind: 'hops', hops: 1 },
       balancePollMs: 5_000,
     })
     expect(describeEdge(edgeOf({}))).toEqual(['hardened edge: off (set RELAYER_HARDENED=1 to enable)'])
@@ -64,6 +65,20 @@ describe('edge configuration', () => {
     )
   })
 
+  test('RELAYER_TRUSTED_PROXIES: a hop count or CIDRs, only with RELAYER_TRUST_PROXY=1', () => {
+    expect(edgeOf({ RELAYER_TRUST_PROXY: '1', RELAYER_TRUSTED_PROXIES: '2' }).trustedProxies).toEqual({ kind: 'hops', hops: 2 })
+    const cidrs = edgeOf({ RELAYER_TRUST_PROXY: '1', RELAYER_TRUSTED_PROXIES: '10.0.0.0/8, 2001:db8::/32,192.0.2.7' }).trustedProxies
+    expect(cidrs.kind === 'cidrs' && cidrs.cidrs.map((c) => c.text)).toEqual(['10.0.0.0/8', '2001:db8::/32', '192.0.2.7/32'])
+    expect(describeEdge(edgeOf({ RELAYER_HARDENED: '1', RELAYER_TRUST_PROXY: '1', RELAYER_TRUSTED_PROXIES: '10.0.0.0/8' }))[1]).toBe(
+      '  rate limit: 5 requests/s per client, burst 20, client = the rightmost X-Forwarded-For address outside the trusted proxies 10.0.0.0/8 (RELAYER_TRUST_PROXY=1); over it 429 RATE_LIMITED with Retry-After',
+    )
+    expect(() => edgeOf({ RELAYER_TRUSTED_PROXIES: '1' })).toThrow('RELAYER_TRUSTED_PROXIES is only used with RELAYER_TRUST_PROXY=1: set both, or neither')
+    expect(() => edgeOf({ RELAYER_TRUST_PROXY: '1', RELAYER_TRUSTED_PROXIES: '10.0.0.0/33' })).toThrow(
+      'RELAYER_TRUSTED_PROXIES entries must be CIDRs like 10.0.0.0/8 or 2001:db8::/32, or the whole value a hop count (got "10.0.0.0/33")',
+    )
+    expect(() => edgeOf({ RELAYER_TRUST_PROXY: '1', RELAYER_TRUSTED_PROXIES: '0' })).toThrow('RELAYER_TRUSTED_PROXIES as a hop count must be from 1 to 32')
+  })
+
   test('describeEdge names each feature with its limits', () => {
     expect(describeEdge(edgeOf({ RELAYER_HARDENED: '1' }))).toEqual([
       'hardened edge: on',
@@ -85,7 +100,7 @@ describe('edge configuration', () => {
     )
     expect(custom).toEqual([
       'hardened edge: on',
-      '  rate limit: 0.5 requests/s per client, burst 3, client = first X-Forwarded-For entry (RELAYER_TRUST_PROXY=1); over it 429 RATE_LIMITED with Retry-After',
+      '  rate limit: 0.5 requests/s per client, burst 3, client = the rightmost X-Forwarded-For entry (one trusted proxy in front) (RELAYER_TRUST_PROXY=1); over it 429 RATE_LIMITED with Retry-After',
       '  concurrency cap: 8 POST /broker in flight; over it 429 SERVER_BUSY at once',
       '  gas breaker: POST /broker paused (503 INSUFFICIENT_RELAYER_GAS) while the relayer balance is below 42 wei, polled every 250 ms',
       '  CORS: GET /info from any origin; POST /broker from https://a.example, https://b.example and callers without Origin',

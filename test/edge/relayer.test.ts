@@ -97,10 +97,27 @@ describe('per-client token bucket', () => {
   }, 20_000)
 
   test('with RELAYER_TRUST_PROXY=1 each X-Forwarded-For client has its own bucket', async () => {
-    const relayer = await hardened({ RELAYER_RATE_BURST: '1', RELAYER_RATE_PER_SEC: '0.01', RELAYER_TRUST_PROXY: '1' })
+    // Two proxies in front (an outer one at 10.0.0.1, the socket peer at 127.0.0.1), named by CIDR.
+    const relayer = await hardened({
+      RELAYER_RATE_BURST: '1',
+      RELAYER_RATE_PER_SEC: '0.01',
+      RELAYER_TRUST_PROXY: '1',
+      RELAYER_TRUSTED_PROXIES: '127.0.0.1/32, 10.0.0.0/8',
+    })
     const get = (ip: string) => fetch(`${relayer.url}/info`, { headers: { 'x-forwarded-for': `${ip}, 10.0.0.1` } }).then((r) => r.status)
     expect([await get('198.51.100.1'), await get('198.51.100.1'), await get('198.51.100.2'), await get('2001:db8:0:7::1'), await get('2001:db8:0:7::2')]).toEqual([
       200, 429, 200, 200, 429,
+    ])
+    // A client that writes its own X-Forwarded-For gets nothing: the proxy appended its real address.
+    expect(await get('203.0.113.77, 198.51.100.1')).toBe(429)
+    await stopRelayer(relayer)
+  })
+
+  test('with RELAYER_TRUST_PROXY=1 alone (one proxy), the first X-Forwarded-For entry buys no fresh bucket', async () => {
+    const relayer = await hardened({ RELAYER_RATE_BURST: '1', RELAYER_RATE_PER_SEC: '0.01', RELAYER_TRUST_PROXY: '1' })
+    const get = (xff: string) => fetch(`${relayer.url}/info`, { headers: { 'x-forwarded-for': xff } }).then((r) => r.status)
+    expect([await get('198.51.100.1'), await get('203.0.113.1, 198.51.100.1'), await get('203.0.113.2, 198.51.100.1'), await get('198.51.100.2')]).toEqual([
+      200, 429, 429, 200,
     ])
     await stopRelayer(relayer)
   })

@@ -6,12 +6,13 @@ import { expect, test } from 'bun:test'
 import type { Hex, PublicClient } from 'viem'
 import { createGasLimitCache } from '../../src/relayer/submitter/index.ts'
 
-const adapter = '0x00000000000000000000000000000000000000aa' as const
+const adapter = { adapter: '0x00000000000000000000000000000000000000aa', payToken: '0x00000000000000000000000000000000000000dd' } as const
 const call = (data: Hex) => ({ account: '0x00000000000000000000000000000000000000bb' as const, to: '0x00000000000000000000000000000000000000cc' as const, data })
 
 function fakeClient(answer: (data: Hex) => Promise<bigint>) {
   const calls: Hex[] = []
   const client = {
+    getBlock: async () => ({ gasLimit: 30_000_000n }),
     estimateGas: (request: { data: Hex }) => {
       calls.push(request.data)
       return answer(request.data)

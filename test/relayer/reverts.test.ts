@@ -131,7 +131,15 @@ describe('payment token (EIP-3009)', () => {
     const now = await chainTime(devnet)
     const request = await signed(devnet, allocationOrder(devnet), { validAfter: now + 3600n, validBefore: now + 7200n })
     const { status, body } = await postWithoutGas(request)
-    expect({ status, body }).toEqual(wouldRevert('would revert: authorization not yet valid'))
+    // Refused before the chain (issue 11): the answer says from when the order is valid.
+    expect({ status, code: body.code }).toEqual({ status: 422, code: 'WOULD_REVERT' })
+    expect(String(body.message)).toMatch(
+      new RegExp(
+        `^would revert: authorization not yet valid \\(validAfter ${now + 3600n}, chain time \\d+\\); valid from ${now + 3601n} \\(unix seconds, in \\d+ s\\): send the same order again then, no need to re-sign$`,
+      ),
+    )
+    // The same request sent directly to the Broker: the token's own revert.
+    expect(await chainSays(devnet, directBrokerCall(devnet, request))).toBe('authorization not yet valid')
   })
 
   test('authorization used: a replay names the settling tx, from memory and from the chain', async () => {

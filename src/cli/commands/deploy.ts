@@ -1,7 +1,7 @@
 import { createPublicClient, createWalletClient, http, type PublicClient } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { chainFor, deployContracts } from '../../chain/index.ts'
-import { createEnvReader } from '../../shared/index.ts'
+import { createEnvReader, redactUrl, redactUrls } from '../../shared/index.ts'
 import { type Command, CommandError, httpUrlFlag, parseFlags, UsageError } from '../command.ts'
 import { assertManifestWritable, writeManifest } from '../lib/writeManifest.ts'
 
@@ -50,7 +50,7 @@ export const deployCommand: Command = {
     try {
       chainId = await probe.getChainId()
     } catch {
-      throw new CommandError(`cannot reach ${rpcUrl}: check the URL and that the node is up`)
+      throw new CommandError(`cannot reach ${redactUrl(rpcUrl!)}: check the URL and that the node is up`)
     }
     const path = values.manifest ?? `deployments/${chainId}.json`
     assertManifestWritable(path)
@@ -58,7 +58,7 @@ export const deployCommand: Command = {
     const publicClient = createPublicClient({ chain, transport: http(rpcUrl), pollingInterval: 500 }) as PublicClient
     const walletClient = createWalletClient({ chain, transport: http(rpcUrl), account })
     io.out(`deploying to chain ${chainId} from ${account.address}`)
-    const { contracts, deployedAt } = await deployContracts({
+    const deployment = deployContracts({
       publicClient,
       walletClient,
       owner: addressFlag('owner', values.owner) ?? account.address,
@@ -68,8 +68,15 @@ export const deployCommand: Command = {
       expressLaneAuction: addressFlag('auction', values.auction),
       onProgress: (p) => io.out(`[${p.step}/${p.total}] ${p.name}${p.address ? ` at ${p.address}` : ''} (tx ${p.txHash})`),
     })
-    writeManifest(path, { chainId, rpcUrl: rpcUrl!, deployedAt: deployedAt.toString(), contracts })
+    // A library's error may quote the RPC URL, credentials included.
+    const { contracts, deployedAt } = await deployment.catch((error: unknown) => {
+      throw new CommandError(redactUrls(error instanceof Error ? error.message : String(error)))
+    })
+    // The manifest is a file people commit and share: the RPC URL goes in without credentials.
+    const shownUrl = redactUrl(rpcUrl!)
+    writeManifest(path, { chainId, rpcUrl: shownUrl, deployedAt: deployedAt.toString(), contracts })
     io.out(`manifest written to ${path}`)
+    if (shownUrl !== rpcUrl) io.out(`the manifest's rpcUrl is ${shownUrl} (credentials, query and key removed): give the relayer and indexer the full URL in RELAYER_RPC_URL / INDEXER_RPC_URL`)
     return 0
   },
 }

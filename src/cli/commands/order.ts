@@ -2,7 +2,7 @@ import { type Address, createPublicClient, http, type PublicClient } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { chainFor, ManifestError, readManifest } from '../../chain/index.ts'
 import { chooseRelayer, createRelayClient, signOrder, SubmitError } from '../../client/index.ts'
-import { createEnvReader } from '../../shared/index.ts'
+import { createEnvReader, redactUrl } from '../../shared/index.ts'
 import { fixFor } from '../../wire/index.ts'
 import { type Command, CommandError, httpUrlFlag, parseFlags, UsageError } from '../command.ts'
 import { type AdapterKind, buildOrderParams, orderPayment } from '../lib/buildOrderParams.ts'
@@ -80,7 +80,7 @@ export const orderCommand: Command = {
     try {
       now = (await client.getBlock()).timestamp
     } catch {
-      throw new CommandError(`cannot reach the RPC ${rpcUrl}: check it is up or pass --rpc`)
+      throw new CommandError(`cannot reach the RPC ${redactUrl(rpcUrl)}: check it is up or pass --rpc`)
     }
     const vaultId = decimal('vault', values.vault, BigInt(manifest.vaults?.[0]?.vaultId ?? '1'))
     const { adapter, params } = await buildOrderParams(kind, manifest, { consumer: account.address, vaultId, nowSeconds: now })

@@ -1,31 +1,40 @@
 import type { Context } from 'hono'
 import { getConnInfo } from 'hono/bun'
+import { oneHop, pickClient, type TrustedProxies } from './trustedProxies.ts'
 
 export type ClientIpOptions = {
-  /** Believe the first `X-Forwarded-For` entry (only behind a proxy that sets it). */
+  /** Believe `X-Forwarded-For` as far as `trustedProxies` says (only behind a proxy that appends to it). */
   trustProxy: boolean
+  /** Which hops are the operator's own proxies (default: one hop). */
+  trustedProxies?: TrustedProxies
 }
 
 /**
  * The key a client is rate-limited by: the socket's address, or with `trustProxy`
- * the first `X-Forwarded-For` entry. Addresses are normalized by `normalizeIp`;
- * `unknown` when neither is available (e.g. `app.request` in a test).
+ * the rightmost `X-Forwarded-For` address not added by a trusted proxy (entries a
+ * client writes itself sit to the left of what its proxies append, so the first entry
+ * is never believed). Addresses are normalized by `normalizeIp`; `unknown` when
+ * neither is available (e.g. `app.request` in a test).
  *
  * @example
  * const key = clientIp(c, { trustProxy: false }) // '127.0.0.1'
  */
 export function clientIp(c: Context, options: ClientIpOptions): string {
-  if (options.trustProxy) {
-    const first = c.req.header('x-forwarded-for')?.split(',')[0]?.trim()
-    if (first) return normalizeIp(first)
-  }
-  let address: string | undefined
+  let socket: string | undefined
   try {
-    address = getConnInfo(c).remote.address
+    socket = getConnInfo(c).remote.address
   } catch {
     // Not served by Bun.serve (no server in env): no socket to read.
   }
-  return address ? normalizeIp(address) : 'unknown'
+  if (options.trustProxy) {
+    const forwarded = (c.req.header('x-forwarded-for') ?? '')
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean)
+    const client = pickClient(forwarded, socket, options.trustedProxies ?? oneHop)
+    if (client) return normalizeIp(client)
+  }
+  return socket ? normalizeIp(socket) : 'unknown'
 }
 
 const ipv4 = /^\d{1,3}(\.\d{1,3}){3}$/

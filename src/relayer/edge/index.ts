@@ -8,6 +8,7 @@ import { edgeCors } from './cors.ts'
 import { gasBreaker } from './gasBreaker.ts'
 import { rateLimit } from './rateLimit.ts'
 import { createTokenBuckets } from './tokenBucket.ts'
+import { describeTrustedProxies } from './trustedProxies.ts'
 
 export { normalizeIp } from './clientIp.ts'
 
@@ -56,7 +57,7 @@ export function createEdge(config: EdgeConfig, deps: EdgeDependencies): Edge {
   })
   const middleware: MiddlewareHandler[] = [
     edgeCors({ origins: config.corsOrigins }),
-    rateLimit({ buckets, trustProxy: config.trustProxy, ratePerSec: config.ratePerSec, burst: config.rateBurst }),
+    rateLimit({ buckets, trustProxy: config.trustProxy, trustedProxies: config.trustedProxies, ratePerSec: config.ratePerSec, burst: config.rateBurst }),
     onlyBroker(gasBreaker({ paused: watch.paused })),
     onlyBroker(concurrencyCap({ max: config.maxInflight })),
   ]
@@ -84,7 +85,7 @@ function onlyBroker(middleware: MiddlewareHandler): MiddlewareHandler {
 /** Start-up lines saying which edge features are on, with their limits. */
 export function describeEdge(config: EdgeConfig): string[] {
   if (!config.enabled) return ['hardened edge: off (set RELAYER_HARDENED=1 to enable)']
-  const key = config.trustProxy ? 'first X-Forwarded-For entry (RELAYER_TRUST_PROXY=1)' : 'socket address'
+  const key = config.trustProxy ? `${describeTrustedProxies(config.trustedProxies)} (RELAYER_TRUST_PROXY=1)` : 'socket address'
   const origins = config.corsOrigins.includes('*')
     ? 'any origin'
     : config.corsOrigins.length > 0

@@ -1,13 +1,15 @@
 import { createMiddleware } from 'hono/factory'
 import type { AccessLogVariables } from '../http/accessLog.ts'
 import { clientIp } from './clientIp.ts'
+import type { TrustedProxies } from './trustedProxies.ts'
 import { edgeReject } from './reject.ts'
 import type { TokenBuckets } from './tokenBucket.ts'
 
 export type RateLimitOptions = {
   buckets: TokenBuckets
-  /** Key clients by the first `X-Forwarded-For` entry instead of the socket address. */
+  /** Key clients by `X-Forwarded-For` (as far as `trustedProxies` says) instead of the socket address. */
   trustProxy: boolean
+  trustedProxies?: TrustedProxies
   /** For the message: the configured rate and burst. */
   ratePerSec: number
   burst: number
@@ -23,10 +25,10 @@ export type RateLimitOptions = {
  * app.use(rateLimit({ buckets: createTokenBuckets({ ratePerSec: 5, burst: 20 }), trustProxy: false, ratePerSec: 5, burst: 20 }))
  */
 export function rateLimit(options: RateLimitOptions) {
-  const { buckets, trustProxy, ratePerSec, burst } = options
+  const { buckets, trustProxy, trustedProxies, ratePerSec, burst } = options
   return createMiddleware<{ Variables: AccessLogVariables }>(async function rateLimit(c, next) {
     if (c.req.method === 'OPTIONS') return next()
-    const verdict = buckets.take(clientIp(c, { trustProxy }))
+    const verdict = buckets.take(clientIp(c, trustedProxies ? { trustProxy, trustedProxies } : { trustProxy }))
     if (!verdict.allowed) {
       const seconds = verdict.retryAfterSeconds
       return edgeReject(

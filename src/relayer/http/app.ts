@@ -8,20 +8,27 @@ import { asRelayError, relay } from '../pipeline.ts'
 import { type AccessLogVariables, accessLog } from './accessLog.ts'
 import { brokerStatus } from './brokerStatus.ts'
 import { openApiDocument } from './openapi.ts'
-import { readJsonBody } from './readJsonBody.ts'
+import { maxBodyBytes, readJsonBody } from './readJsonBody.ts'
 
 export type RelayerAppOptions = {
   version: string
   /** Hardened-edge middleware, run before the routes (SPEC.md 4.5). */
   edge?: MiddlewareHandler[]
-  /** Called while a POST /broker is being handled (for draining on SIGTERM). */
+  /**
+   * Called with each request's whole handling, from the moment its headers arrived
+   * (body still to come) until its answer is ready: the SIGTERM drain waits for these.
+   */
   track?: <T>(work: Promise<T>) => Promise<T>
   /** Operations (docs/operations.md): `middleware` runs before everything, `routes` adds /ready, /status and /. */
   operations?: { middleware: MiddlewareHandler; routes: Hono<{ Variables: AccessLogVariables }> }
+  /** How long a `POST /broker` body may take to arrive (default 10 s). */
+  bodyTimeoutMs?: number
 }
 
-/** Read-only routes any origin may read, edge or not (`/broker/{orderHash}`, `/ready` as they are added). */
-export const relayerPublicReads = ['/info', '/api/openapi.json', '/health', '/ready', /^\/broker\/[^/]+$/]
+/** Read-only routes any origin may read, edge or not. */
+export const relayerPublicReads = ['/info', '/api/openapi.json', '/health', '/ready', '/status', /^\/broker\/[^/]+$/]
+
+type AppVariables = AccessLogVariables & { body: unknown }
 
 /**
  * The relayer's HTTP surface: `POST /broker`, `GET /broker/{orderHash}`, `GET /info`,
@@ -29,7 +36,7 @@ export const relayerPublicReads = ['/info', '/api/openapi.json', '/health', '/re
  * Every failure is mapped once, in `onError`, to `{ok:false, code, message}`.
  */
 export function createRelayerApp(context: RelayerContext, options: RelayerAppOptions) {
-  const app = new Hono<{ Variables: AccessLogVariables }>()
+  const app = new Hono<{ Variables: AppVariables }>()
   const info: RelayerInfo = {
     feeFloorBps: context.config.feeFloorBps,
     supportedChainIds: [context.config.chainId],
@@ -37,14 +44,26 @@ export function createRelayerApp(context: RelayerContext, options: RelayerAppOpt
   }
   const track = options.track ?? (<T>(work: Promise<T>) => work)
 
+  const limits = { maxBytes: maxBodyBytes, deadlineMs: options.bodyTimeoutMs ?? 10_000 }
+
   if (options.operations) app.use(options.operations.middleware)
+  // In the drain set from the start: a body still arriving at SIGTERM is read, its
+  // order settled and answered before the process exits (nothing broadcast unanswered).
+  app.use(async function drainable(_c, next) {
+    await track(next())
+  })
   app.use(accessLog(context.logger))
   app.use(publicReadCors(relayerPublicReads))
+  // The body is read, with its size and time limits, before the edge: the in-flight cap
+  // counts orders being settled, never clients slowly sending bytes.
+  app.use('/broker', async function body(c, next) {
+    if (c.req.method === 'POST') c.set('body', await readJsonBody(c, limits))
+    await next()
+  })
   for (const middleware of options.edge ?? []) app.use(middleware)
 
   app.post('/broker', async (c) => {
-    const body = await readJsonBody(c)
-    const success = await track(relay(context, body))
+    const success = await relay(context, c.get('body'))
     c.set('code', 'OK')
     return c.json(success, 200)
   })

@@ -3,6 +3,7 @@ import type { RelayerContext } from '../context.ts'
 import { RelayError } from '../errors.ts'
 import type { JournalSlot } from '../journal/index.ts'
 import { decodeSettlement } from './decodeSettlement.ts'
+import { isExpiredReason } from './simulate.ts'
 
 /**
  * How the client who asked is answered about a slot of its order:
@@ -41,7 +42,12 @@ export async function answerSlot(context: RelayerContext, slot: JournalSlot, how
     case 'reverted': {
       const why = reason
       if (how.fresh || how.shared || slot.answer === null) {
-        return fail(new RelayError('WOULD_REVERT', message ?? `reverted on chain after broadcast in tx ${slot.txHash}`, { txHash: slot.txHash }))
+        const text = message ?? `reverted on chain after broadcast in tx ${slot.txHash}`
+        // The token said the window had passed by the time the tx was mined: re-signing is the fix.
+        if (why && isExpiredReason(why)) {
+          return fail(new RelayError('AUTH_EXPIRED', `reverted on chain after broadcast in tx ${slot.txHash}: ${why}; re-sign with a fresh window`, { txHash: slot.txHash }))
+        }
+        return fail(new RelayError('WOULD_REVERT', text, { txHash: slot.txHash }))
       }
       return fail(
         new RelayError('WOULD_REVERT', `not broadcast again: this order's tx ${slot.txHash} already reverted on chain${why ? ` (${why})` : ''}; build a new order with a fresh nonce`, { txHash: slot.txHash }),

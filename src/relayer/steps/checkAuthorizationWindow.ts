@@ -6,20 +6,37 @@ import { RelayError } from '../errors.ts'
 export const authorizationSafetyMarginSeconds = 2n
 
 /**
- * Step 4: the signed window must still be open, by the chain's clock, with a small
- * margin for the transaction to be mined. (Not-yet-valid windows are left to the
- * simulation, which reports the token's `authorization not yet valid`.)
- * @throws RelayError AUTH_EXPIRED, UPSTREAM_RPC (the chain time could not be read)
+ * Step 4: the signed window must be open at the time the transaction will be mined,
+ * taken on the safe side each way (the chain clock: `now()`, never behind the wall
+ * clock, for expiry; `earliest()`, never ahead of it, for `validAfter`), with a small
+ * margin to be mined in.
+ * - Expired (`validBefore` at or before that time plus the margin; Circle's USDC wants
+ *   `now < validBefore`): AUTH_EXPIRED, re-sign.
+ * - Not yet valid under the strictest token rule, Circle's USDC `now > validAfter`
+ *   (the mock takes `>=`): WOULD_REVERT saying from when it is valid. Not AUTH_EXPIRED:
+ *   nothing has passed and nothing needs re-signing; the same order can be sent again
+ *   once its window opens. Refused before any simulation, so no gas and no RPC call.
+ * @throws RelayError AUTH_EXPIRED, WOULD_REVERT, UPSTREAM_RPC (the chain time could not be read)
  */
 export async function checkAuthorizationWindow(context: Pick<RelayerContext, 'clock'>, request: RelayRequest): Promise<void> {
   const validBefore = BigInt(request.validBefore)
-  let now: bigint
+  const validAfter = BigInt(request.validAfter)
+  let minedAt: bigint
+  let earliest: bigint
   try {
-    now = await context.clock.now()
+    minedAt = await context.clock.now()
+    earliest = await context.clock.earliest()
   } catch (error) {
     throw new RelayError('UPSTREAM_RPC', "the relayer's RPC failed while reading the chain time; retry or try another relayer", { cause: error })
   }
-  if (validBefore < now + authorizationSafetyMarginSeconds) {
-    throw new RelayError('AUTH_EXPIRED', `authorization window has passed (validBefore ${validBefore}, chain time ${now}); re-sign with a fresh window`)
+  if (validBefore <= minedAt + authorizationSafetyMarginSeconds) {
+    throw new RelayError('AUTH_EXPIRED', `authorization window has passed (validBefore ${validBefore}, chain time ${minedAt}); re-sign with a fresh window`)
+  }
+  if (earliest <= validAfter) {
+    const validFrom = validAfter + 1n
+    throw new RelayError(
+      'WOULD_REVERT',
+      `would revert: authorization not yet valid (validAfter ${validAfter}, chain time ${earliest}); valid from ${validFrom} (unix seconds, in ${validFrom - earliest} s): send the same order again then, no need to re-sign`,
+    )
   }
 }

@@ -3,20 +3,23 @@ import { decodeRevert, encodeBrokerCall, errorAbis, extractRevertData, isRevertE
 import type { RelayRequest } from '../../wire/index.ts'
 import type { RelayerContext } from '../context.ts'
 import { RelayError } from '../errors.ts'
+import { errorText } from '../submitter/index.ts'
 import { findSettlement } from './findSettlement.ts'
 
 export type SimulatedOrder = { data: Hex; gas: bigint }
 
 /**
- * Step 5: one `eth_call` of `broker(...)` from the relayer's own address, with the gas
- * limit the transaction will carry, so an order that would revert is refused without
- * spending gas and an order that passes is broadcast exactly as simulated. The limit
- * comes from the per-adapter cache; an order that does not fit it (large `params`
- * pay more calldata gas, and since Prague at least the calldata floor) gets its own
- * `eth_estimateGas` and is simulated again at that limit, never broadcast with a
- * limit the node would refuse to mine. The revert is decoded against every ABI the
- * call can reach (broker, adapters, token, OpenZeppelin).
- * @throws RelayError WOULD_REVERT, AUTH_EXPIRED (token says expired), UPSTREAM_RPC
+ * Step 5: one `eth_call` of `broker(...)` against the `pending` block (the state the
+ * transaction will meet, with the relayer's own txs still in the pool applied), from
+ * the relayer's own address, with the gas limit and fee fields the transaction will
+ * carry, so an order that would revert is refused without spending gas and an order
+ * that passes is broadcast exactly as simulated (a key that cannot pay gas × fee is
+ * found here too). The limit comes from the per-(adapter, payToken) cache; an order
+ * that does not fit it (large `params` pay more calldata gas, and since Prague at
+ * least the calldata floor) gets its own `eth_estimateGas` and is simulated again at
+ * that limit, never broadcast with a limit the node would refuse to mine. The revert
+ * is decoded against every ABI the call can reach (broker, adapters, token, OpenZeppelin).
+ * @throws RelayError WOULD_REVERT, AUTH_EXPIRED (token says expired), INSUFFICIENT_RELAYER_GAS, UPSTREAM_RPC
  */
 export async function simulate(context: RelayerContext, request: RelayRequest, orderHash: Hex): Promise<SimulatedOrder> {
   const { config, submitter, gasLimits } = context
@@ -24,30 +27,46 @@ export async function simulate(context: RelayerContext, request: RelayRequest, o
   const call = { account: submitter.address, to: config.broker, data }
   const adapter = request.order.adapter as Hex
 
-  const cached = await orRevert(context, orderHash, 'estimating gas', () => gasLimits.get(adapter, call))
-  const first = await callFailure(context, data, cached)
+  let fees: Fees
+  try {
+    fees = await submitter.currentFees()
+  } catch (error) {
+    throw upstream('while reading the gas price', error)
+  }
+  const key = { adapter, payToken: request.order.payToken as Hex }
+  const cached = await orRevert(context, orderHash, 'estimating gas', () => gasLimits.get(key, call))
+  const first = await callFailure(context, data, cached, fees)
   if (first === undefined) return { data, gas: cached }
   if (isTransportError(first)) throw upstream('during simulation', first)
+  if (cannotPay(first)) throw cannotPayError(first)
   const revert = extractRevertData(first)
   if (revert && size(revert) >= 4) throw await revertToRelayError(context, decodeRevert(revert, errorAbis).text, orderHash)
 
   // Out of gas, an empty revert, or a limit under the calldata cost: find this order's own limit.
   const own = await orRevert(context, orderHash, 'estimating gas', () => gasLimits.estimate(call))
-  const second = await callFailure(context, data, own)
+  const second = await callFailure(context, data, own, fees)
   if (second === undefined) return { data, gas: own }
+  if (cannotPay(second)) throw cannotPayError(second)
   if (isRevertError(second)) throw await revertToRelayError(context, decodeRevert(extractRevertData(second), errorAbis).text, orderHash)
   throw upstream('during simulation', second)
 }
 
-/** Runs the Broker call at `gas`; undefined when it passes, else the error. */
-async function callFailure(context: RelayerContext, data: Hex, gas: bigint): Promise<{} | undefined> {
+type Fees = { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }
+
+/** Runs the Broker call at `gas` and `fees` against the pending block; undefined when it passes, else the error. */
+async function callFailure(context: RelayerContext, data: Hex, gas: bigint, fees: Fees): Promise<{} | undefined> {
   try {
-    await context.client.call({ account: context.submitter.address, to: context.config.broker, data, gas })
+    await context.client.call({ account: context.submitter.address, to: context.config.broker, data, gas, ...fees, blockTag: 'pending' })
     return undefined
   } catch (error) {
     return error ?? new Error('eth_call failed')
   }
 }
+
+// The node refused the call because the key cannot pay gas × maxFeePerGas.
+const cannotPay = (error: unknown) => /insufficient funds|insufficient balance/i.test(errorText(error))
+const cannotPayError = (cause: unknown) =>
+  new RelayError('INSUFFICIENT_RELAYER_GAS', 'relayer gas account cannot pay for gas; try another relayer or run your own', { cause })
 
 // A gas estimate that reverts is a simulation that reverts; any other failure is the RPC's.
 async function orRevert(context: RelayerContext, orderHash: Hex, doing: string, estimate: () => Promise<bigint>): Promise<bigint> {
@@ -67,9 +86,12 @@ function isTransportError(error: unknown): boolean {
   return Boolean(error.walk((e) => e instanceof HttpRequestError || e instanceof TimeoutError || e instanceof WebSocketRequestError))
 }
 
+/** A token's "the window has passed" revert: the mock's `authorization expired`, Circle's `FiatTokenV2: authorization is expired`. */
+export const isExpiredReason = (reason: string) => /authorization (is )?expired/i.test(reason)
+
 /** Maps a decoded revert to the code a client acts on. */
 export async function revertToRelayError(context: RelayerContext, reason: string, orderHash: Hex): Promise<RelayError> {
-  if (/authorization expired|authorization is expired/i.test(reason)) {
+  if (isExpiredReason(reason)) {
     return new RelayError('AUTH_EXPIRED', `would revert: ${reason}; re-sign with a fresh window`)
   }
   if (/authorization used|authorization is used/i.test(reason)) {

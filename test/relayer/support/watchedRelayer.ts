@@ -1,4 +1,4 @@
-import type { Devnet } from '../../../src/devnet/index.ts'
+import { type Devnet, devnetAccounts } from '../../../src/devnet/index.ts'
 import type { RelayerConfig } from '../../../src/relayer/index.ts'
 import { startTestRelayer } from '../../helpers/relayer.ts'
 import type { Exposure } from './exposure.ts'
@@ -20,7 +20,8 @@ export async function startWatchedRelayer(
   options: { env?: Record<string, string>; overrides?: Partial<RelayerConfig> } = {},
 ) {
   const relayer = await startTestRelayer(devnet, options)
-  exposure.key(relayer.config.privateKey)
+  // The config no longer holds the key once the relayer is built: watch the one it was given.
+  exposure.key((options.overrides?.privateKey ?? options.env?.RELAYER_PK ?? devnetAccounts.relayer.privateKey) as `0x${string}`)
   exposure.logger(relayer.logger.lines)
   const expected: string[] = []
 

@@ -1,0 +1,75 @@
+// The chain clock and the window rule at their boundaries (issue 11 item 5), with a
+// node that answers whatever block the test says (the chain-level scenarios are in
+// test/chaos/edgesWindow.test.ts).
+import { expect, test } from 'bun:test'
+import type { PublicClient } from 'viem'
+import { createChainClock } from '../../src/relayer/chainClock.ts'
+import { RelayError } from '../../src/relayer/index.ts'
+import { checkAuthorizationWindow } from '../../src/relayer/steps/checkAuthorizationWindow.ts'
+import { isExpiredReason } from '../../src/relayer/steps/simulate.ts'
+import { silentLogger } from '../../src/shared/index.ts'
+import type { RelayRequest } from '../../src/wire/index.ts'
+
+function node(blocks: { pending?: bigint; latest: bigint }) {
+  return {
+    getBlock: async ({ blockTag }: { blockTag: 'pending' | 'latest' }) => {
+      if (blockTag === 'pending' && blocks.pending === undefined) throw new Error('pending not served')
+      return { timestamp: blockTag === 'pending' ? blocks.pending! : blocks.latest }
+    },
+  } as unknown as PublicClient
+}
+
+const wall = 1_800_000_000_000 // ms
+const clockOver = (blocks: { pending?: bigint; latest: bigint }) => createChainClock(node(blocks), { refreshMs: 1_000, logger: silentLogger, wallClockMs: () => wall })
+
+test('an idle chain whose head is a minute old: the clock is the wall clock, not the head', async () => {
+  expect(await clockOver({ latest: 1_799_999_940n }).now()).toBe(1_800_000_000n)
+  expect(await clockOver({ pending: 1_799_999_940n, latest: 1_799_999_940n }).now()).toBe(1_800_000_000n)
+})
+
+test('a chain ahead of the wall clock (a warped devnet): its pending block wins for expiry', async () => {
+  expect(await clockOver({ pending: 1_800_003_600n, latest: 1_799_999_999n }).now()).toBe(1_800_003_600n)
+})
+
+test('for validAfter the earlier of chain and wall counts: a fast relayer clock or an old head never opens a window early', async () => {
+  expect(await clockOver({ latest: 1_799_999_940n }).earliest()).toBe(1_799_999_940n)
+  expect(await clockOver({ pending: 1_800_003_600n, latest: 1_799_999_999n }).earliest()).toBe(1_800_000_000n)
+})
+
+test('validAfter is judged by the earliest time, validBefore by the latest', async () => {
+  const skewed = { clock: { now: async () => 500n, earliest: async () => 490n } } as unknown as Parameters<typeof checkAuthorizationWindow>[0]
+  expect(await outcome(checkAuthorizationWindow(skewed, request(495n, 1000n)))).toBe(
+    'WOULD_REVERT: would revert: authorization not yet valid (validAfter 495, chain time 490); valid from 496 (unix seconds, in 6 s): send the same order again then, no need to re-sign',
+  )
+  expect(await outcome(checkAuthorizationWindow(skewed, request(0n, 502n)))).toBe(
+    'AUTH_EXPIRED: authorization window has passed (validBefore 502, chain time 500); re-sign with a fresh window',
+  )
+})
+
+const request = (validAfter: bigint, validBefore: bigint) => ({ validAfter: validAfter.toString(), validBefore: validBefore.toString() }) as unknown as RelayRequest
+const at = (now: bigint) => ({ clock: { now: async () => now, earliest: async () => now } }) as unknown as Parameters<typeof checkAuthorizationWindow>[0]
+const outcome = (promise: Promise<void>) =>
+  promise.then(
+    () => 'open',
+    (error: RelayError) => `${error.code}: ${error.message}`,
+  )
+
+test('validAfter is strict (USDC: now > validAfter); validBefore keeps a 2 s margin (USDC: now < validBefore)', async () => {
+  expect(await outcome(checkAuthorizationWindow(at(100n), request(100n, 1000n)))).toBe(
+    'WOULD_REVERT: would revert: authorization not yet valid (validAfter 100, chain time 100); valid from 101 (unix seconds, in 1 s): send the same order again then, no need to re-sign',
+  )
+  expect(await outcome(checkAuthorizationWindow(at(101n), request(100n, 1000n)))).toBe('open')
+  expect(await outcome(checkAuthorizationWindow(at(997n), request(0n, 1000n)))).toBe('open')
+  expect(await outcome(checkAuthorizationWindow(at(998n), request(0n, 1000n)))).toBe(
+    'AUTH_EXPIRED: authorization window has passed (validBefore 1000, chain time 998); re-sign with a fresh window',
+  )
+})
+
+test("a token's expired revert is AUTH_EXPIRED, the mock's and Circle's wording alike", () => {
+  expect(['authorization expired', 'FiatTokenV2: authorization is expired', 'FiatTokenV2: authorization is not yet valid', 'authorization used'].map(isExpiredReason)).toEqual([
+    true,
+    true,
+    false,
+    false,
+  ])
+})
