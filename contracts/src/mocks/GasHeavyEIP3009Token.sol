@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-pragma solidity ^0.8.24;
+pragma solidity 0.8.37;
 
 import {MockEIP3009Token} from "./MockEIP3009Token.sol";
 
