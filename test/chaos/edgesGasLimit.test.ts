@@ -3,10 +3,10 @@
 // usual token to the same adapter. Real anvil, real contracts, real HTTP.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import type { Address, Hex } from 'viem'
-import { gasHeavyEIP3009TokenAbi, gasHeavyEIP3009TokenBytecode } from '../../src/chain/index.ts'
-import { type Devnet, devnetAccounts, startDevnet, usdc } from '../../src/devnet/index.ts'
+import { allocationAdapterAbi, gasHeavyEIP3009TokenAbi, gasHeavyEIP3009TokenBytecode } from '../../src/chain/index.ts'
+import { type Devnet, devnetAccounts, devnetPrice, startDevnet, usdc } from '../../src/devnet/index.ts'
 import { startTestRelayer, type TestRelayer } from '../helpers/relayer.ts'
-import { allocationOrder, signed } from '../helpers/orders.ts'
+import { allocationOrder, signed, vaultParams } from '../helpers/orders.ts'
 
 let devnet: Devnet
 let relayer: TestRelayer
@@ -14,12 +14,20 @@ let heavyToken: Address
 const relayerAddress = devnetAccounts.relayer.address
 
 beforeAll(async () => {
-  devnet = await startDevnet()
+  // Vault 2 is sold in the heavy token (an adapter grants only what was paid for, in its token).
+  devnet = await startDevnet({ vaults: [{ vaultId: 1n, slots: 1000 }, { vaultId: 2n, slots: 1000 }] })
   const deployer = devnet.wallet('deployer')
   const hash = await deployer.deployContract({ abi: gasHeavyEIP3009TokenAbi, bytecode: gasHeavyEIP3009TokenBytecode, args: ['USD Coin', '2', 3_000n] })
   heavyToken = (await devnet.publicClient.waitForTransactionReceipt({ hash })).contractAddress as Address
   const mint = await deployer.writeContract({ address: heavyToken, abi: gasHeavyEIP3009TokenAbi, functionName: 'mint', args: [devnetAccounts.consumer.address, 1_000n * usdc] })
   await devnet.publicClient.waitForTransactionReceipt({ hash: mint })
+  const price = await deployer.writeContract({
+    address: devnet.manifest.contracts.allocationAdapter,
+    abi: allocationAdapterAbi,
+    functionName: 'setVaultPayment',
+    args: [2n, heavyToken, devnetAccounts.payee.address, devnetPrice],
+  })
+  await devnet.publicClient.waitForTransactionReceipt({ hash: price })
   relayer = await startTestRelayer(devnet)
 }, 60_000)
 afterAll(async () => {
@@ -28,7 +36,7 @@ afterAll(async () => {
 })
 
 async function settle(payToken?: Address) {
-  const request = await signed(devnet, allocationOrder(devnet, payToken ? { payToken } : {}))
+  const request = await signed(devnet, allocationOrder(devnet, payToken ? { payToken, params: vaultParams(2n) } : {}))
   const answer = await relayer.post(request)
   expect({ status: answer.status, code: answer.body.code }).toEqual({ status: 200, code: undefined })
   const txHash = answer.body.txHash as Hex
