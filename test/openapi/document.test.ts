@@ -9,6 +9,8 @@ import { openApiDocument } from '../../src/relayer/http/openapi.ts'
 import {
   ActivitySnapshotSchema,
   EdgeRejectionSchema,
+  ReadinessSchema,
+  RelayerStatusSchema,
   RelayerInfoSchema,
   RelayFailureSchema,
   RelayRequestSchema,
@@ -32,6 +34,8 @@ const wire: Record<string, v.GenericSchema> = {
   RelayFailure: RelayFailureSchema,
   EdgeRejection: EdgeRejectionSchema,
   RelayerInfo: RelayerInfoSchema,
+  Readiness: ReadinessSchema,
+  RelayerStatus: RelayerStatusSchema,
 }
 
 /** Every body in the document: where it is, its media object. */
@@ -62,6 +66,8 @@ describe('the relayer document', () => {
     expect(statuses).toEqual({
       '/broker': ['200', '400', '402', '422', '429', '502', '503'],
       '/info': ['200', '429'],
+      '/ready': ['200', '429', '503'],
+      '/status': ['200', '429'],
       '/api/openapi.json': ['200', '429'],
     })
     expect(JSON.stringify(document.paths['/broker'])).toContain('at most 65536 bytes')
@@ -82,7 +88,7 @@ describe('the relayer document', () => {
       }
       checked.push(where)
     }
-    expect(checked.length).toBe(11) // every body but the document's own (an inline schema)
+    expect(checked.length).toBe(16) // every body but the document's own (an inline schema)
   })
 
   test('uint256 strings carry maxLength 78, and the schema says so too', () => {
