@@ -1,4 +1,5 @@
 import { createPublicClient, http, type PublicClient, webSocket } from 'viem'
+import packageJson from '../../package.json' with { type: 'json' }
 import { chainFor } from '../chain/index.ts'
 import { listenUrl, type Logger } from '../shared/index.ts'
 import type { IndexerConfig } from './config.ts'
@@ -24,6 +25,8 @@ export type IndexerDependencies = {
   client?: PublicClient
   /** Clock for staleness (tests); Date.now by default. */
   now?: () => number
+  /** The version the OpenAPI document states; the package's by default. */
+  version?: string
   /** Override the store (tests, issue 17's PostgreSQL store); SQLite at `config.db` by default. */
   store?: IndexerStore
 }
@@ -68,6 +71,7 @@ export function createIndexer(config: IndexerConfig, dependencies: IndexerDepend
   const syncer = createSyncer({ client, config, logger, now, store, onReorg: metrics.reorg })
   const snapshots = createSnapshotCache(config, syncer.status, now)
   const app = createIndexerApp(snapshots, logger, {
+    version: dependencies.version ?? packageJson.version,
     readiness: () => readiness(config, syncer.status(), now),
     operations: indexerOperationsRoutes(config, snapshots, metrics),
   })

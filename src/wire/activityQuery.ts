@@ -84,3 +84,12 @@ export const IndexerReadinessSchema = v.object({
 })
 
 export type IndexerReadiness = v.InferOutput<typeof IndexerReadinessSchema>
+
+/** 503 from `GET /activity` before the first snapshot, and from any indexer route that failed unexpectedly. */
+export const IndexerUnavailableSchema = v.object({
+  ok: v.literal(false),
+  code: v.literal('UNAVAILABLE'),
+  message: v.pipe(v.string(), v.description('What happened; retry shortly.')),
+})
+
+export type IndexerUnavailable = v.InferOutput<typeof IndexerUnavailableSchema>

@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { type Devnet, seededLienId, startDevnet } from '../../src/devnet/index.ts'
-import { edgeErrorCodeList, relayErrorCodeList, revertFixes } from '../../src/wire/index.ts'
+import { ActivityQuerySchema, edgeErrorCodeList, IndexerReadinessSchema, relayErrorCodeList, revertFixes } from '../../src/wire/index.ts'
 
 const repoRoot = resolve(import.meta.dir, '../..')
 const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8')
@@ -25,13 +25,16 @@ test('README and docs/ cite no specification or design file the repository does 
 })
 
 test('docs/routes.md describes every route, every code and every known revert', () => {
-  for (const route of ['`POST /broker`', '`GET /info`', '`GET /api/openapi.json`', '`GET /health`', '`GET /activity`', '`GET /ready`']) {
+  for (const route of ['`POST /broker`', '`GET /info`', '`GET /api/openapi.json`', '`GET /health`', '`GET /activity`', '`GET /ready`', '`GET /status`', '`GET /`']) {
     expect(routes).toContain(route)
   }
-  for (const code of [...relayErrorCodeList, ...edgeErrorCodeList, 'BAD_RESPONSE', 'NETWORK', 'UNAVAILABLE', 'NOT_IMPLEMENTED']) {
+  for (const code of [...relayErrorCodeList, ...edgeErrorCodeList, 'BAD_RESPONSE', 'NETWORK', 'UNAVAILABLE', 'NOT_IMPLEMENTED', 'BAD_QUERY']) {
     expect(routes).toContain(`\`${code}\``)
   }
   for (const { revert } of revertFixes) expect(routes).toContain(`| \`${revert}\` |`)
+  for (const parameter of Object.keys(ActivityQuerySchema.entries)) expect(routes).toContain(`| \`${parameter}\` |`)
+  expect(routes).toContain('`nextCursor`')
+  for (const reason of IndexerReadinessSchema.entries.reason.wrapped.pipe[0].options) expect(routes).toContain(`| \`${reason}\` |`)
 })
 
 let devnet: Devnet

@@ -16,7 +16,7 @@ function failingCache(last: BuiltSnapshot | undefined): SnapshotCache {
 
 test('an internal error while building the snapshot answers the last snapshot, never a 500', async () => {
   const logger = createMemoryLogger()
-  const response = await createIndexerApp(failingCache(built), logger).request('/activity')
+  const response = await createIndexerApp(failingCache(built), logger, { version: '0.0.0' }).request('/activity')
   expect(response.status).toBe(200)
   expect(response.headers.get('etag')).toBe('"abc"')
   expect(await response.text()).toBe('{"source":"chain"}')
@@ -24,7 +24,7 @@ test('an internal error while building the snapshot answers the last snapshot, n
 })
 
 test('with no snapshot to fall back on it answers 503 JSON', async () => {
-  const response = await createIndexerApp(failingCache(undefined), createMemoryLogger()).request('/activity')
+  const response = await createIndexerApp(failingCache(undefined), createMemoryLogger(), { version: '0.0.0' }).request('/activity')
   expect(response.status).toBe(503)
   expect(await response.json()).toEqual({ ok: false, code: 'UNAVAILABLE', message: 'no snapshot yet; retry shortly' })
 })

@@ -1,7 +1,9 @@
 import { Validator } from '@seriousme/openapi-schema-validator'
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import * as v from 'valibot'
+import packageJson from '../../package.json' with { type: 'json' }
 import { type Devnet, startDevnet } from '../../src/devnet/index.ts'
+import { indexerOpenApiDocument } from '../../src/indexer/index.ts'
 import { ActivityPageSchema, type ActivityEvent, type ActivityPage } from '../../src/wire/index.ts'
 import { proposeLien, runRegistryFlow } from './registryFlow.ts'
 import { startTestIndexer, type TestIndexer } from './startTestIndexer.ts'
@@ -139,11 +141,27 @@ describe('GET /api/openapi.json', () => {
     const document = json as Record<string, any>
     expect(document.openapi).toBe('3.1.0')
     expect(await new Validator().validate(document)).toEqual({ valid: true })
-    expect(Object.keys(document.paths).sort()).toEqual(['/activity', '/api/openapi.json', '/health', '/ready'])
+    expect(Object.keys(document.paths).sort()).toEqual(['/', '/activity', '/api/openapi.json', '/health', '/ready', '/status'])
     const activity = document.paths['/activity'].get
-    expect(activity.parameters.map((p: { name: string }) => p.name)).toEqual(['name', 'address', 'fromBlock', 'toBlock', 'limit', 'cursor'])
-    expect(Object.keys(activity.responses).sort()).toEqual(['200', '304', '400', '503'])
-    expect(Object.keys(document.components.schemas).sort()).toEqual(['ActivityEvent', 'ActivityPage', 'ActivityQueryProblem', 'ActivitySnapshot', 'IndexerReadiness'])
+    expect(activity.parameters.filter((p: { in: string }) => p.in === 'query').map((p: { name: string }) => p.name)).toEqual([
+      'name',
+      'address',
+      'fromBlock',
+      'toBlock',
+      'limit',
+      'cursor',
+    ])
+    expect(Object.keys(activity.responses).sort()).toEqual(['200', '304', '400', '404', '503'])
+    expect(Object.keys(document.components.schemas).sort()).toEqual([
+      'ActivityEvent',
+      'ActivityPage',
+      'ActivityQueryProblem',
+      'ActivitySnapshot',
+      'IndexerReadiness',
+      'IndexerStatus',
+      'IndexerUnavailable',
+    ])
+    expect(document).toEqual(indexerOpenApiDocument(packageJson.version))
     expect(document.components.schemas.ActivityPage.required).toContain('nextCursor')
   })
 })

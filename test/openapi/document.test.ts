@@ -69,9 +69,9 @@ describe('the relayer document', () => {
       '/broker': ['200', '400', '402', '422', '429', '502', '503'],
       '/broker/{orderHash}': ['200', '400', '429', '502'],
       '/info': ['200', '429'],
-      '/api/openapi.json': ['200', '429'],
       '/ready': ['200', '429', '503'],
       '/status': ['200', '429'],
+      '/api/openapi.json': ['200', '429'],
     })
     expect(JSON.stringify(document.paths['/broker'])).toContain('at most 65536 bytes')
   })

@@ -16,6 +16,8 @@ const notImplemented = {
 } as const
 
 export type IndexerAppOptions = {
+  /** The version `GET /api/openapi.json` states (the package's). */
+  version: string
   /** `GET /ready`'s answer; without it the route says not ready. */
   readiness?: () => IndexerReadiness
   /** `GET /status` and the status page `GET /` (docs/operations.md). */
@@ -29,7 +31,7 @@ export type IndexerAppOptions = {
  * the reserved families, 404 `not found` for anything else. No route says whether a
  * lien is taken, and no answer is ever a 500.
  */
-export function createIndexerApp(snapshots: SnapshotCache, logger: Logger, options: IndexerAppOptions = {}) {
+export function createIndexerApp(snapshots: SnapshotCache, logger: Logger, options: IndexerAppOptions) {
   const app = new Hono()
   // Every indexer route is a public read: any origin may GET it (preflights answered).
   app.use(publicReadCors(['/health', '/ready', '/status', '/activity', '/api/openapi.json']))
@@ -45,7 +47,7 @@ export function createIndexerApp(snapshots: SnapshotCache, logger: Logger, optio
     return c.json(state, state.ready ? 200 : 503)
   })
 
-  app.get('/api/openapi.json', (c) => c.json(indexerOpenApiDocument()))
+  app.get('/api/openapi.json', (c) => c.json(indexerOpenApiDocument(options.version)))
 
   app.get('/activity', (c) => {
     const parsed = parseQuery(c.req.queries())
