@@ -100,16 +100,24 @@ export const readyExample: Readiness = {
     { name: 'rpc', ok: true },
     { name: 'chain', ok: true },
     { name: 'balance', ok: true },
+    { name: 'journal', ok: true },
   ],
 }
 
 export const notReadyExample: Readiness = {
   ready: false,
-  reason: 'balance: the gas key holds 120000000000000 wei, below the floor of 1000000000000000 wei; fund 0x5aE9… or lower RELAYER_GAS_FLOOR_WEI',
+  reason:
+    "the gas key's balance 120000000000000 wei is below the floor 1000000000000000 wei (RELAYER_GAS_FLOOR_WEI): send native gas to 0xa0Ee7A142d267C1f36714E4a8F75612F20a79720",
   checks: [
     { name: 'rpc', ok: true },
     { name: 'chain', ok: true },
-    { name: 'balance', ok: false, reason: 'the gas key holds 120000000000000 wei, below the floor of 1000000000000000 wei' },
+    {
+      name: 'balance',
+      ok: false,
+      reason:
+        "the gas key's balance 120000000000000 wei is below the floor 1000000000000000 wei (RELAYER_GAS_FLOOR_WEI): send native gas to 0xa0Ee7A142d267C1f36714E4a8F75612F20a79720",
+    },
+    { name: 'journal', ok: true },
   ],
 }
 
