@@ -22,8 +22,12 @@ function isUnsupported(error: unknown): boolean {
   return Boolean(error.walk((e) => e instanceof MethodNotFoundRpcError || e instanceof MethodNotSupportedRpcError || (e as { code?: unknown }).code === -32601))
 }
 
-/** Blocks behind after which receipts are looked up per pending tx instead of per block. */
-const mostBlocksPerLook = 16
+/**
+ * Blocks behind after which receipts are looked up per pending tx instead of per
+ * block. On automine a busy relayer sees a block per tx, so a look often spans
+ * dozens of blocks; fetched in parallel they cost about what per-tx lookups would.
+ */
+const mostBlocksPerLook = 64
 
 /**
  * One watcher for every pending tx of the gas key: each look asks for the block
@@ -102,6 +106,12 @@ export function createReceiptWatcher(options: { client: PublicClient; journal: J
     return false
   }
 
+  /** Every pending slot looked up, a few at a time (not one round trip after another). */
+  async function lookupAll(): Promise<void> {
+    const slots = journal.pending(256)
+    for (let i = 0; i < slots.length; i += 16) await Promise.all(slots.slice(i, i + 16).map(lookup))
+  }
+
   return {
     /** Remembers the current block, so the first look after it covers every block mined since (best effort). */
     async prime(): Promise<void> {
@@ -117,7 +127,7 @@ export function createReceiptWatcher(options: { client: PublicClient; journal: J
       const from = lastSeen === undefined ? head : lastSeen + 1n
       if (head < from) return
       if (!blockReceipts || head - from >= BigInt(mostBlocksPerLook)) {
-        for (const slot of journal.pending(256)) await lookup(slot)
+        await lookupAll()
       } else {
         try {
           await byBlocks(from, head)
@@ -125,7 +135,7 @@ export function createReceiptWatcher(options: { client: PublicClient; journal: J
           if (!isUnsupported(error)) throw error
           blockReceipts = false
           logger.info('the RPC has no eth_getBlockReceipts; looking receipts up per pending tx')
-          for (const slot of journal.pending(256)) await lookup(slot)
+          await lookupAll()
         }
       }
       lastSeen = head
