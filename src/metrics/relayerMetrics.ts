@@ -71,6 +71,9 @@ export function createRelayerMetrics(address: string, sources: RelayerGaugeSourc
       if (gap !== undefined) this.set(gap)
     },
   })
+  // Relayer replicas (RELAYER_REDIS_URL, docs/scaling.md): absent without Redis.
+  const redisUp = new Gauge({ name: 'order_relay_relayer_redis_up', help: '1 while the shared Redis answers, 0 during an outage (the replica serves on local state); absent without RELAYER_REDIS_URL.', registers })
+  const redisErrors = new Counter({ name: 'order_relay_relayer_redis_errors_total', help: 'Redis commands that failed (each one fell back to local state).', registers })
   const recent = createRecentOrders()
   const receiptGas = createReceiptGas(registry, address)
 
@@ -93,7 +96,15 @@ export function createRelayerMetrics(address: string, sources: RelayerGaugeSourc
     }
   }
 
-  return { registry, middleware, rpc: createRpcMetrics(registry, receiptGas), recent }
+  const redis = {
+    up(up: boolean) {
+      redisUp.set(up ? 1 : 0)
+    },
+    error() {
+      redisErrors.inc()
+    },
+  }
+  return { registry, middleware, rpc: createRpcMetrics(registry, receiptGas), recent, redis }
 }
 
 export type RelayerMetrics = ReturnType<typeof createRelayerMetrics>
