@@ -64,8 +64,15 @@ export function createSharedRedis(url: string, options: { logger: Logger; health
       try {
         await Promise.race([
           (async () => {
+            // A probe that does not reconnect, so a refused connection fails at once with its own code.
+            const probe = new RedisClient(url, { enableOfflineQueue: false, autoReconnect: false, connectionTimeout: connectTimeoutMs })
+            try {
+              await probe.connect()
+              await probe.send('PING', [])
+            } finally {
+              probe.close()
+            }
             await client.connect()
-            await client.send('PING', [])
           })(),
           new Promise((_, reject) => (timer = setTimeout(() => reject(Object.assign(new Error('timeout'), { code: 'timeout' })), connectTimeoutMs))),
         ])
