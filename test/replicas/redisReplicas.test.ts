@@ -6,6 +6,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Address, Hex } from 'viem'
 import { type Devnet, devnetAccounts, startDevnet } from '../../src/devnet/index.ts'
+import { createRedisClaims, createSharedRedis } from '../../src/relayer/replicas/index.ts'
+import { silentLogger } from '../../src/shared/index.ts'
 import type { RelayRequest } from '../../src/wire/index.ts'
 import { brokeredByOrder, txsFrom } from '../chaos/support/ledger.ts'
 import { allocationOrder, signed } from '../helpers/orders.ts'
@@ -127,6 +129,46 @@ describe.skipIf(!hasRedisServer)('two relayer replicas sharing one Redis', () =>
       expect(await metric(replica, 'order_relay_relayer_redis_up')).toBe('order_relay_relayer_redis_up 1')
     }
   }, 90_000)
+
+  test('a relayer without RELAYER_REDIS_URL has no Redis metrics (absent, not 0)', async () => {
+    const alone = await startTestRelayer(devnet, { env: { RELAYER_DB: ':memory:' } })
+    try {
+      const text = await alone.relayer.operations.registry.metrics()
+      expect(text).not.toContain('order_relay_relayer_redis')
+    } finally {
+      await alone.stop()
+    }
+    expect(await metric(replicas[0]!, 'order_relay_relayer_redis_errors_total')).toBeDefined()
+  }, 30_000)
+
+  test('a claim that expired and was taken by another replica is not released by its first holder', async () => {
+    const quiet = { up() {}, error() {} }
+    const sharedBy = () => createSharedRedis(redis.url, { logger: silentLogger, health: quiet, prefix: 'order-relay:test-claims' })
+    const [first, second] = [sharedBy(), sharedBy()]
+    await first.connect()
+    await second.connect()
+    try {
+      const [a, b] = [createRedisClaims(first, { ttlMs: 100 }), createRedisClaims(second, { ttlMs: 60_000 })]
+      const orderHash = `0x${'ab'.repeat(32)}` as Hex
+      expect(await a.claim(orderHash)).toBe(true)
+      expect(await b.claim(orderHash)).toBe(false)
+      const deadline = Date.now() + 5_000
+      while (!(await b.claim(orderHash))) {
+        if (Date.now() > deadline) throw new Error('the 100 ms claim did not expire within 5 s')
+        await Bun.sleep(20)
+      }
+      await a.release(orderHash)
+      // Still held by b: a third claimant is refused until b releases.
+      const third = createRedisClaims(first, { ttlMs: 60_000 })
+      expect(await third.claim(orderHash)).toBe(false)
+      await b.release(orderHash)
+      expect(await third.claim(orderHash)).toBe(true)
+      await third.release(orderHash)
+    } finally {
+      first.close()
+      second.close()
+    }
+  }, 30_000)
 
   test('money-safety: no order settled twice, no tx from either key reverted', async () => {
     for (const [orderHash, txs] of await brokeredByOrder(devnet)) expect({ orderHash, settledIn: txs.length }).toEqual({ orderHash, settledIn: 1 })
