@@ -18,7 +18,7 @@ if (!hasRedisServer) {
   console.log(`test/replicas/redisReplicas.test.ts: skipping the replica tests: ${redisServerPath} is absent (install Debian's package: apt-get install -y redis-server)`)
 }
 
-const keys = [devnetAccounts.relayer, devnetAccounts.spare]
+const keys = [devnetAccounts.relayer, devnetAccounts.secondRelayer, devnetAccounts.laneOperator, devnetAccounts.spare]
 
 describe.skipIf(!hasRedisServer)('two relayer replicas sharing one Redis', () => {
   let devnet: Devnet
@@ -170,7 +170,37 @@ describe.skipIf(!hasRedisServer)('two relayer replicas sharing one Redis', () =>
     }
   }, 30_000)
 
-  test('money-safety: no order settled twice, no tx from either key reverted', async () => {
+  test('a tx still pending when its replica gave up: the other replica names it, then answers 200 once it is mined', async () => {
+    const short = { RELAYER_RECEIPT_TIMEOUT_MS: '1500', RELAYER_DB: ':memory:' }
+    const [a, b] = [await startReplica(2, short), await startReplica(3, short)]
+    const request = await order()
+    await devnet.testClient.setAutomine(false)
+    try {
+      const first = await a.post(request)
+      expect(first.status).toBe(502)
+      expect(first.body.code).toBe('UPSTREAM_RPC')
+      const txHash = String(first.body.message).match(/tx (0x[0-9a-f]{64})/)?.[1]
+      expect(txHash).toBeDefined()
+      const elsewhere = await b.post(request)
+      expect({ status: elsewhere.status, body: elsewhere.body }).toEqual({
+        status: 502,
+        body: { ok: false, code: 'UPSTREAM_RPC', message: `broadcast by another relayer replica as tx ${txHash}, still without a receipt; check the tx before retrying` },
+      })
+      expect(await status(b, request.orderHash!)).toEqual({ orderHash: request.orderHash!.toLowerCase(), status: 'pending', txHash })
+      await devnet.testClient.mine({ blocks: 1 })
+      const mined = await b.post(request)
+      expect({ status: mined.status, txHash: mined.body.txHash }).toEqual({ status: 200, txHash })
+      const replay = await b.post(request)
+      expect({ status: replay.status, code: replay.body.code }).toEqual({ status: 422, code: 'WOULD_REVERT' })
+      expect(String(replay.body.message)).toContain(`already settled in tx ${txHash}`)
+    } finally {
+      await devnet.testClient.setAutomine(true)
+      await a.stop()
+      await b.stop()
+    }
+  }, 60_000)
+
+  test("money-safety: no order settled twice, no tx from any replica's key reverted", async () => {
     for (const [orderHash, txs] of await brokeredByOrder(devnet)) expect({ orderHash, settledIn: txs.length }).toEqual({ orderHash, settledIn: 1 })
     for (const key of keys) {
       const reverted = (await txsFrom(devnet, key.address as Address, fromBlock)).filter((tx) => tx.status !== 'success')

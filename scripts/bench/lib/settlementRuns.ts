@@ -129,7 +129,7 @@ export async function relayerRun(
 ): Promise<RunResult> {
   const { requests } = work
   const devnet = await startChain(context, work.chain, requests.length)
-  const keys = options.replicas ? [devnetAccounts.relayer, devnetAccounts.spare] : [devnetAccounts.relayer]
+  const keys = options.replicas ? [devnetAccounts.relayer, devnetAccounts.secondRelayer] : [devnetAccounts.relayer]
   const children: Child[] = []
   let stopAlongside: (() => Promise<void>) | undefined
   let counter: Awaited<ReturnType<typeof startRpcCounter>> | undefined

@@ -12,7 +12,10 @@ import { decodeSettlement } from './decodeSettlement.ts'
  *   a request that waited for it (`shared`); a later replay is WOULD_REVERT
  *   "authorization used" naming it, as the journal answers one;
  * - reverted: the code and message that replica answered;
- * - pending: the tx is looked up once more; still without a receipt, UPSTREAM_RPC naming it.
+ * - pending (that replica's client got UPSTREAM_RPC, not its 200): the tx is looked up
+ *   once more; mined, it is answered like its outcome, a success with a 200 (then
+ *   published as settled, so the next replay is the replay answer); still without a
+ *   receipt, UPSTREAM_RPC naming it.
  * Undefined when no replica published anything: the order goes through the pipeline.
  * @throws RelayError UPSTREAM_RPC, WOULD_REVERT (or the code the other replica answered)
  */
@@ -34,7 +37,7 @@ export async function answerFromReplicas(context: RelayerContext, request: Relay
     if (outcome.status === 'reverted' && outcome.code && outcome.message) throw new RelayError(outcome.code, outcome.message, { txHash })
     throw new RelayError('WOULD_REVERT', `not broadcast again: this order's tx ${txHash} (sent by another relayer replica) reverted on chain; build a new order with a fresh nonce`, { txHash })
   }
-  if (!shared) {
+  if (!shared && outcome.status === 'settled') {
     throw new RelayError('WOULD_REVERT', `would revert: authorization used (already settled in tx ${txHash}); build a new order with a fresh nonce`)
   }
   try {
@@ -42,7 +45,9 @@ export async function answerFromReplicas(context: RelayerContext, request: Relay
   } catch (error) {
     throw new RelayError('UPSTREAM_RPC', `settled in tx ${txHash}, but the relayer's RPC failed while reading its receipt; retry`, { cause: error, txHash })
   }
-  return decodeSettlement(receipt, context.config.broker, request.order.adapter as Hex, orderHash)
+  const success = decodeSettlement(receipt, context.config.broker, request.order.adapter as Hex, orderHash)
+  if (outcome.status === 'pending') await context.outcomes.publish(orderHash, { status: 'settled', txHash, blockNumber: receipt.blockNumber.toString() })
+  return success
 }
 
 /**
