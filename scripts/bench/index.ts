@@ -18,11 +18,13 @@ import { loadAverage } from './lib/cpu.ts'
 import { generateRegistryEvents } from './lib/registryEvents.ts'
 import { formatTable, machine, type Row, row, writeResults } from './lib/report.ts'
 import { benchRejections } from './rejections.ts'
+import { benchReplicas } from './replicas.ts'
+import { hasRedisServer, redisServerPath } from './lib/redisServer.ts'
 import { benchRestart } from './restart.ts'
 import { benchSettlement } from './settlement.ts'
 import { benchStartup } from './startup.ts'
 
-const names = ['startup', 'rejections', 'settlement', 'interval', 'journal', 'flood', 'backfill', 'activity', 'restart'] as const
+const names = ['startup', 'rejections', 'settlement', 'interval', 'journal', 'flood', 'replicas', 'backfill', 'activity', 'restart'] as const
 type Name = (typeof names)[number]
 
 const { values } = parseArgs({
@@ -38,7 +40,7 @@ const { values } = parseArgs({
 })
 if (values.help) {
   console.log(`Usage: bun run bench [--quick] [--only ${names.join(',')}] [--orders N] [--count-rpc] [--relayer-env RELAYER_X=value ...]
-  --orders N   orders per settlement run (settlement, interval, journal, flood; default 2000): a small N for a smoke run
+  --orders N   orders per settlement run (settlement, interval, journal, flood, replicas; default 2000): a small N for a smoke run
   --count-rpc  settlement runs talk to anvil through a counting proxy and print JSON-RPC calls per order by method
                (a diagnosis: the proxy shares the cores, so the throughput of such a run is not a measurement)`)
   process.exit(0)
@@ -97,6 +99,10 @@ try {
   if (only.has('interval')) rows.push(...withLoad(await benchInterval(context, { orders, clients: 256 })))
   if (only.has('journal')) rows.push(...withLoad(await benchJournal(context, { orders, clients: 32 })))
   if (only.has('flood')) rows.push(...withLoad(await benchFlood(context, { orders, clients: 32, rate: 5_000 })))
+  if (only.has('replicas')) {
+    if (hasRedisServer()) rows.push(...withLoad(await benchReplicas(context, { orders, clients: 32 })))
+    else context.log(`replicas: skipped, ${redisServerPath} is absent (apt-get install -y redis-server)`)
+  }
   if (only.has('backfill') || only.has('activity') || only.has('restart')) {
     const devnet = await startDevnet()
     try {

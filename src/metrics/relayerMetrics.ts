@@ -71,6 +71,14 @@ export function createRelayerMetrics(address: string, sources: RelayerGaugeSourc
       if (gap !== undefined) this.set(gap)
     },
   })
+  // Relayer replicas (RELAYER_REDIS_URL, docs/scaling.md): registered at the first report, so
+  // they are absent without Redis (an unlabelled gauge would otherwise read 0, "down").
+  let redisMetrics: { up: Gauge; errors: Counter } | undefined
+  const redisGauges = () =>
+    (redisMetrics ??= {
+      up: new Gauge({ name: 'order_relay_relayer_redis_up', help: '1 while the shared Redis answers, 0 during an outage (the replica serves on local state).', registers }),
+      errors: new Counter({ name: 'order_relay_relayer_redis_errors_total', help: 'Redis commands that failed or took over 1 s (each fell back to local state).', registers }),
+    })
   const recent = createRecentOrders()
   const receiptGas = createReceiptGas(registry, address)
 
@@ -93,7 +101,15 @@ export function createRelayerMetrics(address: string, sources: RelayerGaugeSourc
     }
   }
 
-  return { registry, middleware, rpc: createRpcMetrics(registry, receiptGas), recent }
+  const redis = {
+    up(up: boolean) {
+      redisGauges().up.set(up ? 1 : 0)
+    },
+    error() {
+      redisGauges().errors.inc()
+    },
+  }
+  return { registry, middleware, rpc: createRpcMetrics(registry, receiptGas), recent, redis }
 }
 
 export type RelayerMetrics = ReturnType<typeof createRelayerMetrics>

@@ -44,6 +44,8 @@ export type RelayerConfig = {
   /** How long a `POST /broker` body may take to arrive (RELAYER_BODY_TIMEOUT_MS). */
   bodyTimeoutMs: number
   edge: EdgeConfig
+  /** Shared state of relayer replicas (RELAYER_REDIS_URL, docs/scaling.md); undefined: one process, local state. */
+  redisUrl?: string
   /** Prometheus listener (RELAYER_METRICS_PORT / RELAYER_METRICS_HOST); undefined when off. */
   metrics?: MetricsListen
 }
@@ -137,6 +139,7 @@ export function readRelayerConfig(env: Env, overrides: RelayerConfigOverrides = 
     bodyTimeoutMs: overrides.bodyTimeoutMs ?? read.integer('RELAYER_BODY_TIMEOUT_MS', relayerDefaults.bodyTimeoutMs, 100, 600_000) ?? relayerDefaults.bodyTimeoutMs,
     edge,
     metrics: 'metrics' in overrides ? overrides.metrics : readMetricsListen(read, 'RELAYER'),
+    ...readRedisUrl(read),
   }
   read.done('relayer')
   return config
@@ -183,3 +186,18 @@ export function takePrivateKey(config: RelayerConfig): Hex {
 }
 
 export { ConfigError }
+
+/** RELAYER_REDIS_URL: redis:// or rediss:// (Redis or Valkey). The value is never repeated: it may hold a password. */
+function readRedisUrl(read: ReturnType<typeof createEnvReader>): { redisUrl?: string } {
+  const raw = read.string('RELAYER_REDIS_URL')
+  if (raw === undefined || raw === '') return {}
+  let protocol: string | undefined
+  try {
+    protocol = new URL(raw).protocol
+  } catch {}
+  if (protocol !== 'redis:' && protocol !== 'rediss:') {
+    read.problem('RELAYER_REDIS_URL must be a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379 (value not shown)')
+    return {}
+  }
+  return { redisUrl: raw }
+}

@@ -3,6 +3,7 @@ import type { Logger } from '../shared/index.ts'
 import type { RelayerConfig } from './config.ts'
 import type { ChainClock } from './chainClock.ts'
 import type { Journal, OrderClaims } from './journal/index.ts'
+import type { SharedOutcomes } from './replicas/index.ts'
 import type { SettlementFinder } from './steps/findSettlement.ts'
 import type { createGasLimitCache, Submitter } from './submitter/index.ts'
 
@@ -20,4 +21,6 @@ export type RelayerContext = {
   claims: OrderClaims
   /** Orders settled by any relayer, from the Broker's `Brokered` logs (misses cached). */
   settlements: SettlementFinder
+  /** Relayer replicas sharing Redis (RELAYER_REDIS_URL): where orders broadcast by another replica went. */
+  outcomes?: SharedOutcomes
 }

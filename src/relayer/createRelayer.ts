@@ -2,7 +2,7 @@ import { createPublicClient, http, type PublicClient } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { chainFor } from '../chain/index.ts'
 import { keccakReady } from '../wire/index.ts'
-import { listenUrl, type Logger } from '../shared/index.ts'
+import { listenUrl, type Logger, redactUrl } from '../shared/index.ts'
 import { checkJournalMatchesChain } from './checkJournalMatchesChain.ts'
 import { checkRpcChain } from './checkRpcChain.ts'
 import { type RelayerConfig, takePrivateKey } from './config.ts'
@@ -17,6 +17,7 @@ import { maxServerBodyBytes } from './http/readJsonBody.ts'
 import { createGasLimitCache, createSubmitter } from './submitter/index.ts'
 import { observeTransport } from '../metrics/index.ts'
 import { createRelayerOperations } from './operations/index.ts'
+import { createRedisClaims, createSharedBuckets, createSharedOutcomes, createSharedRedis } from './replicas/index.ts'
 
 const readOrUndefined = (read: () => number): number | undefined => {
   try {
@@ -87,6 +88,10 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
         return next === undefined ? 0 : next - ((journal.lastMinedNonce() ?? -1) + 1)
       }),
   })
+  // Relayer replicas: claims, outcomes and rate limits shared through Redis (docs/scaling.md).
+  const redis = config.redisUrl
+    ? createSharedRedis(config.redisUrl, { logger, health: operations.redis, prefix: `order-relay:${config.chainId}:${config.broker.toLowerCase()}` })
+    : undefined
   // Steps the submitter calls back into need the context, which needs the submitter.
   let context!: RelayerContext
   const submitter = createSubmitter({
@@ -107,8 +112,10 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
     clock: createChainClock(client, { refreshMs: 2_000, logger }),
     logger,
     journal,
-    claims: createLocalClaims(),
+    // Longer than any relay (the receipt wait plus simulation): only a replica that died leaves a claim to expire.
+    claims: redis ? createRedisClaims(redis, { ttlMs: config.receiptTimeoutMs + 120_000 }) : createLocalClaims(),
     settlements: createSettlementFinder({ client, broker: config.broker, deployedAt: config.deployedAt }),
+    ...(redis ? { outcomes: createSharedOutcomes(redis) } : {}),
   }
 
   const running = new Set<Promise<unknown>>()
@@ -120,7 +127,13 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
     )
     return work
   }
-  const edge = createEdge(config.edge, { client, address: account.address, logger, readBalance: operations.readBalance })
+  const edge = createEdge(config.edge, {
+    client,
+    address: account.address,
+    logger,
+    readBalance: operations.readBalance,
+    ...(redis ? { shareBuckets: (local) => createSharedBuckets(redis, local, { ratePerSec: config.edge.ratePerSec, burst: config.edge.rateBurst }) } : {}),
+  })
   const app = createRelayerApp(context, { version: dependencies.version, edge: edge.middleware, track, operations, bodyTimeoutMs: config.bodyTimeoutMs })
 
   return {
@@ -134,6 +147,7 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
       try {
         await checkRpcChain(client, config.chainId, logger)
         await checkJournalMatchesChain(client, journal, account.address)
+        await redis?.connect()
       } catch (error) {
         journal.close()
         throw error
@@ -150,6 +164,7 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
       const url = listenUrl(config.host, server.port as number)
       logger.info(`relayer ${account.address} on chain ${config.chainId}, broker ${config.broker}, listening on ${url}`)
       for (const line of describeEdge(config.edge)) logger.info(line)
+      if (config.redisUrl) logger.info(`replicas: orderHash claims, outcomes${config.edge.enabled ? ' and rate limits' : ''} shared through Redis at ${redactUrl(config.redisUrl)} (RELAYER_REDIS_URL)`)
       let stopped: Promise<void> | undefined
       return {
         url,
@@ -177,6 +192,7 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
             operations.stop()
             await server.stop(true)
             journal.close()
+            redis?.close()
           })()
           return stopped
         },

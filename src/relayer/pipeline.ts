@@ -2,6 +2,7 @@ import type { Address, Hex } from 'viem'
 import type { RelayRequest, RelaySuccess } from '../wire/index.ts'
 import type { RelayerContext } from './context.ts'
 import { RelayError } from './errors.ts'
+import { answerFromReplicas, publishOutcome } from './steps/answerFromReplicas.ts'
 import { broadcast } from './steps/broadcast.ts'
 import { checkAuthorizationWindow } from './steps/checkAuthorizationWindow.ts'
 import { checkCooldown } from './steps/checkCooldown.ts'
@@ -37,11 +38,15 @@ export async function relay(context: RelayerContext, body: unknown): Promise<Rel
     }
     await context.claims.released(orderHash, left)
   }
+  let failure: RelayError | undefined
   try {
     return await settle(context, request, orderHash, shared)
   } catch (error) {
-    throw asRelayError(context, error)
+    failure = asRelayError(context, error)
+    throw failure
   } finally {
+    // Replicas: where this order went, published before the claim is released.
+    if (context.outcomes) await publishOutcome(context, context.outcomes, orderHash, failure)
     await context.claims.release(orderHash)
   }
 }
@@ -49,6 +54,8 @@ export async function relay(context: RelayerContext, body: unknown): Promise<Rel
 async function settle(context: RelayerContext, request: RelayRequest, orderHash: Hex, shared: boolean): Promise<RelaySuccess> {
   const resumed = await resumeUnconfirmed(context, orderHash, shared)
   if (resumed) return resumed
+  const elsewhere = await answerFromReplicas(context, request, orderHash, shared)
+  if (elsewhere) return elsewhere
   checkCooldown(context, request.order.consumer as Address)
   await checkAuthorizationWindow(context, request)
   const simulated = await simulate(context, request, orderHash)

@@ -119,46 +119,57 @@ let relayerRuns = 0
  * names one), fed every request by `work.clients` concurrent clients. `alongside`
  * starts other load once the relayer answers, just before the orders, and returns
  * its stop function (awaited once the orders are done, before the checks).
+ * `replicas`: two relayer processes with their own gas keys sharing that Redis
+ * (RELAYER_REDIS_URL), the requests dealt to them in turn as a load balancer would.
  */
 export async function relayerRun(
   context: BenchContext,
   work: SettlementWork,
-  options: { env?: Record<string, string>; alongside?: (url: string) => Promise<() => Promise<void>> } = {},
+  options: { env?: Record<string, string>; alongside?: (url: string) => Promise<() => Promise<void>>; replicas?: { redisUrl: string } } = {},
 ): Promise<RunResult> {
   const { requests } = work
   const devnet = await startChain(context, work.chain, requests.length)
-  let child: Child | undefined
+  const keys = options.replicas ? [devnetAccounts.relayer, devnetAccounts.secondRelayer] : [devnetAccounts.relayer]
+  const children: Child[] = []
   let stopAlongside: (() => Promise<void>) | undefined
   let counter: Awaited<ReturnType<typeof startRpcCounter>> | undefined
   try {
-    const port = await freePort()
     const startBlock = BigInt(await rpc<Hex>(devnet.rpcUrl, 'eth_blockNumber'))
     counter = context.countRpc ? await startRpcCounter(devnet.rpcUrl) : undefined
-    child = spawnChild(
-      [context.exe, 'relayer'],
-      childEnv({
-        RELAYER_PK: devnetAccounts.relayer.privateKey,
-        RELAYER_CHAIN_ID: String(devnet.chainId),
-        RELAYER_RPC_URL: counter?.url ?? devnet.rpcUrl,
-        RELAYER_BROKER: devnet.manifest.contracts.broker,
-        RELAYER_PORT: String(port),
-        RELAYER_DB: join(context.dir, `relayer-${++relayerRuns}.db`),
-        ...context.relayerEnv,
-        ...options.env,
-      }),
-      // A warning or error about a nonce (text or JSON log lines); info lines may name nonces harmlessly.
-      { count: /(\b(warn|error):|"level":"(warn|error)").*nonce/i, cwd: context.dir },
-    )
-    const url = `http://127.0.0.1:${port}`
-    await waitForOk(`${url}/info`, { child })
-    stopAlongside = await options.alongside?.(url)
+    const urls: string[] = []
+    for (const key of keys) {
+      const port = await freePort()
+      const child = spawnChild(
+        [context.exe, 'relayer'],
+        childEnv({
+          RELAYER_PK: key.privateKey,
+          RELAYER_CHAIN_ID: String(devnet.chainId),
+          RELAYER_RPC_URL: counter?.url ?? devnet.rpcUrl,
+          RELAYER_BROKER: devnet.manifest.contracts.broker,
+          RELAYER_PORT: String(port),
+          RELAYER_DB: join(context.dir, `relayer-${++relayerRuns}.db`),
+          ...(options.replicas ? { RELAYER_REDIS_URL: options.replicas.redisUrl } : {}),
+          ...context.relayerEnv,
+          ...options.env,
+        }),
+        // A warning or error about a nonce (text or JSON log lines); info lines may name nonces harmlessly.
+        { count: /(\b(warn|error):|"level":"(warn|error)").*nonce/i, cwd: context.dir },
+      )
+      children.push(child)
+      urls.push(`http://127.0.0.1:${port}`)
+      await waitForOk(`${urls.at(-1)}/info`, { child })
+    }
+    const child = children[0]!
+    stopAlongside = await options.alongside?.(urls[0]!)
     const statuses: Record<string, number> = {}
     const latencies: number[] = []
     counter?.reset()
-    const relayerCpuBefore = cpuSeconds(child.pid)
+    const relayerCpu = () => children.reduce((total, each) => total + cpuSeconds(each.pid), 0)
+    const relayerCpuBefore = relayerCpu()
     const anvilCpuBefore = cpuSeconds(devnet.anvilPid)
     const started = performance.now()
-    await forEachConcurrently(requests, work.clients, async (request) => {
+    await forEachConcurrently(requests, work.clients, async (request, index) => {
+      const url = urls[index % urls.length]!
       const sentAt = performance.now()
       // A dropped connection counts as an answer that is not 200 (and fails the row), not as the end of the run.
       const status = await fetch(`${url}/broker`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(request) }).then(
@@ -172,26 +183,30 @@ export async function relayerRun(
       statuses[status] = (statuses[status] ?? 0) + 1
     })
     const seconds = (performance.now() - started) / 1000
-    const relayerCpu = cpuSeconds(child.pid) - relayerCpuBefore
+    const relayerCpuUsed = relayerCpu() - relayerCpuBefore
     const anvilCpu = cpuSeconds(devnet.anvilPid) - anvilCpuBefore
     const rpcPerOrder = counter?.perOrder(requests.length)
     await stopAlongside?.()
     stopAlongside = undefined
     const rssMiB = child.rssMiB()
     const { settled, twice } = await settledCount(devnet, requests)
-    const reverted = await revertedFrom(devnet, [devnetAccounts.relayer.address], startBlock)
+    const reverted = await revertedFrom(
+      devnet,
+      keys.map((key) => key.address),
+      startBlock,
+    )
     return {
       side: 'relayer',
       perSecond: requests.length / seconds,
       p50: latencies.length ? percentile(latencies, 50) : Number.NaN,
       p99: latencies.length ? percentile(latencies, 99) : Number.NaN,
       anvilCpuPer1000: (anvilCpu * 1000) / requests.length,
-      relayerCpuPer1000: settled ? (relayerCpu * 1000) / settled : Number.NaN,
+      relayerCpuPer1000: settled ? (relayerCpuUsed * 1000) / settled : Number.NaN,
       settled,
       twice,
       reverted,
       failed: requests.length - (statuses['200'] ?? 0),
-      nonceErrors: child.counted,
+      nonceErrors: children.reduce((total, each) => total + each.counted, 0),
       statuses,
       rssMiB,
       peakRssMiB: child.peakRssMiB(),
@@ -199,7 +214,7 @@ export async function relayerRun(
     }
   } finally {
     await stopAlongside?.().catch(() => {})
-    await child?.stop()
+    for (const each of children) await each.stop()
     counter?.stop()
     await devnet.stop()
   }

@@ -7,7 +7,7 @@ import { concurrencyCap } from './concurrencyCap.ts'
 import { edgeCors } from './cors.ts'
 import { gasBreaker } from './gasBreaker.ts'
 import { rateLimit } from './rateLimit.ts'
-import { createTokenBuckets } from './tokenBucket.ts'
+import { createTokenBuckets, type TokenBuckets, type TokenVerdict } from './tokenBucket.ts'
 import { describeTrustedProxies } from './trustedProxies.ts'
 
 export { normalizeIp } from './clientIp.ts'
@@ -18,6 +18,8 @@ export type EdgeDependencies = {
   logger: Logger
   /** Reads the key's balance (default: `client.getBalance`); the relayer passes one that also feeds its metrics. */
   readBalance?: () => Promise<bigint>
+  /** Relayer replicas: wraps the in-memory buckets in buckets shared through Redis (they remain the fallback). */
+  shareBuckets?: (local: TokenBuckets) => { take(key: string): Promise<TokenVerdict> }
 }
 
 export type Edge = {
@@ -57,7 +59,7 @@ export function createEdge(config: EdgeConfig, deps: EdgeDependencies): Edge {
   })
   const middleware: MiddlewareHandler[] = [
     edgeCors({ origins: config.corsOrigins }),
-    rateLimit({ buckets, trustProxy: config.trustProxy, trustedProxies: config.trustedProxies, ratePerSec: config.ratePerSec, burst: config.rateBurst }),
+    rateLimit({ buckets: deps.shareBuckets ? deps.shareBuckets(buckets) : buckets, trustProxy: config.trustProxy, trustedProxies: config.trustedProxies, ratePerSec: config.ratePerSec, burst: config.rateBurst }),
     onlyBroker(gasBreaker({ paused: watch.paused })),
     onlyBroker(concurrencyCap({ max: config.maxInflight })),
   ]

@@ -3,10 +3,11 @@ import type { AccessLogVariables } from '../http/accessLog.ts'
 import { clientIp } from './clientIp.ts'
 import type { TrustedProxies } from './trustedProxies.ts'
 import { edgeReject } from './reject.ts'
-import type { TokenBuckets } from './tokenBucket.ts'
+import type { TokenVerdict } from './tokenBucket.ts'
 
 export type RateLimitOptions = {
-  buckets: TokenBuckets
+  /** The in-memory buckets, or buckets shared by relayer replicas in Redis (async). */
+  buckets: { take(key: string): TokenVerdict | Promise<TokenVerdict> }
   /** Key clients by `X-Forwarded-For` (as far as `trustedProxies` says) instead of the socket address. */
   trustProxy: boolean
   trustedProxies?: TrustedProxies
@@ -28,7 +29,7 @@ export function rateLimit(options: RateLimitOptions) {
   const { buckets, trustProxy, trustedProxies, ratePerSec, burst } = options
   return createMiddleware<{ Variables: AccessLogVariables }>(async function rateLimit(c, next) {
     if (c.req.method === 'OPTIONS') return next()
-    const verdict = buckets.take(clientIp(c, trustedProxies ? { trustProxy, trustedProxies } : { trustProxy }))
+    const verdict = await buckets.take(clientIp(c, trustedProxies ? { trustProxy, trustedProxies } : { trustProxy }))
     if (!verdict.allowed) {
       const seconds = verdict.retryAfterSeconds
       return edgeReject(

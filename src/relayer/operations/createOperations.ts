@@ -125,6 +125,8 @@ export function createRelayerOperations(options: RelayerOperationsOptions) {
     readBalance: key.readBalance,
     readiness,
     registry: metrics.registry,
+    /** The shared-Redis gauge and error counter (relayer replicas, docs/scaling.md). */
+    redis: metrics.redis,
     /** Plugs the journal's readiness check and gauges in (called once by createRelayer). */
     useJournal(hooks: JournalHooks) {
       journal = hooks

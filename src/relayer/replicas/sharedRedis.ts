@@ -1,0 +1,113 @@
+import { RedisClient } from 'bun'
+import { type Logger, redactUrl } from '../../shared/index.ts'
+
+/** What the relayer's metrics hear about the shared Redis. */
+export type RedisHealthHooks = { up(up: boolean): void; error(): void }
+
+/** A command's result, or `ok: false` when Redis failed (the caller falls back to local state). */
+export type Attempt<T> = { ok: true; value: T } | { ok: false }
+
+/** Longest a command may take before it counts as failed: a hung Redis must not hang orders. */
+const commandTimeoutMs = 1_000
+const connectTimeoutMs = 3_000
+
+/**
+ * The Redis (or Valkey) that relayer replicas share (RELAYER_REDIS_URL), through
+ * Bun's built-in client (`RedisClient` from "bun": no dependency, works inside the
+ * compiled executable). `connect` at start-up throws a message naming the variable
+ * (the URL shown without credentials). At run time every command goes through
+ * `attempt`: a failure or a command slower than 1 s is an outage, logged once with
+ * a line when Redis answers again, and the caller serves from local state. The
+ * client reconnects by itself; commands fail at once while it is disconnected.
+ */
+export function createSharedRedis(url: string, options: { logger: Logger; health: RedisHealthHooks; prefix: string }) {
+  const { logger, health } = options
+  const shown = redactUrl(url)
+  const client = new RedisClient(url, {
+    enableOfflineQueue: false,
+    autoReconnect: true,
+    maxRetries: 4_294_967_295,
+    connectionTimeout: connectTimeoutMs,
+  })
+  let up = true
+
+  function failed(what: string, error: unknown) {
+    health.error()
+    if (!up) return
+    up = false
+    health.up(false)
+    const code = (error as { code?: unknown })?.code
+    logger.warn(
+      `Redis at ${shown} (RELAYER_REDIS_URL) failed while ${what} (${typeof code === 'string' ? code : (error as Error)?.name ?? 'error'}); serving on local state until it answers again: an order sent to two replicas meanwhile can be broadcast by both, and rate limits count per replica`,
+    )
+  }
+
+  function answered() {
+    if (up) return
+    up = true
+    health.up(true)
+    logger.info(`Redis at ${shown} answers again; orderHash claims and rate limits are shared again`)
+  }
+
+  return {
+    /** Prefix of every key: one Redis may serve relayers of several chains and Brokers. */
+    key: (...parts: string[]) => [options.prefix, ...parts].join(':'),
+    get up() {
+      return up
+    },
+    /**
+     * Connects at start-up.
+     * @throws Error naming RELAYER_REDIS_URL when Redis does not answer
+     */
+    async connect(): Promise<void> {
+      let timer: ReturnType<typeof setTimeout> | undefined
+      try {
+        await Promise.race([
+          (async () => {
+            // A probe that does not reconnect, so a refused connection fails at once with its own code.
+            const probe = new RedisClient(url, { enableOfflineQueue: false, autoReconnect: false, connectionTimeout: connectTimeoutMs })
+            try {
+              await probe.connect()
+              await probe.send('PING', [])
+            } finally {
+              probe.close()
+            }
+            await client.connect()
+          })(),
+          new Promise((_, reject) => (timer = setTimeout(() => reject(Object.assign(new Error('timeout'), { code: 'timeout' })), connectTimeoutMs))),
+        ])
+      } catch (error) {
+        client.close()
+        const code = (error as { code?: unknown })?.code
+        throw new Error(
+          `RELAYER_REDIS_URL ${shown} does not answer (${typeof code === 'string' ? code : 'connection failed'}): start Redis or Valkey there, check the URL and its password, or unset RELAYER_REDIS_URL to run a single relayer on local state`,
+        )
+      } finally {
+        clearTimeout(timer)
+      }
+      health.up(true)
+    },
+    /** Runs one command; `{ ok: false }` (the outage logged once) when Redis fails or is slow. */
+    async attempt<T>(what: string, run: (client: RedisClient) => Promise<T>): Promise<Attempt<T>> {
+      let timer: ReturnType<typeof setTimeout> | undefined
+      try {
+        const value = await Promise.race([
+          run(client),
+          new Promise<never>((_, reject) => (timer = setTimeout(() => reject(Object.assign(new Error('timeout'), { code: 'timeout' })), commandTimeoutMs))),
+        ])
+        answered()
+        return { ok: true, value }
+      } catch (error) {
+        failed(what, error)
+        return { ok: false }
+      } finally {
+        clearTimeout(timer)
+      }
+    },
+    close() {
+      client.close()
+    },
+  }
+}
+
+export type SharedRedis = ReturnType<typeof createSharedRedis>
