@@ -7,6 +7,7 @@ import { type Devnet, devnetAccounts, startDevnet } from '../../src/devnet/index
 import { allocationOrder, signed } from '../helpers/orders.ts'
 import { startRelayerProcess } from '../load/support/relayerProcess.ts'
 import { chunk, rawRequest, rssMiB } from '../edge/support/rawHttp.ts'
+import { waitFor } from '../helpers/waitFor.ts'
 
 let devnet: Devnet
 beforeAll(async () => {
@@ -19,14 +20,6 @@ afterAll(async () => {
 const relayerEnv = () => ({ RELAYER_RPC_URL: devnet.rpcUrl, RELAYER_RECEIPT_POLL_MS: '20', RELAYER_BODY_TIMEOUT_MS: '1500' })
 const postHead = (url: string, extra = 'Transfer-Encoding: chunked\r\n') =>
   `POST /broker HTTP/1.1\r\nHost: ${new URL(url).host}\r\nContent-Type: application/json\r\n${extra}\r\n`
-
-async function waitFor(what: string, check: () => boolean | Promise<boolean>, ms = 20_000) {
-  const deadline = Date.now() + ms
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await Bun.sleep(20)
-  }
-}
 
 describe('bodies', () => {
   test('ten 100 MiB chunked bodies at once: each refused before it ends, relayer RSS stays bounded', async () => {

@@ -8,6 +8,7 @@ import type { Hex } from 'viem'
 import { type Devnet, devnetAccounts, startDevnet } from '../../src/devnet/index.ts'
 import { allocationOrder, signed, vaultParams } from '../helpers/orders.ts'
 import { startTestRelayer, type TestRelayer } from '../helpers/relayer.ts'
+import { waitFor } from '../helpers/waitFor.ts'
 
 let devnet: Devnet
 let relayer: TestRelayer
@@ -34,14 +35,6 @@ const nonces = async () => ({
   latest: await devnet.publicClient.getTransactionCount({ address: relayerAddress }),
   pending: await devnet.publicClient.getTransactionCount({ address: relayerAddress, blockTag: 'pending' }),
 })
-
-async function waitFor(what: string, check: () => boolean | Promise<boolean>, ms = 30_000) {
-  const deadline = Date.now() + ms
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await Bun.sleep(50)
-  }
-}
 
 const wallSeconds = () => BigInt(Math.floor(Date.now() / 1000))
 
