@@ -94,6 +94,20 @@ export function createSyncer({ client, config, logger, now, store, onReorg }: Sy
     return loaded
   }
 
+  /**
+   * Serves the store's current state instead of what this process held: a read
+   * replica following the writer, or a standby about to write (it resumes from the
+   * stored checkpoint, which the previous writer may have moved).
+   */
+  async function reload(): Promise<void> {
+    const state = await store.load(config.retention)
+    eventLog.restore(state.events, state.truncated, state.eventsJson)
+    checkpoint = state.checkpoint
+    next = state.checkpoint ? state.checkpoint.block + 1n : config.deployedAt
+    loaded = Promise.resolve()
+    generation++
+  }
+
   /** Reads the chain head's header; false (logged once per outage) when the node does not answer. */
   async function refreshHead(): Promise<boolean> {
     try {
@@ -237,6 +251,7 @@ export function createSyncer({ client, config, logger, now, store, onReorg }: Sy
   return {
     /** Reads the store (checkpoint and events) once; `serve` waits for it before listening. */
     load,
+    reload,
     /** One sync tick: read the head, repair a reorg, index up to the head. Never throws. */
     syncOnce,
     /** Reads the head only (no indexing): lag shows how far behind the index is. */

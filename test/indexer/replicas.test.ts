@@ -1,0 +1,145 @@
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { type Devnet, startDevnet } from '../../src/devnet/index.ts'
+import { createPostgresStore, type PostgresStore } from '../../src/indexer/store/index.ts'
+import { freePort } from '../../src/shared/index.ts'
+import type { ActivitySnapshot, IndexerReadiness } from '../../src/wire/index.ts'
+import { watchOutput } from '../helpers/processes.ts'
+import { postgresMissing, startPostgres, type TestPostgres } from './postgresServer.ts'
+import { runRegistryFlow } from './registryFlow.ts'
+import { startRpcProxy } from './rpcProxy.ts'
+import { startTestIndexer, type TestIndexer } from './startTestIndexer.ts'
+
+if (postgresMissing) console.log(`replicas.test.ts skipped: ${postgresMissing}`)
+
+let devnet: Devnet
+let postgres: TestPostgres
+let probe: PostgresStore
+const cleanup: (() => unknown)[] = []
+
+beforeAll(async () => {
+  if (postgresMissing) return
+  ;[devnet, postgres] = await Promise.all([startDevnet(), startPostgres()])
+  for (const label of ['a', 'b', 'c', 'd']) await runRegistryFlow(devnet, `replicas ${label}`)
+  const { registry, inbox, pool, escrow } = devnet.manifest.contracts
+  probe = createPostgresStore({
+    url: postgres.url,
+    identity: { chainId: devnet.chainId, addresses: [registry, inbox, pool, escrow], deployedAt: BigInt(devnet.manifest.deployedAt) },
+    retention: 10_000,
+    hashWindow: 128,
+  })
+  await probe.open()
+}, 120_000)
+
+afterAll(async () => {
+  for (const stop of cleanup.reverse()) await stop()
+  await probe?.close()
+  await postgres?.stop()
+  await devnet?.stop()
+})
+
+/** Waits for `check` to hold, polling, or fails with `what`. */
+async function until(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for: ${what}`)
+    await Bun.sleep(25)
+  }
+}
+
+/** A JSON-RPC proxy that answers eth_getLogs slowly, so a one-block-per-range writer is still syncing when killed. */
+async function startSlowLogsProxy(upstream: string) {
+  const server = Bun.serve({
+    hostname: '127.0.0.1',
+    port: await freePort(),
+    async fetch(request) {
+      const body = await request.text()
+      if (body.includes('eth_getLogs')) await Bun.sleep(150)
+      const answer = await fetch(upstream, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
+      return new Response(await answer.text(), { headers: { 'content-type': 'application/json' } })
+    },
+  })
+  return { url: `http://127.0.0.1:${server.port}`, stop: () => server.stop(true) }
+}
+
+async function replica(indexer: TestIndexer): Promise<IndexerReadiness> {
+  return (await indexer.get('/ready')).json as IndexerReadiness
+}
+
+test.skipIf(postgresMissing !== undefined)(
+  'two indexers on one PostgreSQL: one writes, one reads; the writer killed mid-sync, the standby continues; the events equal a fresh indexer’s',
+  async () => {
+    const head = await devnet.publicClient.getBlockNumber({ cacheTime: 0 })
+    const deployedAt = BigInt(devnet.manifest.deployedAt)
+    expect(head - deployedAt).toBeGreaterThan(20n)
+
+    // The writer: the real CLI in a child process, one block per range behind a slow node.
+    const slow = await startSlowLogsProxy(devnet.rpcUrl)
+    cleanup.push(() => slow.stop())
+    const { registry, inbox, pool, escrow } = devnet.manifest.contracts
+    const child = Bun.spawn(['bun', 'src/cli/main.ts', 'indexer', '--port', '0'], {
+      env: {
+        ...process.env,
+        INDEXER_CHAIN_ID: String(devnet.chainId),
+        INDEXER_RPC_URL: slow.url,
+        INDEXER_ADDRESSES: [registry, inbox, pool, escrow].join(','),
+        INDEXER_DEPLOYED_AT: devnet.manifest.deployedAt,
+        INDEXER_DATABASE_URL: postgres.url,
+        INDEXER_MAX_RANGE: '1',
+        INDEXER_POLL_MS: '50',
+      },
+      stdin: 'ignore',
+      stdout: 'pipe',
+      stderr: 'pipe',
+    })
+    cleanup.push(() => child.kill('SIGKILL'))
+    const output = watchOutput(child)
+    await output.waitFor(/role writer/, 30_000)
+
+    // The second indexer, in this process behind a counting proxy: a reader while the child holds the lock.
+    const proxy = await startRpcProxy(devnet.rpcUrl)
+    cleanup.push(() => proxy.stop())
+    const standby = await startTestIndexer(devnet, { rpcUrl: proxy.url, loop: true, overrides: { databaseUrl: postgres.url, pollMs: 50 } })
+    cleanup.push(() => standby.stop())
+    expect(standby.sync.replica()).toEqual({ role: 'reader', problem: undefined })
+    expect((await replica(standby)).role).toBe('reader')
+    expect(standby.logger.lines.join('\n')).toContain('indexer: role reader: another process holds the writer lock of ')
+
+    // Mid-sync: the writer has committed some ranges, not all. The reader serves what is stored.
+    await until('the writer to commit 10 blocks', async () => ((await probe.checkpoint())?.block ?? 0n) >= deployedAt + 10n)
+    const stored = (await probe.checkpoint())!.block
+    expect(stored).toBeLessThan(head)
+    await until('the reader to serve the stored checkpoint', () => standby.sync.status().indexedThrough >= stored)
+    child.kill('SIGKILL')
+    await child.exited
+    expect(proxy.methods).not.toContain('eth_getLogs')
+
+    // The standby takes the lock (the dead writer's connection closed) and finishes from the stored checkpoint.
+    await until('the standby to become the writer', () => standby.sync.replica()?.role === 'writer', 15_000)
+    expect(standby.logger.lines.join('\n')).toContain('indexer: role writer: holds the PostgreSQL advisory lock of ')
+    await until('the standby to reach the head', async () => (await standby.get('/ready')).status === 200)
+    expect(await replica(standby)).toEqual({ ready: true, role: 'writer', indexedThrough: head.toString(), head: head.toString(), lagBlocks: 0 })
+    expect(proxy.logRequests[0]!.from).toBeGreaterThan(deployedAt)
+
+    // Nothing lost, nothing twice: the same events as a fresh single indexer (embedded store).
+    const single = await startTestIndexer(devnet)
+    cleanup.push(() => single.stop())
+    await single.sync.syncOnce()
+    const expected = single.sync.snapshot().events
+    // Four lien lives (each proposed, recorded, funded, released with their pool and escrow events) and the seed's events.
+    expect(expected.length).toBeGreaterThan(4 * 5)
+    const served = (await standby.get('/activity')).json as ActivitySnapshot
+    expect(served.events).toEqual([...expected])
+    expect(new Set(served.events.map((event) => `${event.blockNumber}.${event.logIndex}`)).size).toBe(expected.length)
+    expect((await probe.load(10_000)).events).toEqual([...expected])
+
+    // A read-only replica serves /activity (and its queries) equal to the writer's.
+    const reader = await startTestIndexer(devnet, { loop: true, overrides: { databaseUrl: postgres.url, pollMs: 50 } })
+    cleanup.push(() => reader.stop())
+    await until('the reader to serve the writer’s events', async () => ((await reader.get('/activity')).json as ActivitySnapshot).events.length === expected.length)
+    expect(((await reader.get('/activity')).json as ActivitySnapshot).events).toEqual(served.events)
+    const query = '/activity?name=LienRecorded,LienReleased&limit=3'
+    expect((await reader.get(query)).json).toEqual((await standby.get(query)).json)
+    expect(await replica(reader)).toEqual({ ready: true, role: 'reader', indexedThrough: head.toString(), head: head.toString(), lagBlocks: 0 })
+  },
+  180_000,
+)
