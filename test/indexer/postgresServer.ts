@@ -34,33 +34,48 @@ export async function startPostgres(database = 'indexer') {
   const init = Bun.spawnSync(run([join(bin, 'initdb'), '-D', data, '-U', user, '--auth=trust', '-E', 'UTF8', '--no-sync']), { stdout: 'pipe', stderr: 'pipe' })
   if (init.exitCode !== 0) throw new Error(`initdb failed: ${init.stderr.toString()}`)
   const port = await freePortBase(1)
-  const server = Bun.spawn(
-    run([join(bin, 'postgres'), '-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', '-c', 'max_connections=200']),
-    { stdout: 'pipe', stderr: 'pipe' },
-  )
-  const adminUrl = `postgres://${user}@127.0.0.1:${port}/postgres`
-  const deadline = Date.now() + 30_000
-  for (;;) {
-    const ready = Bun.spawnSync([join(bin, 'pg_isready'), '-h', '127.0.0.1', '-p', String(port)], { stdout: 'pipe' })
-    if (ready.exitCode === 0) break
-    if (Date.now() > deadline || server.exitCode !== null) {
-      server.kill('SIGKILL')
-      throw new Error(`postgres did not accept connections on port ${port} within 30 s: ${await new Response(server.stderr).text()}`)
+  const log = join(dir, 'postgres.log')
+  let server = await launch()
+
+  /** Starts the server on `port` over `data` and waits until it accepts connections. */
+  async function launch() {
+    const started = Bun.spawn(
+      run([join(bin!, 'postgres'), '-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', '-c', 'max_connections=200']),
+      // Its log goes to a file: a pipe nobody reads would stall the server once full.
+      { stdout: Bun.file(log), stderr: Bun.file(log) },
+    )
+    const deadline = Date.now() + 30_000
+    for (;;) {
+      const ready = Bun.spawnSync([join(bin!, 'pg_isready'), '-h', '127.0.0.1', '-p', String(port)], { stdout: 'pipe' })
+      if (ready.exitCode === 0) return started
+      if (Date.now() > deadline || started.exitCode !== null) {
+        started.kill('SIGKILL')
+        throw new Error(`postgres did not accept connections on port ${port} within 30 s: ${await Bun.file(log).text().catch(() => '')}`)
+      }
+      await Bun.sleep(100)
     }
-    await Bun.sleep(100)
+  }
+
+  /** Immediate shutdown of the server and its backends (a signal to runuser would not reach them all). */
+  async function halt() {
+    Bun.spawnSync(run([join(bin!, 'pg_ctl'), '-D', data, '-m', 'immediate', '-w', 'stop']), { stdout: 'pipe', stderr: 'pipe' })
+    await Promise.race([server.exited, Bun.sleep(10_000)])
+    if (server.exitCode === null) server.kill('SIGKILL')
   }
   const created = Bun.spawnSync(run([join(bin, 'createdb'), '-h', '127.0.0.1', '-p', String(port), '-U', user, database]), { stdout: 'pipe', stderr: 'pipe' })
   if (created.exitCode !== 0) throw new Error(`createdb failed: ${created.stderr.toString()}`)
   return {
     port,
-    adminUrl,
     /** The test database's URL (trust authentication, no password). */
     url: `postgres://${user}@127.0.0.1:${port}/${database}`,
+    /** An outage: the server goes down (its data kept) until `resume`. */
+    pause: halt,
+    /** The server again, same port and data. */
+    async resume() {
+      server = await launch()
+    },
     async stop() {
-      // Immediate shutdown of the server and its backends (a signal to runuser would not reach them all).
-      Bun.spawnSync(run([join(bin, 'pg_ctl'), '-D', data, '-m', 'immediate', '-w', 'stop']), { stdout: 'pipe', stderr: 'pipe' })
-      await Promise.race([server.exited, Bun.sleep(10_000)])
-      if (server.exitCode === null) server.kill('SIGKILL')
+      await halt()
       rmSync(dir, { recursive: true, force: true })
     },
   }

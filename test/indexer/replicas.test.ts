@@ -143,3 +143,38 @@ test.skipIf(postgresMissing !== undefined)(
   },
   180_000,
 )
+
+test.skipIf(postgresMissing !== undefined)(
+  'PostgreSQL down at run time: /ready 503 database-unreachable, one warning per outage, /activity keeps serving; back: the writer again',
+  async () => {
+    const own = await startPostgres('outage')
+    cleanup.push(() => own.stop())
+    const indexer = await startTestIndexer(devnet, { loop: true, overrides: { databaseUrl: own.url, pollMs: 20 } })
+    cleanup.push(() => indexer.stop())
+    await until('the writer to reach the head', async () => (await indexer.get('/ready')).status === 200)
+    const events = (indexer.sync.snapshot().events).length
+    expect(events).toBeGreaterThan(0)
+
+    await own.pause()
+    await until('/ready to say the database is unreachable', async () => (await replica(indexer)).reason === 'database-unreachable')
+    const down = await indexer.get('/ready')
+    expect(down.status).toBe(503)
+    expect((down.json as IndexerReadiness).message).toStartWith('PostgreSQL cannot be reached (')
+    // Many polls later (every 20 ms), still one warning for this outage.
+    const polls = indexer.logger.lines.length
+    await Bun.sleep(300)
+    const warnings = indexer.logger.lines.filter((line) => line.includes('PostgreSQL cannot be reached'))
+    expect(warnings.length).toBe(1)
+    expect(warnings[0]).toEndWith(`retrying every 20 ms (INDEXER_DATABASE_URL)`)
+    expect(indexer.logger.lines.length - polls).toBeLessThan(3)
+    const served = await indexer.get('/activity')
+    expect(served.status).toBe(200)
+    expect((served.json as ActivitySnapshot).events.length).toBe(events)
+
+    await own.resume()
+    await until('the indexer to be ready again', async () => (await indexer.get('/ready')).status === 200, 30_000)
+    expect(await replica(indexer)).toMatchObject({ ready: true, role: 'writer' })
+    expect(indexer.logger.lines.filter((line) => line.includes('indexer: PostgreSQL answers again')).length).toBe(1)
+  },
+  120_000,
+)

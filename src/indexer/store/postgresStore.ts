@@ -42,7 +42,8 @@ export function createPostgresStore(options: PostgresStoreOptions) {
   const lockKey = BigInt(`0x${indexDigest([String(identity.chainId), ...identity.addresses], identity.deployedAt).slice(0, 15)}`).toString()
   const table = (name: 'meta' | 'events' | 'block_hashes') => `${schema}.indexer_${name}`
   const shown = redactUrl(url)
-  const sql = new SQL(url, { max: 4, connectionTimeout: 5, idleTimeout: 30 })
+  // No idle timeout: the writer's reserved connection holds the lock and may be quiet for a long INDEXER_POLL_MS.
+  const sql = new SQL(url, { max: 4, connectionTimeout: 5 })
   /** The writer's connection, holding the lock; undefined while not the writer. */
   let lead: Awaited<ReturnType<typeof sql.reserve>> | undefined
   let count = 0
