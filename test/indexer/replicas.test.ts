@@ -5,7 +5,7 @@ import { freePort } from '../../src/shared/index.ts'
 import type { ActivitySnapshot, IndexerReadiness } from '../../src/wire/index.ts'
 import { watchOutput } from '../helpers/processes.ts'
 import { postgresMissing, startPostgres, type TestPostgres } from './postgresServer.ts'
-import { runRegistryFlow } from './registryFlow.ts'
+import { proposeLien, runRegistryFlow } from './registryFlow.ts'
 import { startRpcProxy } from './rpcProxy.ts'
 import { startTestIndexer, type TestIndexer } from './startTestIndexer.ts'
 
@@ -20,14 +20,7 @@ beforeAll(async () => {
   if (postgresMissing) return
   ;[devnet, postgres] = await Promise.all([startDevnet(), startPostgres()])
   for (const label of ['a', 'b', 'c', 'd']) await runRegistryFlow(devnet, `replicas ${label}`)
-  const { registry, inbox, pool, escrow } = devnet.manifest.contracts
-  probe = createPostgresStore({
-    url: postgres.url,
-    identity: { chainId: devnet.chainId, addresses: [registry, inbox, pool, escrow], deployedAt: BigInt(devnet.manifest.deployedAt) },
-    retention: 10_000,
-    hashWindow: 128,
-  })
-  await probe.open()
+  probe = await probeOf(postgres.url)
 }, 120_000)
 
 afterAll(async () => {
@@ -178,3 +171,64 @@ test.skipIf(postgresMissing !== undefined)(
   },
   120_000,
 )
+
+test.skipIf(postgresMissing !== undefined)(
+  'a reorg found by the next writer: the standby repairs what the old writer stored (orphan dropped, replacement indexed)',
+  async () => {
+    const own = await startPostgres('handover')
+    cleanup.push(() => own.stop())
+    const snapshot = await devnet.testClient.snapshot()
+    const orphan = await proposeLien(devnet, 'orphaned across writers')
+    await devnet.testClient.mine({ blocks: 2 })
+    const height = await devnet.publicClient.getBlockNumber({ cacheTime: 0 })
+
+    // The first writer indexes the orphan on its first tick, then rests (a long poll) and never sees the reorg.
+    const first = await startTestIndexer(devnet, { loop: true, overrides: { databaseUrl: own.url, pollMs: 60_000 } })
+    cleanup.push(() => first.stop())
+    await until('the first writer to index the orphan', () => first.sync.snapshot().events.some((event) => event.transactionHash === orphan.receipt.transactionHash))
+    const second = await startTestIndexer(devnet, { loop: true, overrides: { databaseUrl: own.url, pollMs: 20 } })
+    cleanup.push(() => second.stop())
+    expect(second.sync.replica()?.role).toBe('reader')
+    expect(second.sync.snapshot().events.at(-1)?.transactionHash).toBe(orphan.receipt.transactionHash)
+
+    // Same height, other blocks: the orphan's block is replaced.
+    await devnet.testClient.revert({ id: snapshot })
+    await devnet.testClient.mine({ blocks: 1 })
+    const replacement = await proposeLien(devnet, 'replacement across writers')
+    await devnet.testClient.mine({ blocks: 1 })
+    expect(await devnet.publicClient.getBlockNumber({ cacheTime: 0 })).toBe(height)
+
+    await first.stop()
+    await until('the second to become the writer and repair', async () => (await second.get('/ready')).status === 200 && second.sync.replica()?.role === 'writer', 15_000)
+    const events = second.sync.snapshot().events
+    expect(events.some((event) => event.transactionHash === orphan.receipt.transactionHash)).toBe(false)
+    expect(events.at(-1)?.transactionHash).toBe(replacement.receipt.transactionHash)
+    expect(second.logger.lines.some((line) => line.startsWith('warn: indexer: reorg above block '))).toBe(true)
+
+    const single = await startTestIndexer(devnet)
+    cleanup.push(() => single.stop())
+    await single.sync.syncOnce()
+    expect(events).toEqual(single.sync.snapshot().events)
+    const stored = await probeOf(own.url).then(async (store) => {
+      const state = await store.load(10_000)
+      await store.close()
+      return state
+    })
+    expect(stored.events).toEqual([...events])
+    expect(stored.checkpoint?.block).toBe(height)
+  },
+  120_000,
+)
+
+/** A store on `url` for this devnet's index, to read what the writer committed. */
+async function probeOf(url: string) {
+  const { registry, inbox, pool, escrow } = devnet.manifest.contracts
+  const store = createPostgresStore({
+    url,
+    identity: { chainId: devnet.chainId, addresses: [registry, inbox, pool, escrow], deployedAt: BigInt(devnet.manifest.deployedAt) },
+    retention: 10_000,
+    hashWindow: 128,
+  })
+  await store.open()
+  return store
+}
