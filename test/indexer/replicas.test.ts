@@ -102,6 +102,10 @@ test.skipIf(postgresMissing !== undefined)(
     const stored = (await probe.checkpoint())!.block
     expect(stored).toBeLessThan(head)
     await until('the reader to serve the stored checkpoint', () => standby.sync.status().indexedThrough >= stored)
+    // What it serves, followed range by range, is what the store holds up to the same block.
+    const mid = standby.sync.snapshot()
+    const storedMid = (await probe.load(10_000)).events.filter((event) => BigInt(event.blockNumber) <= BigInt(mid.indexedThrough))
+    expect(mid.events).toEqual(storedMid)
     child.kill('SIGKILL')
     await child.exited
     expect(proxy.methods).not.toContain('eth_getLogs')

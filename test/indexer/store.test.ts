@@ -113,3 +113,24 @@ test('PostgreSQL unreachable: the error names INDEXER_DATABASE_URL without its p
   expect(message).toStartWith('INDEXER_DATABASE_URL postgres://127.0.0.1:1/index: cannot open the index in PostgreSQL (')
   expect(message).not.toContain('s3cret-pw')
 })
+
+test.skipIf(postgresMissing !== undefined)('PostgreSQL: changesSince tells a read replica what to do: nothing, append the newer events, or load all again', async () => {
+  const store = createPostgresStore({ url: postgres!.url, identity: { ...identity, deployedAt: 200n }, retention: 10, hashWindow: 128 })
+  await store.open()
+  expect(await store.tryLead()).toBe(true)
+  expect(await store.changesSince(undefined, 10)).toEqual({ kind: 'same' })
+  await store.commit({ events: [stored(3)], hashes: [], checkpoint: { block: 3n, hash: hash(3) }, truncated: false })
+  expect(await store.changesSince(undefined, 10)).toEqual({ kind: 'moved' })
+  const at3 = { block: 3n, hash: hash(3) }
+  expect(await store.changesSince(at3, 10)).toEqual({ kind: 'same' })
+  await store.commit({ events: [stored(5), stored(6), stored(6, 1)], hashes: [], checkpoint: { block: 6n, hash: hash(6) }, truncated: false })
+  expect(await store.changesSince(at3, 10)).toEqual({ kind: 'after', checkpoint: { block: 6n, hash: hash(6) }, events: [stored(5).event, stored(6).event, stored(6, 1).event], truncated: false })
+  // More than the limit came: load all again.
+  expect(await store.changesSince(at3, 2)).toEqual({ kind: 'moved' })
+  // The served block was replaced (a reorg the writer repaired): load all again.
+  await store.rewind({ block: 2n, hash: hash(2) })
+  await store.commit({ events: [], hashes: [], checkpoint: { block: 4n, hash: hash(44) }, truncated: false })
+  expect(await store.changesSince(at3, 10)).toEqual({ kind: 'moved' })
+  expect(await store.changesSince({ block: 6n, hash: hash(6) }, 10)).toEqual({ kind: 'moved' })
+  await store.close()
+})

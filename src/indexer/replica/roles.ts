@@ -9,8 +9,8 @@ import type { Syncer } from '../sync/syncer.ts'
 /**
  * Writer or read replica over one PostgreSQL index (INDEXER_DATABASE_URL). Every
  * `pollMs` the process tries the writer lock: holding it, it runs the syncer (which
- * commits ranges); without it, it is a read-only API replica that reloads what it
- * serves when the stored checkpoint changes and reads the head only to judge its lag
+ * commits ranges); without it, it is a read-only API replica that follows the stored
+ * checkpoint (appending the events committed since, or loading all again after a rewind) and reads the head only to judge its lag
  * (never `eth_getLogs`). A standby takes over as soon as the writer's connection
  * closes (PostgreSQL releases the lock), resuming from the stored checkpoint. An
  * outage is logged once and shown by `/ready` until PostgreSQL answers again.
@@ -24,8 +24,8 @@ export function createReplicaRoles({ store, syncer, config, logger }: { store: P
   const outages = createOutageLog(logger)
   let role: ReplicaState['role'] = 'reader'
   let problem: string | undefined
-  /** The checkpoint (block:hash) a reader serves; undefined forces a reload. */
-  let served: string | undefined
+  /** True once this process stops writing: it serves the store as it is, not what it held. */
+  let reloadAll = false
   let announced = false
   let halted = false
   let loop: Promise<void> | undefined
@@ -36,7 +36,7 @@ export function createReplicaRoles({ store, syncer, config, logger }: { store: P
       if (role === 'writer' && !(await store.tryLead())) {
         await syncer.stop()
         role = 'reader'
-        served = undefined
+        reloadAll = true
         logger.warn(`indexer: lost the writer lock (its PostgreSQL connection closed): stopped syncing; serving ${store.schema} as a read replica until the lock is free again`)
       }
       if (role === 'reader' && (await store.tryLead())) {
@@ -50,12 +50,11 @@ export function createReplicaRoles({ store, syncer, config, logger }: { store: P
         if (!announced) {
           logger.info(`indexer: role reader: another process holds the writer lock of ${store.schema}; serving /activity from PostgreSQL, checkpoint polled every ${config.pollMs} ms`)
         }
-        const checkpoint = await store.checkpoint()
-        const key = checkpoint ? `${checkpoint.block}:${checkpoint.hash}` : 'none'
-        if (key !== served) {
-          await syncer.reload()
-          served = key
-        }
+        // Usually only the events of the writer's last ranges; all of them again after a rewind.
+        const change = reloadAll ? ({ kind: 'moved' } as const) : await store.changesSince(syncer.checkpoint(), config.retention)
+        if (change.kind === 'after' && (!change.truncated || syncer.status().truncated)) syncer.appendStored(change.events, change.checkpoint)
+        else if (change.kind !== 'same') await syncer.reload()
+        reloadAll = false
         await syncer.refreshHead()
       }
       announced = true

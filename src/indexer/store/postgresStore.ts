@@ -141,19 +141,12 @@ export function createPostgresStore(options: PostgresStoreOptions) {
     async load(limit: number): Promise<StoredState> {
       // One consistent view: the checkpoint and the events of the same commit.
       return sql.begin('isolation level repeatable read read only', async (tx) => {
-        const rows: { block_number: string; log_index: number; transaction_hash: string; address: string; name: string; fields: string }[] = await tx.unsafe(
+        const rows: EventRow[] = await tx.unsafe(
           `SELECT block_number, log_index, transaction_hash, address, name, fields FROM ${table('events')}
            ORDER BY block_number DESC, log_index DESC LIMIT $1`,
           [limit],
         )
-        const texts: string[] = new Array(rows.length)
-        for (let i = 0; i < rows.length; i++) {
-          const row = rows[rows.length - 1 - i]!
-          texts[i] =
-            `{"name":${JSON.stringify(row.name)},"address":${JSON.stringify(row.address)},"blockNumber":"${row.block_number}",` +
-            `"logIndex":${row.log_index},"transactionHash":${JSON.stringify(row.transaction_hash)},"fields":${row.fields}}`
-        }
-        const eventsJson = `[${texts.join(',')}]`
+        const eventsJson = eventsText(rows.reverse())
         const [truncated] = await tx.unsafe(meta('truncated'))
         return {
           checkpoint: await readCheckpoint((text) => tx.unsafe(text)),
@@ -162,6 +155,30 @@ export function createPostgresStore(options: PostgresStoreOptions) {
           eventsJson,
         }
       }) as Promise<StoredState>
+    },
+    /**
+     * What changed since `served` (the checkpoint a read replica serves), in one
+     * consistent read: nothing; the events committed after it (when it is still the
+     * store's block at its height and at most `limit` events came); or `moved` (a
+     * rewind, or too much to append): load everything again.
+     */
+    async changesSince(served: Checkpoint | undefined, limit: number): Promise<StoreChange> {
+      return sql.begin('isolation level repeatable read read only', async (tx) => {
+        const checkpoint = await readCheckpoint((text) => tx.unsafe(text))
+        if (checkpoint === undefined || served === undefined) return { kind: checkpoint === served ? 'same' : 'moved' }
+        if (checkpoint.block === served.block && checkpoint.hash === served.hash) return { kind: 'same' }
+        if (checkpoint.block < served.block) return { kind: 'moved' }
+        const [kept] = await tx.unsafe(`SELECT hash FROM ${table('block_hashes')} WHERE block_number = $1`, [served.block.toString()])
+        if (kept?.hash !== served.hash) return { kind: 'moved' }
+        const rows: EventRow[] = await tx.unsafe(
+          `SELECT block_number, log_index, transaction_hash, address, name, fields FROM ${table('events')}
+           WHERE block_number > $1 ORDER BY block_number, log_index LIMIT $2`,
+          [served.block.toString(), limit + 1],
+        )
+        if (rows.length > limit) return { kind: 'moved' }
+        const [truncated] = await tx.unsafe(meta('truncated'))
+        return { kind: 'after', checkpoint, events: JSON.parse(eventsText(rows)) as ActivityEvent[], truncated: truncated?.value === 'true' }
+      }) as Promise<StoreChange>
     },
     async commit(batch: StoreCommit): Promise<void> {
       const added = await asWriter(async (tx) => {
@@ -256,6 +273,26 @@ export function createPostgresStore(options: PostgresStoreOptions) {
 }
 
 export type PostgresStore = ReturnType<typeof createPostgresStore>
+
+/** What a read replica must do to serve the store's current state (see `changesSince`). */
+export type StoreChange =
+  | { kind: 'same' }
+  | { kind: 'moved' }
+  | { kind: 'after'; checkpoint: Checkpoint; events: ActivityEvent[]; truncated: boolean }
+
+type EventRow = { block_number: string; log_index: number; transaction_hash: string; address: string; name: string; fields: string }
+
+/** The events' JSON straight from the stored text (fields are stored as JSON), field for field what JSON.stringify gives. */
+function eventsText(rows: readonly EventRow[]): string {
+  const texts: string[] = new Array(rows.length)
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i]!
+    texts[i] =
+      `{"name":${JSON.stringify(row.name)},"address":${JSON.stringify(row.address)},"blockNumber":"${row.block_number}",` +
+      `"logIndex":${row.log_index},"transactionHash":${JSON.stringify(row.transaction_hash)},"fields":${row.fields}}`
+  }
+  return `[${texts.join(',')}]`
+}
 
 /** A driver error as one line, without credentials. */
 function describe(error: unknown): string {

@@ -108,6 +108,14 @@ export function createSyncer({ client, config, logger, now, store, onReorg }: Sy
     generation++
   }
 
+  /** Appends what a writer committed after the served checkpoint (a read replica following it). */
+  function appendStored(events: readonly ActivityEvent[], to: Checkpoint) {
+    eventLog.append(events)
+    checkpoint = to
+    next = to.block + 1n
+    generation++
+  }
+
   /** Reads the chain head's header; false (logged once per outage) when the node does not answer. */
   async function refreshHead(): Promise<boolean> {
     try {
@@ -252,6 +260,9 @@ export function createSyncer({ client, config, logger, now, store, onReorg }: Sy
     /** Reads the store (checkpoint and events) once; `serve` waits for it before listening. */
     load,
     reload,
+    appendStored,
+    /** The checkpoint of what is served (undefined: nothing indexed). */
+    checkpoint: () => checkpoint,
     /** One sync tick: read the head, repair a reorg, index up to the head. Never throws. */
     syncOnce,
     /** Reads the head only (no indexing): lag shows how far behind the index is. */
