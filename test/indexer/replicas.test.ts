@@ -106,6 +106,9 @@ test.skipIf(postgresMissing !== undefined)(
     const mid = standby.sync.snapshot()
     const storedMid = (await probe.load(10_000)).events.filter((event) => BigInt(event.blockNumber) <= BigInt(mid.indexedThrough))
     expect(mid.events).toEqual(storedMid)
+    // The writer kept its lock while committing (no lock check ever failed inside a commit).
+    expect(output.text).not.toContain('lost the writer lock')
+    expect(output.text).not.toContain('warn:')
     child.kill('SIGKILL')
     await child.exited
     expect(proxy.methods).not.toContain('eth_getLogs')

@@ -47,6 +47,13 @@ export function createPostgresStore(options: PostgresStoreOptions) {
   /** The writer's connection, holding the lock; undefined while not the writer. */
   let lead: Awaited<ReturnType<typeof sql.reserve>> | undefined
   let count = 0
+  /** The writer's connection runs one thing at a time: a lock check never lands inside a commit's transaction. */
+  let leadQueue: Promise<unknown> = Promise.resolve()
+  function onLead<T>(work: () => Promise<T>): Promise<T> {
+    const run = leadQueue.then(work, work)
+    leadQueue = run.catch(() => {})
+    return run
+  }
 
   const meta = (key: string) => `SELECT value FROM ${table('meta')} WHERE key = '${key}'`
   const setMeta = `INSERT INTO ${table('meta')} (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value`
@@ -59,13 +66,15 @@ export function createPostgresStore(options: PostgresStoreOptions) {
 
   /** Runs `write` in one transaction on the writer's connection, after checking the lock is still ours. */
   async function asWriter<T>(write: (tx: SQL) => Promise<T>): Promise<T> {
-    if (!lead) throw new WriterLockLostError(`not the writer of ${schema}`)
-    return lead.begin(async (tx) => {
-      // Advisory locks are re-entrant per session: this holds only on the session holding the writer lock.
-      const [row] = await tx.unsafe(`SELECT pg_try_advisory_xact_lock(${lockKey}) AS ok`)
-      if (!row?.ok) throw new WriterLockLostError(`the writer lock of ${schema} is held by another process`)
-      return write(tx)
-    }) as Promise<T>
+    return onLead(() => {
+      if (!lead) throw new WriterLockLostError(`not the writer of ${schema}`)
+      return lead.begin(async (tx) => {
+        // Advisory locks are re-entrant per session: this holds only on the session holding the writer lock.
+        const [row] = await tx.unsafe(`SELECT pg_try_advisory_xact_lock(${lockKey}) AS ok`)
+        if (!row?.ok) throw new WriterLockLostError(`the writer lock of ${schema} is held by another process`)
+        return write(tx)
+      }) as Promise<T>
+    })
   }
 
   const store = {
@@ -108,32 +117,10 @@ export function createPostgresStore(options: PostgresStoreOptions) {
      * Tries to become the writer: `pg_try_advisory_lock` on a connection reserved for
      * it. True while held; a lost connection (checked here) gives the lock up.
      */
-    async tryLead(): Promise<boolean> {
-      if (lead) {
-        try {
-          await lead.unsafe('SELECT 1')
-          return true
-        } catch {
-          dropLead()
-          return false
-        }
-      }
-      const connection = await sql.reserve()
-      try {
-        const [row] = await connection.unsafe(`SELECT pg_try_advisory_lock(${lockKey}) AS ok`)
-        if (!row?.ok) {
-          connection.release()
-          return false
-        }
-        const [counted] = await connection.unsafe(`SELECT COUNT(*) AS n FROM ${table('events')}`)
-        count = Number(counted?.n ?? 0)
-        lead = connection
-        return true
-      } catch (error) {
-        connection.release()
-        throw error
-      }
+    tryLead(): Promise<boolean> {
+      return onLead(takeLead)
     },
+
     /** The stored checkpoint (what read replicas poll to see the writer move). */
     async checkpoint(): Promise<Checkpoint | undefined> {
       return readCheckpoint((text) => sql.unsafe(text))
@@ -252,13 +239,41 @@ export function createPostgresStore(options: PostgresStoreOptions) {
     },
     /** Gives the writer lock up (its connection goes back) and closes every connection. */
     async close(): Promise<void> {
-      if (lead) {
+      await onLead(async () => {
+        if (!lead) return
         await lead.unsafe(`SELECT pg_advisory_unlock(${lockKey})`).catch(() => {})
         dropLead()
-      }
+      })
       await sql.close({ timeout: 2 }).catch(() => {})
     },
   } satisfies IndexerStore & Record<string, unknown>
+
+  async function takeLead(): Promise<boolean> {
+    if (lead) {
+      try {
+        await lead.unsafe('SELECT 1')
+        return true
+      } catch {
+        dropLead()
+        return false
+      }
+    }
+    const connection = await sql.reserve()
+    try {
+      const [row] = await connection.unsafe(`SELECT pg_try_advisory_lock(${lockKey}) AS ok`)
+      if (!row?.ok) {
+        connection.release()
+        return false
+      }
+      const [counted] = await connection.unsafe(`SELECT COUNT(*) AS n FROM ${table('events')}`)
+      count = Number(counted?.n ?? 0)
+      lead = connection
+      return true
+    } catch (error) {
+      connection.release()
+      throw error
+    }
+  }
 
   function dropLead() {
     try {
