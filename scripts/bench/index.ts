@@ -9,6 +9,7 @@ import { $ } from 'bun'
 import { startDevnet } from '../../src/devnet/index.ts'
 import { indexerDefaults } from '../../src/indexer/index.ts'
 import { benchActivity } from './activity.ts'
+import { benchReplica } from './replica.ts'
 import { benchBackfill } from './backfill.ts'
 import { benchFlood } from './flood.ts'
 import { benchInterval } from './interval.ts'
@@ -24,7 +25,7 @@ import { benchRestart } from './restart.ts'
 import { benchSettlement } from './settlement.ts'
 import { benchStartup } from './startup.ts'
 
-const names = ['startup', 'rejections', 'settlement', 'interval', 'journal', 'flood', 'replicas', 'backfill', 'activity', 'restart'] as const
+const names = ['startup', 'rejections', 'settlement', 'interval', 'journal', 'flood', 'replicas', 'backfill', 'activity', 'restart', 'replica'] as const
 type Name = (typeof names)[number]
 
 const { values } = parseArgs({
@@ -103,7 +104,7 @@ try {
     if (hasRedisServer()) rows.push(...withLoad(await benchReplicas(context, { orders, clients: 32 })))
     else context.log(`replicas: skipped, ${redisServerPath} is absent (apt-get install -y redis-server)`)
   }
-  if (only.has('backfill') || only.has('activity') || only.has('restart')) {
+  if (only.has('backfill') || only.has('activity') || only.has('restart') || only.has('replica')) {
     const devnet = await startDevnet()
     try {
       context.log(`generating ${eventCount} registry events`)
@@ -114,6 +115,9 @@ try {
         const result = await benchActivity({ ...context, runs: loadRuns }, devnet, head, { connections: 16, seconds: loadSeconds, retention: indexerDefaults.retention })
         rows.push(...withLoad([result.row]))
         memory.indexer = { rssMiB: result.rssMiB, peakRssMiB: result.peakRssMiB, load: loadAverage() }
+      }
+      if (only.has('replica')) {
+        rows.push(...withLoad(await benchReplica({ ...context, runs: loadRuns }, devnet, head, { connections: 16, seconds: loadSeconds, retention: indexerDefaults.retention })))
       }
     } finally {
       await devnet.stop()

@@ -30,6 +30,8 @@ export type IndexerConfig = {
   metrics?: MetricsListen
   /** The store: a SQLite file path, or `:memory:` (nothing survives a restart). */
   db: string
+  /** INDEXER_DATABASE_URL: the index in PostgreSQL instead (one writer, read replicas); `db` is then unused. */
+  databaseUrl?: string | undefined
 }
 
 /** Documented defaults of the optional variables. */
@@ -62,6 +64,7 @@ export const indexerEnvironment = [
   `INDEXER_MAX_RANGE     largest eth_getLogs block range; halves when the node refuses (default ${indexerDefaults.maxRange})`,
   'INDEXER_METRICS_PORT  Prometheus GET /metrics on its own port (default off)',
   'INDEXER_METRICS_HOST  address of the metrics listener (default 127.0.0.1)',
+  'INDEXER_DATABASE_URL  postgres://… : the index in PostgreSQL, shared by replicas (one writer by advisory lock, the rest serve reads); wins over INDEXER_DB',
   'INDEXER_DB            SQLite file of the index, or :memory: (default .order-relay/indexer-<chain>-<digest>.sqlite in the working directory)',
 ]
 
@@ -115,10 +118,22 @@ export function readIndexerConfig(env: Env, overrides: IndexerConfigOverrides = 
     reorgWindow: overrides.reorgWindow ?? indexerDefaults.reorgWindow,
     metrics: 'metrics' in overrides ? overrides.metrics : readMetricsListen(read, 'INDEXER'),
     db: overrides.db ?? read.string('INDEXER_DB') ?? '',
+    databaseUrl: 'databaseUrl' in overrides ? overrides.databaseUrl : readDatabaseUrl(read),
   }
   read.done('indexer')
   if (!config.db) config.db = defaultStorePath(config.chainId, config.addresses, config.deployedAt)
   return config
+}
+
+/** INDEXER_DATABASE_URL: a postgres:// or postgresql:// URL (never echoed: it may hold a password). */
+function readDatabaseUrl(read: ReturnType<typeof createEnvReader>): string | undefined {
+  const raw = read.string('INDEXER_DATABASE_URL')
+  if (raw === undefined || raw === '') return undefined
+  if (!/^postgres(ql)?:\/\/[^/]/.test(raw)) {
+    read.problem('INDEXER_DATABASE_URL must be a postgres:// or postgresql:// URL (postgres://user:password@host:5432/database)')
+    return undefined
+  }
+  return raw
 }
 
 function readAddresses(read: ReturnType<typeof createEnvReader>, manifest: Manifest | undefined): Address[] | undefined {

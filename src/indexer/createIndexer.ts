@@ -6,7 +6,8 @@ import type { IndexerConfig } from './config.ts'
 import { createIndexerApp } from './http/app.ts'
 import { readiness } from './readiness.ts'
 import { createSnapshotCache } from './snapshot.ts'
-import { type IndexerStore, openSqliteStore } from './store/index.ts'
+import { createReplicaRoles } from './replica/index.ts'
+import { createPostgresStore, type IndexerStore, openSqliteStore } from './store/index.ts'
 import { createSyncer } from './sync/syncer.ts'
 import { createIndexerMetrics, type MetricsListener, observeTransport, serveMetrics } from '../metrics/index.ts'
 import { indexerOperationsRoutes } from './http/operations.ts'
@@ -60,19 +61,19 @@ export function createIndexer(config: IndexerConfig, dependencies: IndexerDepend
         : observeTransport(http(config.rpcUrl, { retryCount: 0, timeout: 10_000, maxResponseBodySize: maxRpcResponseBytes }), metrics.rpc),
       cacheTime: 0,
     }) as PublicClient)
-  const store =
-    dependencies.store ??
-    openSqliteStore({
-      path: config.db,
-      identity: { chainId: config.chainId, addresses: config.addresses, deployedAt: config.deployedAt },
-      retention: config.retention,
-      hashWindow: config.reorgWindow,
-    })
+  const identity = { chainId: config.chainId, addresses: config.addresses, deployedAt: config.deployedAt }
+  // INDEXER_DATABASE_URL: one index in PostgreSQL shared by replicas, the writer elected by an advisory lock.
+  const postgres =
+    dependencies.store === undefined && config.databaseUrl !== undefined
+      ? createPostgresStore({ url: config.databaseUrl, identity, retention: config.retention, hashWindow: config.reorgWindow })
+      : undefined
+  const store = dependencies.store ?? postgres ?? openSqliteStore({ path: config.db, identity, retention: config.retention, hashWindow: config.reorgWindow })
   const syncer = createSyncer({ client, config, logger, now, store, onReorg: metrics.reorg })
+  const roles = postgres ? createReplicaRoles({ store: postgres, syncer, config, logger }) : undefined
   const snapshots = createSnapshotCache(config, syncer.status, now)
   const app = createIndexerApp(snapshots, logger, {
     version: dependencies.version ?? packageJson.version,
-    readiness: () => readiness(config, syncer.status(), now),
+    readiness: () => readiness(config, syncer.status(), now, roles?.state()),
     operations: indexerOperationsRoutes(config, snapshots, metrics),
   })
 
@@ -89,15 +90,21 @@ export function createIndexer(config: IndexerConfig, dependencies: IndexerDepend
       start: syncer.start,
       stop: syncer.stop,
       status: syncer.status,
+      /** With INDEXER_DATABASE_URL: writer or reader, and why PostgreSQL cannot be used right now. */
+      replica: () => roles?.state(),
       /** The snapshot `GET /activity` answers right now. */
       snapshot: () => snapshots.current().snapshot,
     },
-    /** Loads the store, listens and starts syncing; resolves once the port is bound. */
+    /** Loads the store, listens and starts syncing (with PostgreSQL: as writer or read replica); resolves once the port is bound. */
     async serve(options: IndexerServeOptions = {}) {
+      await postgres?.open()
       await syncer.load()
       const server = Bun.serve({ hostname: config.host, port: config.port, fetch: app.fetch })
       const url = listenUrl(config.host, server.port as number)
-      if (options.sync !== false) syncer.start()
+      if (options.sync !== false) {
+        if (roles) await roles.start()
+        else syncer.start()
+      }
       const metricsListener: MetricsListener | undefined = config.metrics ? serveMetrics(metrics.registry, { ...config.metrics, logger, surface: 'indexer' }) : undefined
       const [registry, inbox, pool, escrow] = config.addresses
       logger.info(
@@ -111,7 +118,7 @@ export function createIndexer(config: IndexerConfig, dependencies: IndexerDepend
         /** Stops syncing and listening; safe to call twice. */
         stop() {
           stopped ??= (async () => {
-            await syncer.stop()
+            await (roles ?? syncer).stop()
             server.stop(true)
             metricsListener?.stop()
             await store.close()

@@ -73,8 +73,16 @@ export const IndexerReadinessSchema = v.object({
   ready: v.boolean(),
   reason: v.optional(
     v.pipe(
-      v.picklist(['head-unreadable', 'repairing', 'backfilling', 'stale']),
-      v.description('Why not ready: the head cannot be read, a reorg is being repaired, the first catch-up is running, or the index lags.'),
+      v.picklist(['head-unreadable', 'repairing', 'backfilling', 'stale', 'database-unreachable']),
+      v.description(
+        'Why not ready: the head cannot be read, a reorg is being repaired, the first catch-up is running, the index lags, or (INDEXER_DATABASE_URL) PostgreSQL cannot be reached.',
+      ),
+    ),
+  ),
+  role: v.optional(
+    v.pipe(
+      v.picklist(['writer', 'reader']),
+      v.description('With INDEXER_DATABASE_URL: writer (holds the lock, syncs the chain) or reader (a read-only API replica serving what the writer stored).'),
     ),
   ),
   message: v.optional(v.string()),

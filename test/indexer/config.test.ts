@@ -64,6 +64,20 @@ describe('readIndexerConfig', () => {
     expect(readIndexerConfig({ ...base, INDEXER_DB: '/var/lib/relay/index.sqlite' }).db).toBe('/var/lib/relay/index.sqlite')
   })
 
+  test('INDEXER_DATABASE_URL: a postgres URL is kept as given; anything else is refused without echoing it', () => {
+    expect(readIndexerConfig(base).databaseUrl).toBeUndefined()
+    expect(readIndexerConfig({ ...base, INDEXER_DATABASE_URL: 'postgres://indexer:pw@db:5432/index' }).databaseUrl).toBe('postgres://indexer:pw@db:5432/index')
+    expect(readIndexerConfig({ ...base, INDEXER_DATABASE_URL: 'postgresql://db/index' }).databaseUrl).toBe('postgresql://db/index')
+    expect(() => readIndexerConfig({ ...base, INDEXER_DATABASE_URL: 'mysql://u:secret-pw@db/index' })).toThrow(
+      'INDEXER_DATABASE_URL must be a postgres:// or postgresql:// URL (postgres://user:password@host:5432/database)',
+    )
+    try {
+      readIndexerConfig({ ...base, INDEXER_DATABASE_URL: 'mysql://u:secret-pw@db/index' })
+    } catch (error) {
+      expect(String(error)).not.toContain('secret-pw')
+    }
+  })
+
   test('reads every optional variable', () => {
     const config = readIndexerConfig({
       ...base,

@@ -1,9 +1,10 @@
-import { afterAll, expect, test } from 'bun:test'
+import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Hash } from 'viem'
-import { openSqliteStore, type StoredEvent } from '../../src/indexer/store/index.ts'
+import { createPostgresStore, type IndexerStore, openSqliteStore, type StoredEvent, WriterLockLostError } from '../../src/indexer/store/index.ts'
+import { postgresMissing, startPostgres, type TestPostgres } from './postgresServer.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'indexer-store-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -22,9 +23,31 @@ const stored = (block: number, logIndex = 0): StoredEvent => ({
   blockHash: hash(block),
 })
 
-test('commits survive reopening; retention keeps the newest events and marks truncated; rewind drops above the fork', async () => {
-  const path = join(dir, 'index.sqlite')
-  const store = openSqliteStore({ path, identity, retention: 3, hashWindow: 2 })
+/** The store contract, for each implementation: `open` gives a store of one index (reopening gives the same data). */
+const kinds: { name: string; skip?: string | undefined; open: (key: string) => Promise<IndexerStore> }[] = [
+  { name: 'SQLite', open: async (key) => openSqliteStore({ path: join(dir, `${key}.sqlite`), identity, retention: 3, hashWindow: 2 }) },
+  {
+    name: 'PostgreSQL',
+    skip: postgresMissing,
+    async open(key) {
+      const store = createPostgresStore({ url: postgres!.url, identity: { ...identity, deployedAt: BigInt(key.length) }, retention: 3, hashWindow: 2 })
+      await store.open()
+      expect(await store.tryLead()).toBe(true)
+      return store
+    },
+  },
+]
+let postgres: TestPostgres | undefined
+if (postgresMissing) console.log(`store.test.ts: PostgreSQL cases skipped: ${postgresMissing}`)
+beforeAll(async () => {
+  if (!postgresMissing) postgres = await startPostgres()
+}, 60_000)
+afterAll(async () => {
+  await postgres?.stop()
+})
+
+for (const kind of kinds) test.skipIf(kind.skip !== undefined)(`${kind.name}: commits survive reopening; retention keeps the newest events and marks truncated; rewind drops above the fork`, async () => {
+  const store = await kind.open('index')
   expect(await store.load(10)).toEqual(state(undefined, false, []))
   await store.commit({ events: [stored(2), stored(2, 1)], hashes: [], checkpoint: { block: 5n, hash: hash(5) }, truncated: false })
   await store.commit({ events: [stored(7)], hashes: [[6n, hash(6)]], checkpoint: { block: 8n, hash: hash(8) }, truncated: false })
@@ -32,7 +55,7 @@ test('commits survive reopening; retention keeps the newest events and marks tru
   await store.commit({ events: [stored(9)], hashes: [], checkpoint: { block: 9n, hash: hash(9) }, truncated: false })
   await store.close()
 
-  const reopened = openSqliteStore({ path, identity, retention: 3, hashWindow: 2 })
+  const reopened = await kind.open('index')
   const loaded = await reopened.load(10)
   expect(loaded).toEqual(state({ block: 9n, hash: hash(9) }, true, [stored(2, 1), stored(7), stored(9)]))
   expect((await reopened.load(2)).events).toEqual([stored(7).event, stored(9).event])
@@ -53,4 +76,61 @@ test(':memory: keeps nothing between opens', async () => {
   const second = openSqliteStore({ path: ':memory:', identity, retention: 10, hashWindow: 128 })
   expect(await second.load(10)).toEqual(state(undefined, false, []))
   await second.close()
+})
+
+test.skipIf(postgresMissing !== undefined)('PostgreSQL: one writer per index; a store without the lock cannot write; another index is another schema', async () => {
+  const open = async (deployedAt: bigint) => {
+    const store = createPostgresStore({ url: postgres!.url, identity: { ...identity, deployedAt }, retention: 10, hashWindow: 128 })
+    await store.open()
+    return store
+  }
+  const [first, second, other] = [await open(100n), await open(100n), await open(101n)]
+  expect(first.schema).toBe(second.schema)
+  expect(other.schema).not.toBe(first.schema)
+  expect(await first.tryLead()).toBe(true)
+  expect(await second.tryLead()).toBe(false)
+  expect(await other.tryLead()).toBe(true)
+  await expect(second.commit({ events: [stored(3)], hashes: [], checkpoint: { block: 3n, hash: hash(3) }, truncated: false })).rejects.toBeInstanceOf(WriterLockLostError)
+  await first.commit({ events: [stored(3)], hashes: [], checkpoint: { block: 3n, hash: hash(3) }, truncated: false })
+  // A reader sees the writer's commit; the other index sees nothing of it.
+  expect(await second.checkpoint()).toEqual({ block: 3n, hash: hash(3) })
+  expect(await second.load(10)).toEqual(state({ block: 3n, hash: hash(3) }, false, [stored(3)]))
+  expect(await other.load(10)).toEqual(state(undefined, false, []))
+  // The writer closes (its connection gives the lock up): the standby takes it and continues.
+  await first.close()
+  expect(await second.tryLead()).toBe(true)
+  await second.commit({ events: [stored(4)], hashes: [], checkpoint: { block: 4n, hash: hash(4) }, truncated: false })
+  expect((await second.load(10)).events).toEqual([stored(3).event, stored(4).event])
+  await second.close()
+  await other.close()
+})
+
+test('PostgreSQL unreachable: the error names INDEXER_DATABASE_URL without its password', async () => {
+  const store = createPostgresStore({ url: 'postgres://indexer:s3cret-pw@127.0.0.1:1/index', identity, retention: 10, hashWindow: 128 })
+  const error = await store.open().then(() => undefined, (caught: unknown) => caught)
+  expect(error).toBeInstanceOf(Error)
+  const message = (error as Error).message
+  expect(message).toStartWith('INDEXER_DATABASE_URL postgres://127.0.0.1:1/index: cannot open the index in PostgreSQL (')
+  expect(message).not.toContain('s3cret-pw')
+})
+
+test.skipIf(postgresMissing !== undefined)('PostgreSQL: changesSince tells a read replica what to do: nothing, append the newer events, or load all again', async () => {
+  const store = createPostgresStore({ url: postgres!.url, identity: { ...identity, deployedAt: 200n }, retention: 10, hashWindow: 128 })
+  await store.open()
+  expect(await store.tryLead()).toBe(true)
+  expect(await store.changesSince(undefined, 10)).toEqual({ kind: 'same' })
+  await store.commit({ events: [stored(3)], hashes: [], checkpoint: { block: 3n, hash: hash(3) }, truncated: false })
+  expect(await store.changesSince(undefined, 10)).toEqual({ kind: 'moved' })
+  const at3 = { block: 3n, hash: hash(3) }
+  expect(await store.changesSince(at3, 10)).toEqual({ kind: 'same' })
+  await store.commit({ events: [stored(5), stored(6), stored(6, 1)], hashes: [], checkpoint: { block: 6n, hash: hash(6) }, truncated: false })
+  expect(await store.changesSince(at3, 10)).toEqual({ kind: 'after', checkpoint: { block: 6n, hash: hash(6) }, events: [stored(5).event, stored(6).event, stored(6, 1).event], truncated: false })
+  // More than the limit came: load all again.
+  expect(await store.changesSince(at3, 2)).toEqual({ kind: 'moved' })
+  // The served block was replaced (a reorg the writer repaired): load all again.
+  await store.rewind({ block: 2n, hash: hash(2) })
+  await store.commit({ events: [], hashes: [], checkpoint: { block: 4n, hash: hash(44) }, truncated: false })
+  expect(await store.changesSince(at3, 10)).toEqual({ kind: 'moved' })
+  expect(await store.changesSince({ block: 6n, hash: hash(6) }, 10)).toEqual({ kind: 'moved' })
+  await store.close()
 })

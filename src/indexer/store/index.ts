@@ -1,5 +1,6 @@
-// The indexer's durable state behind a small async interface; SQLite today.
-export { defaultStorePath } from './location.ts'
+// The indexer's durable state behind a small async interface: SQLite (embedded) or PostgreSQL (replicas).
+export { defaultStorePath, indexDigest } from './location.ts'
+export { createPostgresStore, type PostgresStore, type PostgresStoreOptions, type StoreChange, WriterLockLostError } from './postgresStore.ts'
 export { schemaStatements, schemaVersion } from './schema.ts'
 export { openSqliteStore, type SqliteStoreOptions } from './sqliteStore.ts'
 export { type Checkpoint, type IndexerStore, type StoreCommit, type StoredEvent, type StoredState, type StoreIdentity, StoreMismatchError } from './types.ts'

@@ -7,9 +7,12 @@ import { join } from 'node:path'
  * chain or contract set never opens the same file.
  */
 export function defaultStorePath(chainId: number, addresses: readonly string[], deployedAt: bigint, cwd = process.cwd()): string {
-  const digest = createHash('sha256')
+  return join(cwd, '.order-relay', `indexer-${chainId}-${indexDigest(addresses, deployedAt).slice(0, 12)}.sqlite`)
+}
+
+/** SHA-256 (hex) over the address set and deployedAt: what names one index (a file, a PostgreSQL schema, a lock key). */
+export function indexDigest(addresses: readonly string[], deployedAt: bigint): string {
+  return createHash('sha256')
     .update(`${addresses.map((address) => address.toLowerCase()).join(',')}@${deployedAt}`)
     .digest('hex')
-    .slice(0, 12)
-  return join(cwd, '.order-relay', `indexer-${chainId}-${digest}.sqlite`)
 }

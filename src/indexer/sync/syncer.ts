@@ -94,6 +94,28 @@ export function createSyncer({ client, config, logger, now, store, onReorg }: Sy
     return loaded
   }
 
+  /**
+   * Serves the store's current state instead of what this process held: a read
+   * replica following the writer, or a standby about to write (it resumes from the
+   * stored checkpoint, which the previous writer may have moved).
+   */
+  async function reload(): Promise<void> {
+    const state = await store.load(config.retention)
+    eventLog.restore(state.events, state.truncated, state.eventsJson)
+    checkpoint = state.checkpoint
+    next = state.checkpoint ? state.checkpoint.block + 1n : config.deployedAt
+    loaded = Promise.resolve()
+    generation++
+  }
+
+  /** Appends what a writer committed after the served checkpoint (a read replica following it). */
+  function appendStored(events: readonly ActivityEvent[], to: Checkpoint) {
+    eventLog.append(events)
+    checkpoint = to
+    next = to.block + 1n
+    generation++
+  }
+
   /** Reads the chain head's header; false (logged once per outage) when the node does not answer. */
   async function refreshHead(): Promise<boolean> {
     try {
@@ -237,6 +259,10 @@ export function createSyncer({ client, config, logger, now, store, onReorg }: Sy
   return {
     /** Reads the store (checkpoint and events) once; `serve` waits for it before listening. */
     load,
+    reload,
+    appendStored,
+    /** The checkpoint of what is served (undefined: nothing indexed). */
+    checkpoint: () => checkpoint,
     /** One sync tick: read the head, repair a reorg, index up to the head. Never throws. */
     syncOnce,
     /** Reads the head only (no indexing): lag shows how far behind the index is. */
