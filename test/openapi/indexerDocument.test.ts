@@ -132,6 +132,7 @@ describe('the indexer document', () => {
       'repairing',
       'backfilling',
       'stale',
+      'database-unreachable',
     ])
   })
 

@@ -126,6 +126,15 @@ export const notReadyExamples: Record<NonNullable<IndexerReadiness['reason']>, I
     head: '2310',
     lagBlocks: 70,
   },
+  'database-unreachable': {
+    ready: false,
+    reason: 'database-unreachable',
+    message: 'PostgreSQL cannot be reached (connection refused): serving the last snapshot',
+    indexedThrough: '2310',
+    head: '2312',
+    lagBlocks: 2,
+    role: 'reader',
+  },
 }
 
 export const indexerStatusExample: IndexerStatus = {
