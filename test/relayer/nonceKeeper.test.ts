@@ -42,7 +42,7 @@ function poolNode(baseFeePerGas: bigint) {
 }
 
 /** A keeper whose journal holds nonce 7, sent long ago at fee cap `feeCap`, pooled by a node at base fee `baseFee`; fresh fees are 61 gwei. */
-async function pooledAt({ baseFee, feeCap }: { baseFee: bigint; feeCap: bigint }) {
+async function pooledAt({ baseFee, feeCap, signedAt = 0 }: { baseFee: bigint; feeCap: bigint; signedAt?: number }) {
   await keccakReady
   const node = poolNode(baseFee)
   const logger = createMemoryLogger()
@@ -50,7 +50,7 @@ async function pooledAt({ baseFee, feeCap }: { baseFee: bigint; feeCap: bigint }
   const call = { to: devnetAccounts.spare.address, data: '0x1234' as Hex, gas: 100_000n }
   const raw = await account.signTransaction({ type: 'eip1559', chainId: 421614, nonce: 7, ...call, maxFeePerGas: feeCap, maxPriorityFeePerGas: gwei })
   const hash = keccak256(raw)
-  journal.record([{ nonce: 7, orderHash: `0x${'ee'.repeat(32)}`, consumer: null, adapter: null, payToken: null, ...call, tx: { hash, nonce: 7, raw, maxFeePerGas: feeCap, maxPriorityFeePerGas: gwei, kind: 'order', signedAt: 0 } }])
+  journal.record([{ nonce: 7, orderHash: `0x${'ee'.repeat(32)}`, consumer: null, adapter: null, payToken: null, ...call, tx: { hash, nonce: 7, raw, maxFeePerGas: feeCap, maxPriorityFeePerGas: gwei, kind: 'order', signedAt } }])
   await node.client.request({ method: 'eth_sendRawTransaction', params: [raw] })
   const fees = { fresh: async () => ({ maxFeePerGas: 61n * gwei, maxPriorityFeePerGas: gwei }) } as never
   const watcher = createReceiptWatcher({ client: node.client, journal, address: account.address, logger, describe: async () => undefined })
@@ -72,11 +72,29 @@ test('pooled but priced out by a risen base fee: the nonce is re-signed at ≥ +
   journal.close()
 })
 
-test('pooled and still payable: left alone', async () => {
-  const { logger, journal, keeper, hash } = await pooledAt({ baseFee: 5n * gwei, feeCap: 10n * gwei })
+test('pooled and still payable, signed moments ago: left alone', async () => {
+  const { logger, journal, keeper, hash } = await pooledAt({ baseFee: 5n * gwei, feeCap: 10n * gwei, signedAt: Date.now() })
   await keeper.tick()
   expect(journal.slot(7)!.txHash).toBe(hash)
   expect(journal.txs(7)).toHaveLength(1)
   expect(logger.lines).toEqual([])
+  journal.close()
+})
+
+// Seen in a 2,000-order benchmark: anvil's automine kept the key's next nonce "queued"
+// in its pool for good, and every later order waited behind it until its client gave up.
+test('pooled at the next nonce, payable, unmined for longer than stuckAfterMs: replaced, which frees the pool', async () => {
+  const { node, logger, journal, keeper, hash } = await pooledAt({ baseFee: 5n * gwei, feeCap: 10n * gwei, signedAt: Date.now() - 60_000 })
+  await keeper.tick()
+  const slot = journal.slot(7)!
+  expect(slot.txHash).not.toBe(hash)
+  expect(journal.txs(7).map((tx) => [tx.hash, tx.kind])).toEqual([[hash, 'order'], [slot.txHash, 'replacement']])
+  expect(node.pool.has(slot.txHash)).toBe(true)
+  expect(logger.lines).toEqual([
+    `warn: tx ${hash} has waited in the node's pool at the key's next nonce for 60 s without being mined; replaced it by tx ${slot.txHash} at a higher fee`,
+  ])
+  // The replacement is new: the next round leaves it alone.
+  await keeper.tick()
+  expect(journal.txs(7)).toHaveLength(2)
   journal.close()
 })

@@ -22,7 +22,9 @@ const slotsPerRound = 32
  * - at or above it, a tx unseen for `reviveAfterMs` is checked: one the node lost is
  *   sent again exactly as signed, or, when its order can no longer settle, its
  *   nonce is filled with a 0-value self-transfer; one refused as underpriced, or
- *   pooled below the base fee, is replaced at ≥ +12.5 % fees (same call, same nonce).
+ *   pooled below the base fee, or pooled at the key's next nonce and unmined for
+ *   `stuckAfterMs` though it pays enough (a pool that holds it back), is replaced at
+ *   ≥ +12.5 % fees (same call, same nonce).
  * Every replacement and filler is written to the journal before it is sent.
  */
 export function createNonceKeeper(options: {
@@ -34,9 +36,14 @@ export function createNonceKeeper(options: {
   watcher: ReceiptWatcher
   logger: Logger
   reviveAfterMs: number
+  /** How long the next nonce's tx may sit unmined in the pool before it is replaced (default 5 × reviveAfterMs, at least 10 s). */
+  stuckAfterMs?: number
   wouldRevert: WouldRevert
 }) {
   const { client, account, chainId, journal, logger, watcher } = options
+  // How long the next nonce's tx may sit in the pool unmined, though it pays enough,
+  // before it is replaced (each replacement restarts the count, so fees rise slowly).
+  const stuckAfterMs = options.stuckAfterMs ?? Math.max(10_000, 5 * options.reviveAfterMs)
 
   async function sign(slot: JournalSlot, current: JournalTx, call: { to: Hex; data: Hex; gas: bigint }, kind: JournalTx['kind']): Promise<JournalTx> {
     const fees = bumped(current, await options.fees.fresh())
@@ -59,7 +66,7 @@ export function createNonceKeeper(options: {
     logger.warn(`tx ${current.hash} was dropped by the node and its order can no longer settle (${reason}); filled nonce ${slot.nonce} with a 0-value transfer, tx ${tx.hash}`)
   }
 
-  async function revive(slot: JournalSlot) {
+  async function revive(slot: JournalSlot, latest: number) {
     const current = journal.tx(slot.txHash)
     if (!current) return
     const known = (await client.request({ method: 'eth_getTransactionByHash', params: [slot.txHash] })) as { blockNumber: Hex | null } | null
@@ -68,6 +75,11 @@ export function createNonceKeeper(options: {
       const { baseFeePerGas } = await client.getBlock({ blockTag: 'latest' })
       if (baseFeePerGas !== null && baseFeePerGas > current.maxFeePerGas) {
         await replace(slot, current, 'is priced out of blocks (the base fee rose above its fee cap)')
+      } else if (slot.nonce === latest && Date.now() - current.signedAt >= stuckAfterMs) {
+        // The very next nonce, in the pool, paying enough, and still not mined: the pool
+        // holds it back (anvil's automine strands such a tx as "queued" under load, and
+        // every later nonce waits behind it). A replacement enters the pool afresh.
+        await replace(slot, current, `has waited in the node's pool at the key's next nonce for ${Math.round((Date.now() - current.signedAt) / 1000)} s without being mined`)
       } else journal.resent(slot.nonce)
       return
     }
@@ -104,7 +116,7 @@ export function createNonceKeeper(options: {
           logger.warn(`nonce ${slot.nonce} (tx ${slot.txHash}) was taken by a transaction not in this relayer's journal: another process is signing with the same key; run one relayer process per gas key`)
           continue
         }
-        await revive(slot)
+        await revive(slot, latest)
       }
     },
   }
