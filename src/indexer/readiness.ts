@@ -4,7 +4,12 @@ import { freshness } from './snapshot.ts'
 import type { SyncStatus } from './sync/syncer.ts'
 
 /** With INDEXER_DATABASE_URL: this process's role, and why PostgreSQL cannot be used right now. */
-export type ReplicaState = { role: 'writer' | 'reader'; problem: string | undefined }
+export type ReplicaState = {
+  role: 'writer' | 'reader'
+  problem: string | undefined
+  /** Polls that failed in a row in the current database outage (0 while it answers). */
+  failedPolls: number
+}
 
 /**
  * Whether a load balancer should send traffic here (`GET /ready`), with the first

@@ -93,7 +93,7 @@ test.skipIf(postgresMissing !== undefined)(
     cleanup.push(() => proxy.stop())
     const standby = await startTestIndexer(devnet, { rpcUrl: proxy.url, loop: true, overrides: { databaseUrl: postgres.url, pollMs: 50 } })
     cleanup.push(() => standby.stop())
-    expect(standby.sync.replica()).toEqual({ role: 'reader', problem: undefined })
+    expect(standby.sync.replica()).toEqual({ role: 'reader', problem: undefined, failedPolls: 0 })
     expect((await replica(standby)).role).toBe('reader')
     expect(standby.logger.lines.join('\n')).toContain('indexer: role reader: another process holds the writer lock of ')
 
@@ -160,9 +160,9 @@ test.skipIf(postgresMissing !== undefined)(
     const down = await indexer.get('/ready')
     expect(down.status).toBe(503)
     expect((down.json as IndexerReadiness).message).toStartWith('PostgreSQL cannot be reached (')
-    // Many polls later (every 20 ms), still one warning for this outage.
+    // Many polls later, still one warning for this outage.
     const polls = indexer.logger.lines.length
-    await Bun.sleep(300)
+    await until('ten failed polls of PostgreSQL in this outage', () => (indexer.sync.replica()?.failedPolls ?? 0) >= 10)
     const warnings = indexer.logger.lines.filter((line) => line.includes('PostgreSQL cannot be reached'))
     expect(warnings.length).toBe(1)
     expect(warnings[0]).toEndWith(`retrying every 20 ms (INDEXER_DATABASE_URL)`)

@@ -18,12 +18,13 @@ import type { Syncer } from '../sync/syncer.ts'
  * @example
  * const roles = createReplicaRoles({ store, syncer, config, logger })
  * await roles.start()
- * roles.state() // { role: 'reader', problem: undefined }
+ * roles.state() // { role: 'reader', problem: undefined, failedPolls: 0 }
  */
 export function createReplicaRoles({ store, syncer, config, logger }: { store: PostgresStore; syncer: Syncer; config: IndexerConfig; logger: Logger }) {
   const outages = createOutageLog(logger)
   let role: ReplicaState['role'] = 'reader'
   let problem: string | undefined
+  let failedPolls = 0
   /** True once this process stops writing: it serves the store as it is, not what it held. */
   let reloadAll = false
   let announced = false
@@ -59,15 +60,17 @@ export function createReplicaRoles({ store, syncer, config, logger }: { store: P
       }
       announced = true
       problem = undefined
+      failedPolls = 0
       outages.recovered('database', `PostgreSQL answers again (${store.location}); role ${role}`)
     } catch (error) {
       problem = `PostgreSQL cannot be reached (${describeError(error)}): serving the last snapshot`
+      failedPolls++
       outages.failed('database', `${problem}; retrying every ${config.pollMs} ms (INDEXER_DATABASE_URL)`)
     }
   }
 
   return {
-    state: (): ReplicaState => ({ role, problem }),
+    state: (): ReplicaState => ({ role, problem, failedPolls }),
     /** Decides the role once, then keeps polling every `pollMs` until `stop`. */
     async start() {
       halted = false
