@@ -18,17 +18,10 @@ import {
   RelaySuccessSchema,
   Uint256StringSchema,
 } from '../../src/wire/index.ts'
+import { documentBodies, type OpenApiDocument } from './support/documentBodies.ts'
 
-type Media = { schema: { $ref?: string }; example?: unknown; examples?: Record<string, { value: unknown }> }
-type Operation = { requestBody?: { content: Record<string, Media> }; responses: Record<string, { content?: Record<string, Media> }> }
 
-const document = openApiDocument('1.2.3') as {
-  info: Record<string, unknown>
-  servers: unknown
-  security: unknown
-  paths: Record<string, Record<string, Operation>>
-  components: { schemas: Record<string, Record<string, unknown>> }
-}
+const document = openApiDocument('1.2.3') as OpenApiDocument
 const wire: Record<string, v.GenericSchema> = {
   RelayRequest: RelayRequestSchema,
   RelaySuccess: RelaySuccessSchema,
@@ -40,19 +33,7 @@ const wire: Record<string, v.GenericSchema> = {
   RelayerStatus: RelayerStatusSchema,
 }
 
-/** Every body in the document: where it is, its media object. */
-function bodies(): [string, Media][] {
-  const found: [string, Media][] = []
-  for (const [path, item] of Object.entries(document.paths)) {
-    for (const [method, operation] of Object.entries(item)) {
-      for (const [type, media] of Object.entries(operation.requestBody?.content ?? {})) found.push([`${method} ${path} request ${type}`, media])
-      for (const [status, response] of Object.entries(operation.responses)) {
-        for (const [type, media] of Object.entries(response.content ?? {})) found.push([`${method} ${path} ${status} ${type}`, media])
-      }
-    }
-  }
-  return found
-}
+const bodies = () => documentBodies(document)
 
 describe('the relayer document', () => {
   test('head: OpenAPI 3.1, license, a server, no authentication', () => {

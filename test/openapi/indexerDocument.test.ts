@@ -18,19 +18,10 @@ import {
   IndexerStatusSchema,
   IndexerUnavailableSchema,
 } from '../../src/wire/index.ts'
+import { documentBodies, type OpenApiDocument } from './support/documentBodies.ts'
 
-type Media = { schema: { $ref?: string; anyOf?: { $ref: string }[]; const?: string }; example?: unknown; examples?: Record<string, { value: unknown }> }
-type Parameter = { name: string; in: string; example?: unknown }
-type Operation = { parameters?: Parameter[]; responses: Record<string, { content?: Record<string, Media> }> }
 
-const document = indexerOpenApiDocument('1.2.3') as {
-  openapi: string
-  info: Record<string, unknown>
-  servers: unknown
-  security: unknown
-  paths: Record<string, Record<string, Operation>>
-  components: { schemas: Record<string, Record<string, unknown>> }
-}
+const document = indexerOpenApiDocument('1.2.3') as OpenApiDocument
 const wire: Record<string, v.GenericSchema> = {
   ActivitySnapshot: ActivitySnapshotSchema,
   ActivityPage: ActivityPageSchema,
@@ -41,18 +32,7 @@ const wire: Record<string, v.GenericSchema> = {
 }
 const named = (ref: string) => ref.replace('#/components/schemas/', '')
 
-/** Every body in the document: where it is, its media object. */
-function bodies(): [string, Media][] {
-  const found: [string, Media][] = []
-  for (const [path, item] of Object.entries(document.paths)) {
-    for (const [method, operation] of Object.entries(item)) {
-      for (const [status, response] of Object.entries(operation.responses)) {
-        for (const [type, media] of Object.entries(response.content ?? {})) found.push([`${method} ${path} ${status} ${type}`, media])
-      }
-    }
-  }
-  return found
-}
+const bodies = () => documentBodies(document)
 
 describe('the indexer document', () => {
   test('head: OpenAPI 3.1 at the given version, the relayer\'s license, a server, no authentication', () => {
