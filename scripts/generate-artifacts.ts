@@ -1,6 +1,8 @@
 // Turns forge's output for contracts/src into one typed module, src/chain/generated/artifacts.ts:
 // `export const <contract>Abi = [...] as const` for every contract and interface, and
-// `export const <contract>Bytecode = '0x…' as const` for every deployable one.
+// `export const <contract>Bytecode = '0x…' as const` for every deployable one, and for the
+// contracts under contracts/src/offchain/ (never deployed: their runtime code is put at an
+// address by an `eth_call` state override) `<contract>RuntimeBytecode` instead.
 //
 //   bun scripts/generate-artifacts.ts           write the module
 //   bun scripts/generate-artifacts.ts --check   exit 1 if the committed module differs from contracts/out
@@ -15,7 +17,7 @@ const outDir = join(contractsDir, 'out')
 const target = join(root, 'src', 'chain', 'generated', 'artifacts.ts')
 const targetName = relative(root, target)
 
-type Artifact = { name: string; source: string; abi: unknown[]; bytecode: string | undefined }
+type Artifact = { name: string; source: string; abi: unknown[]; bytecode: string | undefined; runtime: boolean }
 
 /** Every file under `dir` (recursively) whose name ends with `suffix`, as sorted absolute paths. */
 function filesUnder(dir: string, suffix: string): string[] {
@@ -36,8 +38,9 @@ function readArtifacts(): Artifact[] {
     const targets = Object.entries<string>(json.metadata?.settings?.compilationTarget ?? {})
     const [source, name] = targets[0] ?? []
     if (!source || !name || !sources.has(source)) continue
-    const object: string = json.bytecode?.object ?? '0x'
-    artifacts.push({ name, source, abi: json.abi, bytecode: object.length > 2 ? object : undefined })
+    const runtime = source.startsWith('src/offchain/')
+    const object: string = (runtime ? json.deployedBytecode?.object : json.bytecode?.object) ?? '0x'
+    artifacts.push({ name, source, abi: json.abi, bytecode: object.length > 2 ? object : undefined, runtime })
   }
   const seen = new Map<string, string>()
   for (const { name, source } of artifacts) {
@@ -104,11 +107,14 @@ function render(artifacts: Artifact[]): string {
     '// contracts/src. Do not edit: change the contracts and rebuild.',
     '',
   ]
-  for (const { name, source, abi, bytecode } of artifacts) {
+  for (const { name, source, abi, bytecode, runtime } of artifacts) {
     const base = exportBase(name)
     lines.push(`/** ABI of \`${name}\` (contracts/${source}). */`)
     lines.push(`export const ${base}Abi = ${print(abi, '', entryKeys)} as const`, '')
-    if (bytecode) {
+    if (bytecode && runtime) {
+      lines.push(`/** Runtime bytecode of \`${name}\`, for an \`eth_call\` state override (it is never deployed). */`)
+      lines.push(`export const ${base}RuntimeBytecode = '${bytecode}' as const`, '')
+    } else if (bytecode) {
       lines.push(`/** Creation bytecode of \`${name}\`. */`)
       lines.push(`export const ${base}Bytecode = '${bytecode}' as const`, '')
     }

@@ -4,6 +4,7 @@ import type { RelayerConfig } from './config.ts'
 import type { ChainClock } from './chainClock.ts'
 import type { Journal, OrderClaims } from './journal/index.ts'
 import type { SharedOutcomes } from './replicas/index.ts'
+import type { PendingSimulator } from './simulation/index.ts'
 import type { SettlementFinder } from './steps/findSettlement.ts'
 import type { createGasLimitCache, Submitter } from './submitter/index.ts'
 
@@ -13,6 +14,8 @@ export type RelayerContext = {
   client: PublicClient
   submitter: Submitter
   gasLimits: ReturnType<typeof createGasLimitCache>
+  /** Step 5's `eth_call`s at `pending`, batched under load. */
+  simulator: PendingSimulator
   clock: ChainClock
   logger: Logger
   /** Every tx the gas key signed and what became of it: the one store of pending txs. */

@@ -13,6 +13,7 @@ import { createRelayerApp } from './http/app.ts'
 import { createLocalClaims, defaultJournalPath, openJournal } from './journal/index.ts'
 import { describeOutcome, wouldRevertNow } from './steps/broadcast.ts'
 import { createSettlementFinder } from './steps/findSettlement.ts'
+import { createPendingSimulator } from './simulation/index.ts'
 import { maxServerBodyBytes } from './http/readJsonBody.ts'
 import { createGasLimitCache, createSubmitter } from './submitter/index.ts'
 import { observeTransport } from '../metrics/index.ts'
@@ -109,6 +110,7 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
     client,
     submitter,
     gasLimits: createGasLimitCache(client, { ttlMs: 10 * 60_000, pad: (gas) => (gas * 13n) / 10n + 25_000n }),
+    simulator: createPendingSimulator({ client, address: account.address, broker: config.broker, logger }),
     clock: createChainClock(client, { refreshMs: 2_000, logger }),
     logger,
     journal,

@@ -1,8 +1,9 @@
-import { BaseError, type Hex, HttpRequestError, size, TimeoutError, WebSocketRequestError } from 'viem'
+import { type Hex, size } from 'viem'
 import { decodeRevert, encodeBrokerCall, errorAbis, extractRevertData, isRevertError } from '../../chain/index.ts'
 import type { RelayRequest } from '../../wire/index.ts'
 import type { RelayerContext } from '../context.ts'
 import { RelayError } from '../errors.ts'
+import { type Fees, isTransportError } from '../simulation/index.ts'
 import { errorText } from '../submitter/index.ts'
 import { findSettlement } from './findSettlement.ts'
 
@@ -11,7 +12,8 @@ export type SimulatedOrder = { data: Hex; gas: bigint }
 /**
  * Step 5: one `eth_call` of `broker(...)` against the `pending` block (the state the
  * transaction will meet, with the relayer's own txs still in the pool applied), from
- * the relayer's own address, with the gas limit and fee fields the transaction will
+ * the relayer's own address (under load, several orders share one call, each still
+ * simulated alone: see simulation/pendingSimulator.ts), with the gas limit and fee fields the transaction will
  * carry, so an order that would revert is refused without spending gas and an order
  * that passes is broadcast exactly as simulated (a key that cannot pay gas × fee is
  * found here too). The limit comes from the per-(adapter, payToken) cache; an order
@@ -35,7 +37,7 @@ export async function simulate(context: RelayerContext, request: RelayRequest, o
   }
   const key = { adapter, payToken: request.order.payToken as Hex }
   const cached = await orRevert(context, orderHash, 'estimating gas', () => gasLimits.get(key, call))
-  const first = await callFailure(context, data, cached, fees)
+  const first = await context.simulator.call(data, cached, fees)
   if (first === undefined) return { data, gas: cached }
   if (isTransportError(first)) throw upstream('during simulation', first)
   if (cannotPay(first)) throw cannotPayError(first)
@@ -44,23 +46,11 @@ export async function simulate(context: RelayerContext, request: RelayRequest, o
 
   // Out of gas, an empty revert, or a limit under the calldata cost: find this order's own limit.
   const own = await orRevert(context, orderHash, 'estimating gas', () => gasLimits.estimate(call))
-  const second = await callFailure(context, data, own, fees)
+  const second = await context.simulator.callAlone(data, own, fees)
   if (second === undefined) return { data, gas: own }
   if (cannotPay(second)) throw cannotPayError(second)
   if (isRevertError(second)) throw await revertToRelayError(context, decodeRevert(extractRevertData(second), errorAbis).text, orderHash)
   throw upstream('during simulation', second)
-}
-
-type Fees = { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }
-
-/** Runs the Broker call at `gas` and `fees` against the pending block; undefined when it passes, else the error. */
-async function callFailure(context: RelayerContext, data: Hex, gas: bigint, fees: Fees): Promise<{} | undefined> {
-  try {
-    await context.client.call({ account: context.submitter.address, to: context.config.broker, data, gas, ...fees, blockTag: 'pending' })
-    return undefined
-  } catch (error) {
-    return error ?? new Error('eth_call failed')
-  }
 }
 
 // The node refused the call because the key cannot pay gas × maxFeePerGas.
@@ -79,12 +69,6 @@ async function orRevert(context: RelayerContext, orderHash: Hex, doing: string, 
 }
 
 const upstream = (when: string, cause: unknown) => new RelayError('UPSTREAM_RPC', `the relayer's RPC failed ${when}; retry or try another relayer`, { cause })
-
-/** The node was not reached or did not answer (as opposed to answering with an error). */
-function isTransportError(error: unknown): boolean {
-  if (!(error instanceof BaseError)) return false
-  return Boolean(error.walk((e) => e instanceof HttpRequestError || e instanceof TimeoutError || e instanceof WebSocketRequestError))
-}
 
 /** A token's "the window has passed" revert: the mock's `authorization expired`, Circle's `FiatTokenV2: authorization is expired`. */
 export const isExpiredReason = (reason: string) => /authorization (is )?expired/i.test(reason)

@@ -3,11 +3,15 @@
  * `refuse` answers HTTP 503 without forwarding; `loseAnswer` forwards the call (the
  * node acts on it) and then answers 503, as when a connection drops mid-call;
  * `unsupported` answers JSON-RPC "method not found", as a node without the method does.
+ * `calls` keeps every single call's method and params; `refuseWhen` answers a JSON-RPC
+ * error to the single calls it matches (a node refusing a parameter it does not support).
  */
 export function startFlakyRpc(upstream: string) {
   const failing = new Map<string, 'refuse' | 'loseAnswer' | 'unsupported'>()
   const failNext = new Map<string, number>()
   const seen: string[] = []
+  const calls: RpcCall[] = []
+  let refusing: { match: (call: RpcCall) => boolean; message: string } | undefined
   const server = Bun.serve({
     hostname: '127.0.0.1',
     port: 0,
@@ -16,6 +20,11 @@ export function startFlakyRpc(upstream: string) {
       const body = JSON.parse(text) as { method: string } | { method: string }[]
       const methods = (Array.isArray(body) ? body : [body]).map((call) => call.method)
       seen.push(...methods)
+      for (const call of Array.isArray(body) ? body : [body]) calls.push({ method: call.method, params: (call as { params?: unknown[] }).params ?? [] })
+      if (refusing && !Array.isArray(body) && refusing.match(calls.at(-1)!)) {
+        const { id } = body as { id?: unknown }
+        return Response.json({ jsonrpc: '2.0', id, error: { code: -32602, message: refusing.message } })
+      }
       let mode = methods.map((method) => failing.get(method)).find(Boolean)
       for (const method of methods) {
         const left = failNext.get(method) ?? 0
@@ -39,6 +48,11 @@ export function startFlakyRpc(upstream: string) {
     url: `http://127.0.0.1:${server.port}`,
     /** Methods called through the proxy, in order. */
     seen,
+    /** Every call through the proxy with its params, in order. */
+    calls,
+    refuseWhen(match: (call: RpcCall) => boolean, message: string) {
+      refusing = { match, message }
+    },
     fail(method: string, mode: 'refuse' | 'loseAnswer' | 'unsupported' = 'refuse') {
       failing.set(method, mode)
     },
@@ -49,9 +63,12 @@ export function startFlakyRpc(upstream: string) {
     heal() {
       failing.clear()
       failNext.clear()
+      refusing = undefined
     },
     stop() {
       server.stop(true)
     },
   }
 }
+
+export type RpcCall = { method: string; params: unknown[] }

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: MIT
+pragma solidity 0.8.37;
+
+/// @title BatchSimulator
+/// @notice Never deployed. The relayer puts this runtime code at its own gas address with an
+/// `eth_call` state override and calls itself, so one call against the `pending` block
+/// simulates many orders: each broker call runs with the relayer as `msg.sender` and
+/// `tx.origin`, as its transaction would, and each runs alone, its state changes (and its
+/// warm accounts and slots) undone before the next. A node that builds its pending block
+/// for every call (anvil executes its whole pool each time) then builds it once per batch.
+contract BatchSimulator {
+    /// @dev `attempt` did not have the gas its caller asked for: the outer call was too small.
+    error BatchOutOfGas();
+
+    /// @notice Runs `calls[i]` against `target` with `gas[i]` gas each, in isolation.
+    /// @return results `abi.encode(bool ok, bytes returnOrRevertData)` per call, or empty
+    /// bytes when the attempt itself could not run (the caller simulates that one alone).
+    function simulate(address target, bytes[] calldata calls, uint256[] calldata gas) external returns (bytes[] memory results) {
+        results = new bytes[](calls.length);
+        for (uint256 i; i < calls.length; ++i) {
+            // `attempt` always reverts, so nothing it did stays; its revert data is the result.
+            (bool returned, bytes memory result) = address(this).call(abi.encodeCall(this.attempt, (target, calls[i], gas[i])));
+            if (!returned) results[i] = result;
+        }
+    }
+
+    /// @notice Calls `target` with exactly `gas` gas, then reverts with what happened.
+    function attempt(address target, bytes calldata data, uint256 gas) external {
+        // CALL silently passes on less than asked when less than 64/64 is left: refuse instead.
+        if (gasleft() < gas + gas / 63 + 10_000) revert BatchOutOfGas();
+        (bool ok, bytes memory out) = target.call{gas: gas}(data);
+        bytes memory packed = abi.encode(ok, out);
+        assembly ("memory-safe") {
+            revert(add(packed, 32), mload(packed))
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import { type Address, decodeAbiParameters, decodeFunctionResult, encodeFunctionData, type Hex, type PublicClient, size } from 'viem'
+import { batchSimulatorAbi, batchSimulatorRuntimeBytecode } from '../../chain/index.ts'
+
+export type Fees = { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }
+
+/** One order's call in a batch: its calldata and the execution gas its transaction would have. */
+export type BatchItem = { data: Hex; executionGas: bigint }
+
+/** What one call did: passed, or reverted with this data ('0x' when empty or out of gas); undefined when it could not run. */
+export type BatchItemResult = { ok: true } | { ok: false; data: Hex } | undefined
+
+// Per item beyond its own gas: the 1/64 a CALL keeps back, `attempt`'s own work and the
+// copies of its calldata and results; per batch: the loop and the outer call's calldata.
+const perItemOverhead = 40_000n
+const perBatchOverhead = 100_000n
+
+/** The gas the outer call needs for `items`. */
+export function batchGas(items: readonly BatchItem[]): bigint {
+  let total = perBatchOverhead
+  for (const item of items) total += item.executionGas + item.executionGas / 63n + perItemOverhead + 16n * BigInt(size(item.data))
+  return total
+}
+
+/**
+ * One `eth_call` at `pending` from `address` to `address`, whose code is overridden with
+ * BatchSimulator for the call: every item runs against `target` with the relayer as its
+ * sender, each in isolation. Throws what the node answered when the call itself fails.
+ */
+export async function callBatch(client: PublicClient, address: Address, target: Address, items: readonly BatchItem[], fees: Fees): Promise<BatchItemResult[]> {
+  const data = encodeFunctionData({
+    abi: batchSimulatorAbi,
+    functionName: 'simulate',
+    args: [target, items.map((item) => item.data), items.map((item) => item.executionGas)],
+  })
+  const { data: returned } = await client.call({
+    account: address,
+    to: address,
+    data,
+    gas: batchGas(items),
+    ...fees,
+    blockTag: 'pending',
+    stateOverride: [{ address, code: batchSimulatorRuntimeBytecode }],
+  })
+  if (returned === undefined) throw new Error('the batch simulation returned no data')
+  const results = decodeFunctionResult({ abi: batchSimulatorAbi, functionName: 'simulate', data: returned }) as readonly Hex[]
+  if (results.length !== items.length) throw new Error(`the batch simulation returned ${results.length} results for ${items.length} calls`)
+  return results.map(decodeItem)
+}
+
+function decodeItem(packed: Hex): BatchItemResult {
+  if (size(packed) < 64) return undefined
+  try {
+    const [ok, out] = decodeAbiParameters([{ type: 'bool' }, { type: 'bytes' }], packed)
+    return ok ? { ok: true } : { ok: false, data: out }
+  } catch {
+    return undefined
+  }
+}

@@ -1,0 +1,3 @@
+export { BatchedRevertError, createPendingSimulator, isTransportError, type PendingSimulator, type PendingSimulatorOptions } from './pendingSimulator.ts'
+export type { Fees } from './batchCall.ts'
+export { minimumGasLimit } from './intrinsicGas.ts'

@@ -1,0 +1,158 @@
+import { type Address, BaseError, type Hex, HttpRequestError, type PublicClient, TimeoutError, WebSocketRequestError } from 'viem'
+import type { Logger } from '../../shared/index.ts'
+import { type BatchItem, type BatchItemResult, batchGas, callBatch, type Fees } from './batchCall.ts'
+import { executionGas } from './intrinsicGas.ts'
+
+/** A call that reverted inside a batch: carries its revert data as a node's error would. */
+export class BatchedRevertError extends Error {
+  override name = 'BatchedRevertError'
+  constructor(readonly data: Hex) {
+    super('execution reverted')
+  }
+}
+
+export type PendingSimulator = {
+  /**
+   * Runs the broker call `data` with `gas` and `fees` from the relayer's address against
+   * the `pending` block. Resolves undefined when it passes, else with the error: the
+   * node's, or a BatchedRevertError when it ran in a batch.
+   */
+  call(data: Hex, gas: bigint, fees: Fees): Promise<unknown>
+  /** The same, always its own `eth_call` (an order's second try at its own gas limit). */
+  callAlone(data: Hex, gas: bigint, fees: Fees): Promise<unknown>
+  /** Calls made so far: alone, in batches, and the batches themselves. */
+  readonly counts: { single: number; batched: number; batches: number }
+}
+
+export type PendingSimulatorOptions = {
+  client: PublicClient
+  address: Address
+  broker: Address
+  logger: Logger
+  /** Simulation calls at the node at once; more orders wait and go in one batch. */
+  maxInFlight?: number
+  maxBatch?: number
+  /** The most gas one batch call may ask for (nodes cap an eth_call's gas). */
+  maxBatchGas?: bigint
+}
+
+type Waiting = { data: Hex; gas: bigint; fees: Fees; resolve: (error: unknown) => void }
+
+/**
+ * Simulations against `pending`, coalesced. A node may build its pending block for every
+ * call (anvil executes its whole pool each time), so under load a call per order makes
+ * the node's work grow with the pool. Here at most `maxInFlight` calls are at the node;
+ * the orders that come meanwhile go together in the next call (BatchSimulator, put at the
+ * relayer's address by a state override), each simulated alone against the same pending
+ * state as its own call would be. An order alone is one plain `eth_call`, as before. A
+ * node that refuses the batch call (no state overrides) gets one call per order from then on.
+ */
+export function createPendingSimulator(options: PendingSimulatorOptions): PendingSimulator {
+  const { client, address, broker, logger } = options
+  const maxInFlight = options.maxInFlight ?? 2
+  const maxBatch = options.maxBatch ?? 64
+  const maxBatchGas = options.maxBatchGas ?? 20_000_000n
+  const queue: Waiting[] = []
+  const counts = { single: 0, batched: 0, batches: 0 }
+  let inFlight = 0
+  let batching = true
+
+  async function single(data: Hex, gas: bigint, fees: Fees): Promise<unknown> {
+    counts.single++
+    try {
+      await client.call({ account: address, to: broker, data, gas, ...fees, blockTag: 'pending' })
+      return undefined
+    } catch (error) {
+      return error ?? new Error('eth_call failed')
+    }
+  }
+
+  /** Takes the next batch off the queue: same fees, within the count and gas caps. */
+  function takeBatch(): Array<Waiting & { item: BatchItem }> {
+    const taken: Array<Waiting & { item: BatchItem }> = []
+    const fees = queue[0]!.fees
+    for (let index = 0; index < queue.length && taken.length < maxBatch; ) {
+      const waiting = queue[index]!
+      const gas = executionGas(waiting.data, waiting.gas)
+      const sameFees = waiting.fees.maxFeePerGas === fees.maxFeePerGas && waiting.fees.maxPriorityFeePerGas === fees.maxPriorityFeePerGas
+      // A limit under the calldata cost cannot be batched: its own call gives the node's answer.
+      if (gas === undefined || !sameFees) {
+        index++
+        continue
+      }
+      const item = { data: waiting.data, executionGas: gas }
+      if (taken.length > 0 && batchGas([...taken.map((each) => each.item), item]) > maxBatchGas) break
+      queue.splice(index, 1)
+      taken.push({ ...waiting, item })
+    }
+    return taken
+  }
+
+  async function runBatch(batch: Array<Waiting & { item: BatchItem }>): Promise<void> {
+    counts.batches++
+    counts.batched += batch.length
+    let results: BatchItemResult[]
+    try {
+      results = await callBatch(client, address, broker, batch.map((each) => each.item), batch[0]!.fees)
+    } catch (error) {
+      if (isTransportError(error)) {
+        for (const each of batch) each.resolve(error)
+        return
+      }
+      if (!/insufficient funds|insufficient balance/i.test(String((error as Error)?.message))) {
+        batching = false
+        logger.warn(`batched simulation is off: the node refused an eth_call with a state override (${nodeSays(error)}); each order is simulated in its own eth_call from now on`)
+      }
+      // The key may pay for each order's gas but not for the batch's: each alone says which.
+      await Promise.all(batch.map(async (each) => each.resolve(await single(each.data, each.gas, each.fees))))
+      return
+    }
+    await Promise.all(
+      batch.map(async (each, index) => {
+        const result = results[index]
+        if (result === undefined) each.resolve(await single(each.data, each.gas, each.fees))
+        else each.resolve(result.ok ? undefined : new BatchedRevertError(result.data))
+      }),
+    )
+  }
+
+  function pump(): void {
+    while (inFlight < maxInFlight && queue.length > 0) {
+      const batch = batching && queue.length > 1 ? takeBatch() : []
+      inFlight++
+      let work: Promise<void>
+      if (batch.length > 1) {
+        work = runBatch(batch)
+      } else {
+        // One order (or one that cannot be batched): its own plain call.
+        if (batch.length === 1) queue.unshift(batch[0]!)
+        const next = queue.shift()!
+        work = single(next.data, next.gas, next.fees).then(next.resolve)
+      }
+      void work.finally(() => {
+        inFlight--
+        pump()
+      })
+    }
+  }
+
+  return {
+    call(data, gas, fees) {
+      return new Promise((resolve) => {
+        queue.push({ data, gas, fees, resolve })
+        pump()
+      })
+    },
+    callAlone: single,
+    counts,
+  }
+}
+
+// The node's own words (viem's `details`), never the whole message: that names the RPC URL.
+const nodeSays = (error: unknown) => (error instanceof BaseError ? error.details || error.shortMessage : 'no message from the node')
+
+/** The node was not reached or did not answer (as opposed to answering with an error). */
+export function isTransportError(error: unknown): boolean {
+  if (!(error instanceof BaseError)) return false
+  return Boolean(error.walk((e) => e instanceof HttpRequestError || e instanceof TimeoutError || e instanceof WebSocketRequestError))
+}
