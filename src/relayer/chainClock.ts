@@ -1,5 +1,5 @@
 import type { PublicClient } from 'viem'
-import { backgroundRefresh, type Logger } from '../shared/index.ts'
+import { backgroundRefresh, type Logger, sharedInFlight } from '../shared/index.ts'
 
 export type ChainClock = ReturnType<typeof createChainClock>
 
@@ -15,10 +15,10 @@ export function createChainClock(client: PublicClient, options: { refreshMs: num
   const wallMs = options.wallClockMs ?? Date.now
   let sample: { timestamp: bigint; readAt: number } | undefined
 
-  async function refresh() {
+  const refresh = sharedInFlight(async () => {
     const block = await client.getBlock({ blockTag: 'pending' }).catch(() => client.getBlock({ blockTag: 'latest' }))
     sample = { timestamp: block.timestamp, readAt: wallMs() }
-  }
+  })
   const ticker = backgroundRefresh(refresh, { everyMs: options.refreshMs, logger: options.logger, what: 'chain head read' })
 
   async function bounds(): Promise<{ chain: bigint; wall: bigint }> {

@@ -1,5 +1,5 @@
 import type { PublicClient } from 'viem'
-import { backgroundRefresh, type Logger } from '../../shared/index.ts'
+import { backgroundRefresh, type Logger, sharedInFlight } from '../../shared/index.ts'
 
 export type Fees = { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }
 
@@ -10,11 +10,11 @@ export type Fees = { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }
 export function createFeeCache(client: PublicClient, options: { refreshMs: number; logger: Logger }) {
   let fees: Fees | undefined
 
-  async function refresh(): Promise<Fees> {
+  const refresh = sharedInFlight(async (): Promise<Fees> => {
     const estimate = await client.estimateFeesPerGas({ type: 'eip1559', chain: client.chain })
     fees = { maxFeePerGas: estimate.maxFeePerGas, maxPriorityFeePerGas: estimate.maxPriorityFeePerGas }
     return fees
-  }
+  })
   const ticker = backgroundRefresh(refresh, { everyMs: options.refreshMs, logger: options.logger, what: 'gas price refresh' })
 
   return {
