@@ -6,7 +6,7 @@
 import type { BenchContext } from './lib/context.ts'
 import { type Row, row } from './lib/report.ts'
 import { median, round } from './lib/stats.ts'
-import { baselineRun, type RunResult, relayerRun, rpcChecks, settlementChecks } from './lib/settlementRuns.ts'
+import { baselineRun, cpuBoundChecks, type RunResult, relayerRun, rpcChecks, settlementChecks } from './lib/settlementRuns.ts'
 import { prepareWork } from './lib/settlementWork.ts'
 
 export type SettlementOptions = { orders: number; clients: number }
@@ -23,7 +23,7 @@ export async function benchSettlement(context: BenchContext, options: Settlement
       const result = side === 'relayer' ? await relayerRun(context, work) : await baselineRun(context, work, { simulate: side === 'simulated' })
       runs[side].push(result)
       context.log(
-        `settlement run ${run + 1}: ${side} ${result.perSecond.toFixed(0)} orders/s, anvil ${result.anvilCpuPer1000.toFixed(2)} s CPU per 1000` +
+        `settlement run ${run + 1}: ${side} ${result.perSecond.toFixed(0)} orders/s, anvil ${result.anvilCpuPer1000.toFixed(2)} s CPU per 1000, run CPU ${result.runCpuPer1000.toFixed(2)} s (cores ${Math.round(result.coresBusy * 100)}% busy)` +
           (result.relayerCpuPer1000 === undefined ? '' : `, relayer ${result.relayerCpuPer1000.toFixed(2)} s, statuses ${JSON.stringify(result.statuses)}`) +
           (result.rpcPerOrder ? `; RPC per order: ${result.rpcPerOrder}` : ''),
       )
@@ -43,7 +43,7 @@ export async function benchSettlement(context: BenchContext, options: Settlement
         subject: perSecond(runs.relayer),
         baseline: perSecond(runs.simulated),
         target: { op: '>=', value: 0.95 },
-        checks,
+        checks: { ...checks, ...cpuBoundChecks(runs.relayer, runs.simulated) },
         failedChecks,
       }),
       row({

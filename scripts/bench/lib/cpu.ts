@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs'
+import { availableParallelism } from 'node:os'
 
 /** Clock ticks per second of /proc/<pid>/stat's times (USER_HZ: 100 on every Linux build that matters). */
 const ticksPerSecond = 100
@@ -23,3 +24,14 @@ export function cpuSecondsOf(stat: string): number {
 export function loadAverage(): string {
   return readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')
 }
+
+/**
+ * CPU seconds used so far by the processes of one run (anvil, the relayer(s), and this
+ * bench process, which plays the clients): the run's own work, not other work on the machine.
+ */
+export function workCpu(pids: readonly number[]): number {
+  return pids.reduce((total, pid) => total + cpuSeconds(pid), 0) + cpuSeconds(process.pid)
+}
+
+/** The share of all cores that `cpu` seconds of work fill in `seconds` of wall time. */
+export const busyShare = (cpu: number, seconds: number) => cpu / (seconds * availableParallelism())

@@ -9,7 +9,7 @@ import { freePort } from '../../../src/shared/index.ts'
 import { watchBlockReceipts } from './blockReceipts.ts'
 import { revertedFrom, settledCount } from './chainChecks.ts'
 import { type BenchContext, childEnv } from './context.ts'
-import { cpuSeconds } from './cpu.ts'
+import { busyShare, cpuSeconds, workCpu } from './cpu.ts'
 import { brokerCalldata } from './orders.ts'
 import { type Child, spawnChild, waitForOk } from './processes.ts'
 import { rpc } from './rpc.ts'
@@ -27,6 +27,14 @@ export type RunResult = {
   anvilCpuPer1000: number
   /** The relayer process's CPU seconds per 1,000 settled orders (relayer runs only). */
   relayerCpuPer1000?: number
+  /**
+   * The run's own processes while the orders ran (anvil, the relayer, and the bench
+   * process playing the clients): CPU seconds per 1,000 orders, and the share of all
+   * cores they kept busy. A side that fills the cores can only go faster with less CPU
+   * per order (see docs/benchmarks.md).
+   */
+  runCpuPer1000: number
+  coresBusy: number
   /** Orders with exactly one Brokered log, orderHashes with more than one. */
   settled: number
   twice: number
@@ -73,6 +81,7 @@ export async function baselineRun(context: BenchContext, work: SettlementWork, o
     let failed = 0
     counter?.reset()
     const cpuBefore = cpuSeconds(devnet.anvilPid)
+    const workBefore = workCpu([devnet.anvilPid])
     const started = performance.now()
     await Promise.all(
       txs.perSender.map(async (list, sender) => {
@@ -88,6 +97,7 @@ export async function baselineRun(context: BenchContext, work: SettlementWork, o
     )
     const seconds = (performance.now() - started) / 1000
     const anvilCpu = cpuSeconds(devnet.anvilPid) - cpuBefore
+    const runCpu = workCpu([devnet.anvilPid]) - workBefore
     const rpcPerOrder = counter?.perOrder(requests.length)
     watcher.close()
     const { settled, twice } = await settledCount(devnet, requests)
@@ -98,6 +108,8 @@ export async function baselineRun(context: BenchContext, work: SettlementWork, o
       p50: latencies.length ? percentile(latencies, 50) : Number.NaN,
       p99: latencies.length ? percentile(latencies, 99) : Number.NaN,
       anvilCpuPer1000: (anvilCpu * 1000) / requests.length,
+      runCpuPer1000: (runCpu * 1000) / requests.length,
+      coresBusy: busyShare(runCpu, seconds),
       settled,
       twice,
       reverted,
@@ -167,6 +179,8 @@ export async function relayerRun(
     const relayerCpu = () => children.reduce((total, each) => total + cpuSeconds(each.pid), 0)
     const relayerCpuBefore = relayerCpu()
     const anvilCpuBefore = cpuSeconds(devnet.anvilPid)
+    const workPids = [devnet.anvilPid, ...children.map((each) => each.pid)]
+    const workBefore = workCpu(workPids)
     const started = performance.now()
     await forEachConcurrently(requests, work.clients, async (request, index) => {
       const url = urls[index % urls.length]!
@@ -185,6 +199,7 @@ export async function relayerRun(
     const seconds = (performance.now() - started) / 1000
     const relayerCpuUsed = relayerCpu() - relayerCpuBefore
     const anvilCpu = cpuSeconds(devnet.anvilPid) - anvilCpuBefore
+    const runCpu = workCpu(workPids) - workBefore
     const rpcPerOrder = counter?.perOrder(requests.length)
     await stopAlongside?.()
     stopAlongside = undefined
@@ -202,6 +217,8 @@ export async function relayerRun(
       p99: latencies.length ? percentile(latencies, 99) : Number.NaN,
       anvilCpuPer1000: (anvilCpu * 1000) / requests.length,
       relayerCpuPer1000: settled ? (relayerCpuUsed * 1000) / settled : Number.NaN,
+      runCpuPer1000: (runCpu * 1000) / requests.length,
+      coresBusy: busyShare(runCpu, seconds),
       settled,
       twice,
       reverted,
@@ -252,4 +269,23 @@ export function settlementChecks(subject: readonly RunResult[], baseline: readon
 export function rpcChecks(subject: readonly RunResult[], baseline: readonly RunResult[]): Record<string, string> {
   const [mine, theirs] = [subject.at(-1)?.rpcPerOrder, baseline.at(-1)?.rpcPerOrder]
   return mine === undefined ? {} : { 'RPC calls per order, subject': mine, baseline: theirs ?? '' }
+}
+
+/**
+ * The runs' CPU on both sides (medians over runs), and what it allows: when the
+ * baseline kept a share `b` of all cores busy using `B` CPU seconds per 1,000 orders, and
+ * the subject needs `A`, the subject cannot reach more than (B / A) / b of the baseline's
+ * throughput on the same cores, whatever it does with its time.
+ */
+export function cpuBoundChecks(subject: readonly RunResult[], baseline: readonly RunResult[]): Record<string, string> {
+  const mid = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN
+  const a = mid(subject.map((run) => run.runCpuPer1000))
+  const b = mid(baseline.map((run) => run.runCpuPer1000))
+  const share = (runs: readonly RunResult[]) => `${Math.round(mid(runs.map((run) => run.coresBusy)) * 100)}%`
+  const bound = b / a / mid(baseline.map((run) => run.coresBusy))
+  return {
+    'CPU of the run per 1000 orders, subject': `${a.toFixed(2)} s (cores ${share(subject)} busy)`,
+    baseline: `${b.toFixed(2)} s (cores ${share(baseline)} busy)`,
+    'CPU-bound ratio': bound.toFixed(2),
+  }
 }
