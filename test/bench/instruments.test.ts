@@ -14,6 +14,7 @@ import { cpuSeconds, cpuSecondsOf } from '../../scripts/bench/lib/cpu.ts'
 import { row } from '../../scripts/bench/lib/report.ts'
 import { rpc, rpcBatch } from '../../scripts/bench/lib/rpc.ts'
 import { startRpcCounter } from '../../scripts/bench/lib/rpcCounter.ts'
+import { cpuBoundChecks, type RunResult } from '../../scripts/bench/lib/settlementRuns.ts'
 import { startChain } from '../../scripts/bench/lib/settlementWork.ts'
 import { percentile } from '../../scripts/bench/lib/stats.ts'
 import { devnetAccounts } from '../../src/devnet/index.ts'
@@ -30,6 +31,17 @@ test('CPU seconds are utime + stime, counted after the command name even when it
   while (cpuSeconds(process.pid) - before < 0.05) {
     if (performance.now() > deadline) throw new Error('20 s of spinning never showed 0.05 s of CPU in /proc/<pid>/stat')
   }
+})
+
+test('the CPU-bound ratio: a baseline filling the cores with half the CPU per order allows the subject half its throughput', () => {
+  const run = (runCpuPer1000: number, coresBusy: number) => ({ runCpuPer1000, coresBusy }) as RunResult
+  expect(cpuBoundChecks([run(10, 1)], [run(5, 1)])['CPU-bound ratio']).toBe('0.50')
+  // A baseline that left half the cores idle leaves room: the bound doubles.
+  expect(cpuBoundChecks([run(10, 1), run(10, 0.9), run(11, 1)], [run(5, 0.5)])).toEqual({
+    'CPU of the run per 1000 orders, subject': '10.00 s (cores 100% busy)',
+    baseline: '5.00 s (cores 50% busy)',
+    'CPU-bound ratio': '1.00',
+  })
 })
 
 test('percentiles are nearest-rank', () => {
