@@ -42,7 +42,7 @@ test('ten sends queued together: one journal commit of ten slots, then ten broad
     commits.push(slots.length)
     // Written before any of them is broadcast.
     expect(sent).toHaveLength(0)
-    record(slots)
+    return record(slots)
   }
   const submitter = createSubmitter({ client, account, chainId: 421614, logger: createMemoryLogger(), journal, receiptPollMs: 10, describe: async () => undefined, wouldRevert: async () => undefined })
   const results = await Promise.all(Array.from({ length: 10 }, (_, i) => submitter.send({ to: devnetAccounts.spare.address, data: `0x0${i}`, gas: 50_000n, orderHash: `0x${String(i).repeat(64)}` })))

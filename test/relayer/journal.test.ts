@@ -29,13 +29,13 @@ function slot(nonce: number): NewSlot {
   }
 }
 
-test('a batch written, resolved in part and reopened: every slot and tx comes back as it was', () => {
+test('a batch written, resolved in part and reopened: every slot and tx comes back as it was', async () => {
   const path = join(dir, 'reload.sqlite')
   const journal = openJournal(path, owner)
-  journal.record([slot(5), slot(6), slot(7)])
+  await journal.record([slot(5), slot(6), slot(7)])
   journal.resolve(5, { status: 'settled', txHash: word(5), blockNumber: 12n, outcome: '{"ok":true}' })
   journal.answered(5, 'OK')
-  journal.replace({ hash: word(6, 'c'), nonce: 6, raw: '0x02f9', maxFeePerGas: 4_000_000_000n, maxPriorityFeePerGas: 2_000_000_000n, kind: 'replacement', signedAt: 1_700_000_001_000 }, { to: devnetAccounts.payee.address, data: '0x1234', gas: 200_000n })
+  await journal.replace({ hash: word(6, 'c'), nonce: 6, raw: '0x02f9', maxFeePerGas: 4_000_000_000n, maxPriorityFeePerGas: 2_000_000_000n, kind: 'replacement', signedAt: 1_700_000_001_000 }, { to: devnetAccounts.payee.address, data: '0x1234', gas: 200_000n })
   journal.close()
 
   const again = openJournal(path, owner)
@@ -49,12 +49,12 @@ test('a batch written, resolved in part and reopened: every slot and tx comes ba
   again.close()
 })
 
-test('a batch is one commit: a batch with a bad entry writes nothing', () => {
+test('a batch is one commit: a batch with a bad entry writes nothing', async () => {
   const journal = openJournal(join(dir, 'batch.sqlite'), owner)
-  journal.record([slot(1)])
+  await journal.record([slot(1)])
   expect(() => journal.record([slot(2), slot(3), slot(1)])).toThrow()
   expect(journal.pending().map((each) => each.nonce)).toEqual([1])
-  journal.record([slot(2), slot(3)])
+  await journal.record([slot(2), slot(3)])
   expect(journal.pending().map((each) => each.nonce)).toEqual([1, 2, 3])
   // The node refused 2 and 3 outright: they are forgotten and their nonces free again.
   journal.reject([2, 3])

@@ -1,5 +1,6 @@
 import { Database } from 'bun:sqlite'
 import { mkdirSync } from 'node:fs'
+import { open } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import type { Address, Hex } from 'viem'
 import { takeLock } from './lock.ts'
@@ -91,10 +92,10 @@ export class JournalMismatchError extends Error {
  * The relayer's journal (docs/relayer-safety.md): every transaction the gas key
  * signs, written to SQLite before it is broadcast, and what became of it. It is
  * the one store of the key's pending transactions: keyed by nonce, indexed by
- * orderHash. WAL; a signed tx is written with `synchronous=FULL` before it is
- * broadcast (it survives a crash of the process or the machine), a whole batch in one
- * commit; what became of it is written without an fsync of its own (it survives a
- * crash of the process, and the chain holds it anyway).
+ * orderHash. WAL; a signed tx is on disk before it is broadcast (it survives a crash
+ * of the process or the machine), a whole batch in one commit and one fsync of the
+ * WAL; what became of it is written without an fsync of its own (it survives a crash
+ * of the process, and the chain holds it anyway).
  * Holds the process lock from open to `close` (see lock.ts).
  * @throws JournalLockedError when another live process holds it; JournalMismatchError for another chain or key
  */
@@ -104,7 +105,8 @@ export function openJournal(path: string, owner: { chainId: number; address: Add
   db.exec('PRAGMA busy_timeout = 5000')
   db.exec('PRAGMA journal_mode = WAL')
   // NORMAL: a commit survives a crash of the process, not of the machine. The writes
-  // that must survive anything (a tx before it is broadcast) switch to FULL: see `durably`.
+  // that must survive anything (a tx before it is broadcast) are followed by an fsync
+  // of the WAL: see `durable`.
   db.exec('PRAGMA synchronous = NORMAL')
   db.exec(schema)
   const ownerText = `${owner.chainId}:${owner.address.toLowerCase()}`
@@ -140,13 +142,20 @@ export function openJournal(path: string, owner: { chainId: number; address: Add
       kind: tx.kind,
       signedAt: tx.signedAt,
     })
-  /** Runs a write with `synchronous=FULL`: committed means on disk (one fsync), also of every earlier write. */
-  const durably = (write: () => void) => {
-    db.exec('PRAGMA synchronous = FULL')
+  const walPath = path === ':memory:' ? undefined : `${path}-wal`
+  /**
+   * Resolves once every write committed so far is on disk: one fdatasync of the WAL
+   * (what `synchronous=FULL` does at each commit), run off the event loop. A FULL
+   * commit blocked the whole relayer (answers, receipts) for the fsync, which takes
+   * tens of milliseconds on a busy disk.
+   */
+  const durable = async (): Promise<void> => {
+    if (!walPath) return
+    const wal = await open(walPath, 'r')
     try {
-      write()
+      await wal.datasync()
     } finally {
-      db.exec('PRAGMA synchronous = NORMAL')
+      await wal.close()
     }
   }
   const recordAll = db.transaction((slots: NewSlot[]) => {
@@ -189,13 +198,19 @@ export function openJournal(path: string, owner: { chainId: number; address: Add
       const row = db.query<{ top: number | null }, []>("SELECT MAX(nonce) AS top FROM slots WHERE status != 'pending'").get()
       return row?.top ?? undefined
     },
-    /** Writes slots with their first signed txs in one durable commit (group commit: one fsync for the batch). */
-    record(slots: NewSlot[]) {
-      if (slots.length > 0) durably(() => recordAll(slots))
+    /**
+     * Writes slots with their first signed txs in one commit, and resolves once it is on
+     * disk (group commit: one fsync for the batch). Throws at once when the write fails.
+     */
+    record(slots: NewSlot[]): Promise<void> {
+      if (slots.length === 0) return Promise.resolve()
+      recordAll(slots)
+      return durable()
     },
-    /** A replacement or filler signed at an existing nonce, written before it is sent; it becomes the slot's current tx. */
-    replace(tx: JournalTx, call: { to: Address; data: Hex; gas: bigint }) {
-      durably(() => replaceTx(tx, call.to, call.data, call.gas))
+    /** A replacement or filler signed at an existing nonce, on disk before it is sent; it becomes the slot's current tx. */
+    replace(tx: JournalTx, call: { to: Address; data: Hex; gas: bigint }): Promise<void> {
+      replaceTx(tx, call.to, call.data, call.gas)
+      return durable()
     },
     /** The node refused these outright (never pooled): forget them, their nonces are free. */
     reject(nonces: number[]) {

@@ -81,8 +81,12 @@ export function createBatchSender(options: {
       tx: { hash, nonce, raw, ...fee, kind: 'order', signedAt: now },
     }))
     try {
-      journal.record(slots)
+      await journal.record(slots)
     } catch (error) {
+      // Committed but not known to be on disk is not written either: nothing of it is sent, or kept.
+      try {
+        journal.reject(slots.map((slot) => slot.nonce))
+      } catch {}
       logger.error(`could not write the journal (${(error as Error).message}); nothing was broadcast`)
       for (const item of batch) item.reject(new RelayError('UPSTREAM_RPC', 'the relayer could not write its journal; nothing was broadcast; retry or try another relayer', { cause: error }))
       return

@@ -49,7 +49,7 @@ export function createNonceKeeper(options: {
     const fees = bumped(current, await options.fees.fresh())
     const raw = await account.signTransaction({ type: 'eip1559', chainId, nonce: slot.nonce, ...call, ...fees })
     const tx: JournalTx = { hash: keccak256(raw), nonce: slot.nonce, raw, ...fees, kind, signedAt: Date.now() }
-    journal.replace(tx, call)
+    await journal.replace(tx, call)
     await sendRaw(client, raw, tx.hash)
     return tx
   }
