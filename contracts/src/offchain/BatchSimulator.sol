@@ -13,8 +13,9 @@ contract BatchSimulator {
     error BatchOutOfGas();
 
     /// @notice Runs `calls[i]` against `target` with `gas[i]` gas each, in isolation.
-    /// @return results `abi.encode(bool ok, bytes returnOrRevertData)` per call, or empty
-    /// bytes when the attempt itself could not run (the caller simulates that one alone).
+    /// @return results `abi.encode(bool ok, bytes returnOrRevertData)` per call, or something
+    /// shorter (`BatchOutOfGas()`, or nothing) when the attempt itself could not run: the
+    /// caller simulates that one in its own call.
     function simulate(address target, bytes[] calldata calls, uint256[] calldata gas) external returns (bytes[] memory results) {
         results = new bytes[](calls.length);
         for (uint256 i; i < calls.length; ++i) {
