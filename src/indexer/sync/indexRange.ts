@@ -1,4 +1,4 @@
-import type { Address, Hash, Log, PublicClient } from 'viem'
+import { type Address, formatLog, type Hash, type Log, type PublicClient, type RpcLog } from 'viem'
 import type { ActivityEvent } from '../../wire/index.ts'
 import type { Checkpoint, StoredEvent } from '../store/index.ts'
 import { fetchLogs, type RangeSizer } from './fetchLogs.ts'
@@ -69,18 +69,21 @@ export async function indexRange(client: PublicClient, parameters: IndexRangePar
     if ((await canonicalHash(client, top.number)) !== top.hash) throw new ChainMovedError(`block ${top.number} changed while its logs were read`)
   }
 
-  const live: Log[] = []
+  const live: Positioned[] = []
+  const blockOf = blockNumbers()
   for (const log of logs) {
-    if (log.removed || log.blockNumber === null || log.logIndex === null || log.transactionHash === null || log.blockHash === null) continue
-    if (log.blockNumber === end.number && log.blockHash !== end.hash) throw new ChainMovedError(`a log of block ${log.blockNumber} belongs to another fork`)
-    live.push(log)
+    // Falsy as viem's formatLog takes it: a pending or removed log is not indexed.
+    if (log.removed || !log.blockNumber || !log.logIndex || !log.transactionHash || !log.blockHash) continue
+    const blockNumber = blockOf(log.blockNumber)
+    if (blockNumber === end.number && log.blockHash !== end.hash) throw new ChainMovedError(`a log of block ${blockNumber} belongs to another fork`)
+    live.push({ log, blockNumber, logIndex: Number(log.logIndex) })
   }
-  // A range holding more events than the retention keeps: only the newest `keep` are decoded.
+  // A range holding more events than the retention keeps: only the newest `keep` are formatted and decoded.
   const skipped = parameters.keep !== undefined && live.length > parameters.keep ? live.length - parameters.keep : 0
   if (skipped > 0 && !inChainOrder(live)) live.sort(compareLogs)
   const events: StoredEvent[] = []
   for (let i = skipped; i < live.length; i++) {
-    const log = live[i]!
+    const log = formatLog(live[i]!.log)
     const event = parameters.decode(log)
     if (event) events.push({ event, blockHash: log.blockHash as Hash })
   }
@@ -98,11 +101,25 @@ export async function readHeader(client: PublicClient, blockNumber: bigint): Pro
   }
 }
 
-type Positioned = { blockNumber: bigint | null; logIndex: number | null }
+/** A live log of the node's answer and its position, parsed once. */
+type Positioned = { log: RpcLog; blockNumber: bigint; logIndex: number }
+
+/** Parses hex block numbers, each distinct one once (a range's logs come block by block). */
+function blockNumbers() {
+  let lastHex: string | undefined
+  let last = 0n
+  return (hex: string): bigint => {
+    if (hex !== lastHex) {
+      last = BigInt(hex)
+      lastHex = hex
+    }
+    return last
+  }
+}
 
 function compareLogs(a: Positioned, b: Positioned): number {
-  if (a.blockNumber !== b.blockNumber) return a.blockNumber! < b.blockNumber! ? -1 : 1
-  return a.logIndex! - b.logIndex!
+  if (a.blockNumber !== b.blockNumber) return a.blockNumber < b.blockNumber ? -1 : 1
+  return a.logIndex - b.logIndex
 }
 
 function inChainOrder(logs: readonly Positioned[]): boolean {
