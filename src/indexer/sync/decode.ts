@@ -29,15 +29,13 @@ export function createLogDecoder(addresses: readonly [Address, Address, Address,
   return function decodeLog(log: Log): ActivityEvent | undefined {
     if (log.blockNumber === null || log.logIndex === null || log.transactionHash === null) return undefined
     const known = byAddress.get(log.address.toLowerCase())
-    const base = {
-      address: known?.address ?? getAddress(log.address),
-      blockNumber: log.blockNumber.toString(),
-      logIndex: log.logIndex,
-      transactionHash: log.transactionHash,
-    }
+    const address = known?.address ?? getAddress(log.address)
+    const blockNumber = log.blockNumber.toString()
     const quick = log.topics[0] === undefined ? undefined : known?.fast.get(log.topics[0])
     const fields = quick?.decode(log.topics as Hex[], log.data)
-    if (quick && fields) return { name: quick.name, ...base, fields }
+    // Written out rather than spread from `base` (a backfill decodes thousands); same key order.
+    if (quick && fields) return { name: quick.name, address, blockNumber, logIndex: log.logIndex, transactionHash: log.transactionHash, fields }
+    const base = { address, blockNumber, logIndex: log.logIndex, transactionHash: log.transactionHash }
     const decoded = tryDecode(known?.abi ?? all, log) ?? tryDecode(all, log)
     if (decoded) return { name: decoded.eventName, ...base, fields: formatEventArgs(decoded.args) }
     // Not in the ABIs (a contract upgraded under us?): keep it visible rather than lose it.
