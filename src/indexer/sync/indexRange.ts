@@ -1,13 +1,13 @@
-import { type Address, formatLog, type Hash, type Log, type PublicClient, type RpcLog } from 'viem'
+import type { Address, Hash, PublicClient } from 'viem'
 import type { ActivityEvent } from '../../wire/index.ts'
 import type { Checkpoint, StoredEvent } from '../store/index.ts'
+import { ChainMovedError } from './chainMoved.ts'
+import type { DecodableLog } from './decode.ts'
 import { fetchLogs, type RangeSizer } from './fetchLogs.ts'
+import { keptLogs } from './keptLogs.ts'
 import { canonicalHash } from './reorg.ts'
 
-/** The chain changed under a range being indexed (a reorg in progress): retry after a reorg check. */
-export class ChainMovedError extends Error {
-  override name = 'ChainMovedError'
-}
+export { ChainMovedError }
 
 /** The part of a block header the sync needs. */
 export type Header = { number: bigint; hash: Hash; parentHash: Hash }
@@ -24,7 +24,7 @@ export type IndexRangeParameters = {
   /** The checkpoint was found on the chain after `top` was read: no need to check it again. */
   checkpointProven?: boolean
   sizer: RangeSizer
-  decode: (log: Log) => ActivityEvent | undefined
+  decode: (log: DecodableLog) => ActivityEvent | undefined
   /** Decode at most this many events, the newest: older ones would fall off the retention at once. */
   keep?: number
 }
@@ -69,23 +69,11 @@ export async function indexRange(client: PublicClient, parameters: IndexRangePar
     if ((await canonicalHash(client, top.number)) !== top.hash) throw new ChainMovedError(`block ${top.number} changed while its logs were read`)
   }
 
-  const live: Positioned[] = []
-  const blockOf = blockNumbers()
-  for (const log of logs) {
-    // Falsy as viem's formatLog takes it: a pending or removed log is not indexed.
-    if (log.removed || !log.blockNumber || !log.logIndex || !log.transactionHash || !log.blockHash) continue
-    const blockNumber = blockOf(log.blockNumber)
-    if (blockNumber === end.number && log.blockHash !== end.hash) throw new ChainMovedError(`a log of block ${blockNumber} belongs to another fork`)
-    live.push({ log, blockNumber, logIndex: Number(log.logIndex) })
-  }
-  // A range holding more events than the retention keeps: only the newest `keep` are formatted and decoded.
-  const skipped = parameters.keep !== undefined && live.length > parameters.keep ? live.length - parameters.keep : 0
-  if (skipped > 0 && !inChainOrder(live)) live.sort(compareLogs)
+  const { logs: kept, skipped } = keptLogs(logs, end, parameters.keep)
   const events: StoredEvent[] = []
-  for (let i = skipped; i < live.length; i++) {
-    const log = formatLog(live[i]!.log)
+  for (const log of kept) {
     const event = parameters.decode(log)
-    if (event) events.push({ event, blockHash: log.blockHash as Hash })
+    if (event) events.push({ event, blockHash: log.blockHash })
   }
   return { toBlock, end: { block: end.number, hash: end.hash }, events, skipped }
 }
@@ -99,30 +87,4 @@ export async function readHeader(client: PublicClient, blockNumber: bigint): Pro
     if (error instanceof Error && error.name === 'BlockNotFoundError') throw new ChainMovedError(`block ${blockNumber} is no longer on the chain`)
     throw error
   }
-}
-
-/** A live log of the node's answer and its position, parsed once. */
-type Positioned = { log: RpcLog; blockNumber: bigint; logIndex: number }
-
-/** Parses hex block numbers, each distinct one once (a range's logs come block by block). */
-function blockNumbers() {
-  let lastHex: string | undefined
-  let last = 0n
-  return (hex: string): bigint => {
-    if (hex !== lastHex) {
-      last = BigInt(hex)
-      lastHex = hex
-    }
-    return last
-  }
-}
-
-function compareLogs(a: Positioned, b: Positioned): number {
-  if (a.blockNumber !== b.blockNumber) return a.blockNumber < b.blockNumber ? -1 : 1
-  return a.logIndex - b.logIndex
-}
-
-function inChainOrder(logs: readonly Positioned[]): boolean {
-  for (let i = 1; i < logs.length; i++) if (compareLogs(logs[i - 1]!, logs[i]!) > 0) return false
-  return true
 }
