@@ -2,6 +2,7 @@ import { createPublicClient, http, type PublicClient, webSocket } from 'viem'
 import packageJson from '../../package.json' with { type: 'json' }
 import { chainFor } from '../chain/index.ts'
 import { listenUrl, type Logger } from '../shared/index.ts'
+import { boundedFetch } from './boundedFetch.ts'
 import type { IndexerConfig } from './config.ts'
 import { createIndexerApp } from './http/app.ts'
 import { readiness } from './readiness.ts'
@@ -16,7 +17,7 @@ import { indexerOperationsRoutes } from './http/operations.ts'
  * Largest JSON-RPC answer read. viem's default (10 MiB) refuses an `eth_getLogs`
  * range of ~20,000 logs only after the node has built and sent it, and the range
  * then halves and grows back into the same refusal; ranges are already bounded by
- * INDEXER_MAX_RANGE, so this only guards against a runaway answer.
+ * INDEXER_MAX_RANGE, so this only guards against a runaway answer (boundedFetch.ts).
  */
 export const maxRpcResponseBytes = 256 * 2 ** 20
 
@@ -58,7 +59,10 @@ export function createIndexer(config: IndexerConfig, dependencies: IndexerDepend
       chain: chainFor(config.chainId, config.rpcUrl),
       transport: /^wss?:/.test(config.rpcUrl)
         ? observeTransport(webSocket(config.rpcUrl, { retryCount: 0, timeout: 10_000 }), metrics.rpc)
-        : observeTransport(http(config.rpcUrl, { retryCount: 0, timeout: 10_000, maxResponseBodySize: maxRpcResponseBytes }), metrics.rpc),
+        : observeTransport(
+            http(config.rpcUrl, { retryCount: 0, timeout: 10_000, fetchFn: boundedFetch(maxRpcResponseBytes), maxResponseBodySize: false }),
+            metrics.rpc,
+          ),
       cacheTime: 0,
     }) as PublicClient)
   const identity = { chainId: config.chainId, addresses: config.addresses, deployedAt: config.deployedAt }

@@ -24,13 +24,13 @@ const stored = (block: number, logIndex = 0): StoredEvent => ({
 })
 
 /** The store contract, for each implementation: `open` gives a store of one index (reopening gives the same data). */
-const kinds: { name: string; skip?: string | undefined; open: (key: string) => Promise<IndexerStore> }[] = [
-  { name: 'SQLite', open: async (key) => openSqliteStore({ path: join(dir, `${key}.sqlite`), identity, retention: 3, hashWindow: 2 }) },
+const kinds: { name: string; skip?: string | undefined; open: (key: string, retention?: number) => Promise<IndexerStore> }[] = [
+  { name: 'SQLite', open: async (key, retention = 3) => openSqliteStore({ path: join(dir, `${key}.sqlite`), identity, retention, hashWindow: 2 }) },
   {
     name: 'PostgreSQL',
     skip: postgresMissing,
-    async open(key) {
-      const store = createPostgresStore({ url: postgres!.url, identity: { ...identity, deployedAt: BigInt(key.length) }, retention: 3, hashWindow: 2 })
+    async open(key, retention = 3) {
+      const store = createPostgresStore({ url: postgres!.url, identity: { ...identity, deployedAt: BigInt(key.length) }, retention, hashWindow: 2 })
       await store.open()
       expect(await store.tryLead()).toBe(true)
       return store
@@ -67,6 +67,19 @@ for (const kind of kinds) test.skipIf(kind.skip !== undefined)(`${kind.name}: co
   expect(await reopened.rewind(undefined)).toBe(2)
   expect((await reopened.load(10)).checkpoint).toBeUndefined()
   await reopened.close()
+})
+
+for (const kind of kinds) test.skipIf(kind.skip !== undefined)(`${kind.name}: a range of many events (SQLite: several multi-row statements) loads back whole, in order; the next one over the retention drops the oldest`, async () => {
+  const store = await kind.open('many', 200)
+  // 64-row statements: two full ones and a remainder.
+  const events = Array.from({ length: 150 }, (_, i) => stored(10 + Math.floor(i / 7), i % 7))
+  await store.commit({ events, hashes: [], checkpoint: { block: 40n, hash: hash(40) }, truncated: false })
+  expect(await store.load(200)).toEqual(state({ block: 40n, hash: hash(40) }, false, events))
+  // The next range goes over the retention: the oldest drop.
+  const next = Array.from({ length: 70 }, (_, i) => stored(41 + Math.floor(i / 7), i % 7))
+  await store.commit({ events: next, hashes: [], checkpoint: { block: 60n, hash: hash(60) }, truncated: false })
+  expect(await store.load(200)).toEqual(state({ block: 60n, hash: hash(60) }, true, [...events, ...next].slice(-200)))
+  await store.close()
 })
 
 test(':memory: keeps nothing between opens', async () => {

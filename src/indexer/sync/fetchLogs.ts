@@ -1,4 +1,4 @@
-import type { Address, Log, PublicClient } from 'viem'
+import { type Address, numberToHex, type PublicClient, type RpcLog } from 'viem'
 
 /**
  * The block range `eth_getLogs` is asked for. A refusal (too many results, range too
@@ -68,19 +68,22 @@ export type FetchLogsParameters = {
 /**
  * Fetches the logs of `address` from `fromBlock` on, in one range no larger than
  * the sizer allows, halving the range down to one block while the node refuses.
- * Returns the logs and the last block they cover.
+ * Returns the logs as the node sent them (hex quantities, not viem's formatted
+ * `Log`: formatting every log of a range costs ≈ 0.4 µs each, and a backfill keeps
+ * only the newest `INDEXER_RETENTION` of them) and the last block they cover.
  *
  * @example
  * const { logs, toBlock } = await fetchLogs(client, { address, fromBlock: 1n, toBlock: head, sizer })
  */
-export async function fetchLogs(client: PublicClient, parameters: FetchLogsParameters): Promise<{ logs: Log[]; toBlock: bigint }> {
+export async function fetchLogs(client: PublicClient, parameters: FetchLogsParameters): Promise<{ logs: RpcLog[]; toBlock: bigint }> {
   const { address, fromBlock, sizer } = parameters
   const span = parameters.toBlock - fromBlock + 1n
   let tried = sizer.size < span ? sizer.size : span
   for (;;) {
     const toBlock = fromBlock + tried - 1n
     try {
-      const logs = await client.getLogs({ address: [...address], fromBlock, toBlock })
+      // What client.getLogs sends, without its formatting of every log.
+      const logs = await client.request({ method: 'eth_getLogs', params: [{ address: [...address], fromBlock: numberToHex(fromBlock), toBlock: numberToHex(toBlock) }] })
       sizer.succeeded(tried)
       return { logs, toBlock }
     } catch (error) {

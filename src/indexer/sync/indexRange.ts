@@ -1,13 +1,13 @@
-import type { Address, Hash, Log, PublicClient } from 'viem'
+import type { Address, Hash, PublicClient } from 'viem'
 import type { ActivityEvent } from '../../wire/index.ts'
 import type { Checkpoint, StoredEvent } from '../store/index.ts'
+import { ChainMovedError } from './chainMoved.ts'
+import type { DecodableLog } from './decode.ts'
 import { fetchLogs, type RangeSizer } from './fetchLogs.ts'
+import { keptLogs } from './keptLogs.ts'
 import { canonicalHash } from './reorg.ts'
 
-/** The chain changed under a range being indexed (a reorg in progress): retry after a reorg check. */
-export class ChainMovedError extends Error {
-  override name = 'ChainMovedError'
-}
+export { ChainMovedError }
 
 /** The part of a block header the sync needs. */
 export type Header = { number: bigint; hash: Hash; parentHash: Hash }
@@ -24,7 +24,7 @@ export type IndexRangeParameters = {
   /** The checkpoint was found on the chain after `top` was read: no need to check it again. */
   checkpointProven?: boolean
   sizer: RangeSizer
-  decode: (log: Log) => ActivityEvent | undefined
+  decode: (log: DecodableLog) => ActivityEvent | undefined
   /** Decode at most this many events, the newest: older ones would fall off the retention at once. */
   keep?: number
 }
@@ -69,20 +69,11 @@ export async function indexRange(client: PublicClient, parameters: IndexRangePar
     if ((await canonicalHash(client, top.number)) !== top.hash) throw new ChainMovedError(`block ${top.number} changed while its logs were read`)
   }
 
-  const live: Log[] = []
-  for (const log of logs) {
-    if (log.removed || log.blockNumber === null || log.logIndex === null || log.transactionHash === null || log.blockHash === null) continue
-    if (log.blockNumber === end.number && log.blockHash !== end.hash) throw new ChainMovedError(`a log of block ${log.blockNumber} belongs to another fork`)
-    live.push(log)
-  }
-  // A range holding more events than the retention keeps: only the newest `keep` are decoded.
-  const skipped = parameters.keep !== undefined && live.length > parameters.keep ? live.length - parameters.keep : 0
-  if (skipped > 0 && !inChainOrder(live)) live.sort(compareLogs)
+  const { logs: kept, skipped } = keptLogs(logs, end, parameters.keep)
   const events: StoredEvent[] = []
-  for (let i = skipped; i < live.length; i++) {
-    const log = live[i]!
+  for (const log of kept) {
     const event = parameters.decode(log)
-    if (event) events.push({ event, blockHash: log.blockHash as Hash })
+    if (event) events.push({ event, blockHash: log.blockHash })
   }
   return { toBlock, end: { block: end.number, hash: end.hash }, events, skipped }
 }
@@ -96,16 +87,4 @@ export async function readHeader(client: PublicClient, blockNumber: bigint): Pro
     if (error instanceof Error && error.name === 'BlockNotFoundError') throw new ChainMovedError(`block ${blockNumber} is no longer on the chain`)
     throw error
   }
-}
-
-type Positioned = { blockNumber: bigint | null; logIndex: number | null }
-
-function compareLogs(a: Positioned, b: Positioned): number {
-  if (a.blockNumber !== b.blockNumber) return a.blockNumber! < b.blockNumber! ? -1 : 1
-  return a.logIndex! - b.logIndex!
-}
-
-function inChainOrder(logs: readonly Positioned[]): boolean {
-  for (let i = 1; i < logs.length; i++) if (compareLogs(logs[i - 1]!, logs[i]!) > 0) return false
-  return true
 }

@@ -22,12 +22,12 @@ export type StaticEventDecoder = {
  */
 export function compileStaticEvent(item: AbiEvent): { selector: Hex; decoder: StaticEventDecoder } | undefined {
   if (item.anonymous) return undefined
-  const indexed: [string, WordDecoder][] = []
-  const inData: [string, WordDecoder][] = []
+  const indexed: Field[] = []
+  const inData: Field[] = []
   for (const input of item.inputs) {
     const decode = wordDecoder(input.type)
     if (!input.name || !decode) return undefined
-    ;(input.indexed ? indexed : inData).push([input.name, decode])
+    ;(input.indexed ? indexed : inData).push({ name: input.name, decode })
   }
   const dataLength = 2 + 64 * inData.length
   const decoder: StaticEventDecoder = {
@@ -36,16 +36,16 @@ export function compileStaticEvent(item: AbiEvent): { selector: Hex; decoder: St
       if (topics.length !== 1 + indexed.length || data.length !== dataLength) return undefined
       const fields: Record<string, string> = {}
       for (let i = 0; i < indexed.length; i++) {
-        const [name, decode] = indexed[i]!
-        const value = decode((topics[i + 1] as string).slice(2).toLowerCase())
+        const field = indexed[i]!
+        const value = field.decode(lowerCase((topics[i + 1] as string).slice(2)))
         if (value === undefined) return undefined
-        fields[name] = value
+        fields[field.name] = value
       }
       for (let i = 0; i < inData.length; i++) {
-        const [name, decode] = inData[i]!
-        const value = decode(data.slice(2 + 64 * i, 66 + 64 * i).toLowerCase())
+        const field = inData[i]!
+        const value = field.decode(lowerCase(data.slice(2 + 64 * i, 66 + 64 * i)))
         if (value === undefined) return undefined
-        fields[name] = value
+        fields[field.name] = value
       }
       return fields
     },
@@ -53,16 +53,30 @@ export function compileStaticEvent(item: AbiEvent): { selector: Hex; decoder: St
   return { selector: toEventSelector(item), decoder }
 }
 
+type Field = { name: string; decode: WordDecoder }
+
 const hexWord = /^[0-9a-f]{64}$/
+const upperHex = /[A-F]/
+
+/** Nodes send lower-case hex: a copy only for one that does not. */
+const lowerCase = (word: string) => (upperHex.test(word) ? word.toLowerCase() : word)
+/** A word starting with 51 zero digits has 13 more (52 bits): a Number holds it exactly. */
+const smallWord = '0'.repeat(51)
 
 function wordDecoder(type: string): WordDecoder | undefined {
-  if (type === 'address') return (word) => (hexWord.test(word) ? getAddress(`0x${word.slice(24)}`) : undefined)
+  if (type === 'address') return (word) => (hexWord.test(word) ? checksummed(word.slice(24)) : undefined)
   if (type === 'bool') return (word) => (word === '0'.repeat(64) ? 'false' : word === `${'0'.repeat(63)}1` ? 'true' : undefined)
   const uint = /^uint(\d+)$/.exec(type)
   if (uint) {
     const max = (1n << BigInt(uint[1]!)) - 1n
+    // Most amounts and ids of a registry are small: parsed as a Number, without a BigInt.
+    const smallMax = max < 2n ** 52n ? Number(max) : Number.MAX_SAFE_INTEGER
     return (word) => {
       if (!hexWord.test(word)) return undefined
+      if (word.startsWith(smallWord)) {
+        const small = Number.parseInt(word.slice(51), 16)
+        return small <= smallMax ? String(small) : undefined
+      }
       const value = BigInt(`0x${word}`)
       return value <= max ? value.toString() : undefined
     }
@@ -82,4 +96,22 @@ function wordDecoder(type: string): WordDecoder | undefined {
     return (word) => (hexWord.test(word) ? `0x${word.slice(0, 2 * size)}` : undefined)
   }
   return undefined
+}
+
+/**
+ * Checksummed addresses by their 40 lower-case hex digits: parties repeat in a
+ * registry, and viem's getAddress costs ≈ 0.3 µs even when its own cache has the
+ * address. Bounded: emptied when full.
+ */
+const checksums = new Map<string, string>()
+const maxChecksums = 4_096
+
+function checksummed(hex: string): string {
+  let address = checksums.get(hex)
+  if (address === undefined) {
+    if (checksums.size >= maxChecksums) checksums.clear()
+    address = getAddress(`0x${hex}`)
+    checksums.set(hex, address)
+  }
+  return address
 }
