@@ -9,16 +9,17 @@ import { type AccessLogVariables, accessLog } from './accessLog.ts'
 import { brokerStatus } from './brokerStatus.ts'
 import { openApiDocument } from './openapi.ts'
 import { maxBodyBytes, readJsonBody } from './readJsonBody.ts'
+import type { RequestDrain } from './requestDrain.ts'
 
 export type RelayerAppOptions = {
   version: string
   /** Hardened-edge middleware, run before the routes (SPEC.md 4.5). */
   edge?: MiddlewareHandler[]
   /**
-   * Called with each request's whole handling, from the moment its headers arrived
-   * (body still to come) until its answer is ready: the SIGTERM drain waits for these.
+   * Entered by each request from the moment its headers arrived (body still to come)
+   * and left once its answer is ready: the SIGTERM drain waits for these.
    */
-  track?: <T>(work: Promise<T>) => Promise<T>
+  drain?: Pick<RequestDrain, 'enter' | 'leave'>
   /** Operations (docs/operations.md): `middleware` runs before everything, `routes` adds /ready, /status and /. */
   operations?: { middleware: MiddlewareHandler; routes: Hono<{ Variables: AccessLogVariables }> }
   /** How long a `POST /broker` body may take to arrive (default 10 s). */
@@ -42,16 +43,23 @@ export function createRelayerApp(context: RelayerContext, options: RelayerAppOpt
     supportedChainIds: [context.config.chainId],
     relayer: context.submitter.address,
   }
-  const track = options.track ?? (<T>(work: Promise<T>) => work)
 
   const limits = { maxBytes: maxBodyBytes, deadlineMs: options.bodyTimeoutMs ?? 10_000 }
 
   if (options.operations) app.use(options.operations.middleware)
   // In the drain set from the start: a body still arriving at SIGTERM is read, its
   // order settled and answered before the process exits (nothing broadcast unanswered).
-  app.use(async function drainable(_c, next) {
-    await track(next())
-  })
+  const { drain } = options
+  if (drain) {
+    app.use(async function drainable(_c, next) {
+      drain.enter()
+      try {
+        await next()
+      } finally {
+        drain.leave()
+      }
+    })
+  }
   app.use(accessLog(context.logger))
   app.use(publicReadCors(relayerPublicReads))
   // The body is read, with its size and time limits, before the edge: the in-flight cap
