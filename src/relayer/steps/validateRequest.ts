@@ -2,6 +2,7 @@ import * as v from 'valibot'
 import { describeIssues, type RelayRequest, RelayRequestSchema } from '../../wire/index.ts'
 import type { RelayerContext } from '../context.ts'
 import { RelayError } from '../errors.ts'
+import { fastRelayRequest } from '../../wire/fastRelayRequest.ts'
 
 /**
  * Step 1: the body must be a RelayRequest for the chain this relayer serves.
@@ -10,9 +11,7 @@ import { RelayError } from '../errors.ts'
 export function validateRequest(context: Pick<RelayerContext, 'config'>, body: unknown): RelayRequest {
   // valibot's object schemas accept arrays (then report every field missing): say what is wrong.
   if (Array.isArray(body)) throw new RelayError('MALFORMED_ORDER', 'malformed request: body must be a JSON object')
-  const parsed = v.safeParse(RelayRequestSchema, body)
-  if (!parsed.success) throw new RelayError('MALFORMED_ORDER', `malformed request: ${describeIssues(parsed.issues)}`)
-  const request = parsed.output
+  const request = fastRelayRequest(body) ?? parseWithValibot(body)
   if (request.chainId !== context.config.chainId) {
     throw new RelayError(
       'MALFORMED_ORDER',
@@ -20,4 +19,11 @@ export function validateRequest(context: Pick<RelayerContext, 'config'>, body: u
     )
   }
   return request
+}
+
+/** The schema's verdict, naming each bad field. */
+function parseWithValibot(body: unknown): RelayRequest {
+  const parsed = v.safeParse(RelayRequestSchema, body)
+  if (!parsed.success) throw new RelayError('MALFORMED_ORDER', `malformed request: ${describeIssues(parsed.issues)}`)
+  return parsed.output
 }
