@@ -21,10 +21,26 @@ import { validateRequest } from './steps/validateRequest.ts'
  * @throws RelayError for every refusal; anything else unexpected becomes UPSTREAM_RPC.
  */
 export async function relay(context: RelayerContext, body: unknown): Promise<RelaySuccess> {
+  return relayChecked(context, checkRequest(context, body))
+}
+
+/** A request that passed the checks needing no I/O, with its recomputed orderHash. */
+export type CheckedRequest = { request: RelayRequest; orderHash: Hex }
+
+/**
+ * Steps 1-3, validate → orderHash → fee floor: synchronous (no I/O), so a caller can
+ * answer their refusals without unwinding async frames (most refusals end here).
+ * @throws RelayError MALFORMED_ORDER, ORDERHASH_MISMATCH or FEE_BELOW_FLOOR.
+ */
+export function checkRequest(context: RelayerContext, body: unknown): CheckedRequest {
   const request = validateRequest(context, body)
   const orderHash = checkOrderHash(request)
   checkFeeFloor(context, request)
+  return { request, orderHash }
+}
 
+/** `relay` from step 4 on (claim → … → outcome), for a request `checkRequest` passed. */
+export async function relayChecked(context: RelayerContext, { request, orderHash }: CheckedRequest): Promise<RelaySuccess> {
   const deadline = Date.now() + context.config.receiptTimeoutMs
   let shared = false
   while (!(await context.claims.claim(orderHash))) {
