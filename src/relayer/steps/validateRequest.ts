@@ -3,6 +3,7 @@ import { describeIssues, type RelayRequest, RelayRequestSchema } from '../../wir
 import type { RelayerContext } from '../context.ts'
 import { RelayError } from '../errors.ts'
 import { fastRelayRequest } from '../../wire/fastRelayRequest.ts'
+import { relayRequestIssues } from '../../wire/relayRequestIssues.ts'
 
 /**
  * Step 1: the body must be a RelayRequest for the chain this relayer serves.
@@ -11,7 +12,7 @@ import { fastRelayRequest } from '../../wire/fastRelayRequest.ts'
 export function validateRequest(context: Pick<RelayerContext, 'config'>, body: unknown): RelayRequest {
   // valibot's object schemas accept arrays (then report every field missing): say what is wrong.
   if (Array.isArray(body)) throw new RelayError('MALFORMED_ORDER', 'malformed request: body must be a JSON object')
-  const request = fastRelayRequest(body) ?? parseWithValibot(body)
+  const request = fastRelayRequest(body) ?? refuse(body)
   if (request.chainId !== context.config.chainId) {
     throw new RelayError(
       'MALFORMED_ORDER',
@@ -21,8 +22,14 @@ export function validateRequest(context: Pick<RelayerContext, 'config'>, body: u
   return request
 }
 
-/** The schema's verdict, naming each bad field. */
-function parseWithValibot(body: unknown): RelayRequest {
+/**
+ * A body the shortcut did not take: its problems as valibot names them, found by the
+ * mirror of its issues (src/wire/relayRequestIssues.ts), far cheaper than its run.
+ * Should the mirror find none, valibot itself decides.
+ */
+function refuse(body: unknown): RelayRequest {
+  const issues = relayRequestIssues(body)
+  if (issues.length > 0) throw new RelayError('MALFORMED_ORDER', `malformed request: ${describeIssues(issues)}`)
   const parsed = v.safeParse(RelayRequestSchema, body)
   if (!parsed.success) throw new RelayError('MALFORMED_ORDER', `malformed request: ${describeIssues(parsed.issues)}`)
   return parsed.output
