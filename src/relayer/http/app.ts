@@ -1,4 +1,4 @@
-import { Hono, type MiddlewareHandler } from 'hono'
+import { type Context, Hono, type MiddlewareHandler } from 'hono'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { publicReadCors } from '../../shared/index.ts'
 import type { RelayerInfo } from '../../wire/index.ts'
@@ -70,10 +70,11 @@ export function createRelayerApp(context: RelayerContext, options: RelayerAppOpt
   })
   for (const middleware of options.edge ?? []) app.use(middleware)
 
-  // Not async: a refusal by the checks that need no I/O is thrown straight to onError,
-  // not rethrown through the pipeline's async frames (a third of a rejection's cost).
-  app.post('/broker', (c) => {
+  // A refusal by the checks that need no I/O is answered at once: no throw, no async
+  // frames to unwind (together more than half of a rejection's cost under load).
+  app.post('/broker', (c): Response | Promise<Response> => {
     const checked = checkRequest(context, c.get('body'))
+    if (checked instanceof RelayError) return answerFailure(c, checked)
     return relayChecked(context, checked).then((success) => {
       c.set('code', 'OK')
       return c.json(success, 200)
@@ -92,10 +93,12 @@ export function createRelayerApp(context: RelayerContext, options: RelayerAppOpt
     c.set('code', 'NOT_FOUND')
     return c.text('not found', 404)
   })
-  app.onError((error, c) => {
-    const failure = error instanceof RelayError ? error : asRelayError(context, error)
-    c.set('code', failure.code)
-    return c.json(failure.toBody(), failure.status as ContentfulStatusCode)
-  })
+  app.onError((error, c) => answerFailure(c, error instanceof RelayError ? error : asRelayError(context, error)))
   return app
+}
+
+/** `{ok:false, code, message}` with the code's status; the code goes to the access log. */
+function answerFailure(c: Context<{ Variables: AppVariables }>, failure: RelayError): Response {
+  c.set('code', failure.code)
+  return c.json(failure.toBody(), failure.status as ContentfulStatusCode)
 }
