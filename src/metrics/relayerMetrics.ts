@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from 'hono'
 import { Counter, Gauge, Histogram, Registry } from 'prom-client'
+import { createAnswerCounts } from './answerCounts.ts'
 import { createRecentOrders } from './recentOrders.ts'
 import { createRpcMetrics } from './rpcMetrics.ts'
 import { createReceiptGas } from './receiptGas.ts'
@@ -28,13 +29,28 @@ export const settlementBuckets = [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 120
 export function createRelayerMetrics(address: string, sources: RelayerGaugeSources) {
   const registry = new Registry()
   const registers = [registry]
-  const requests = new Counter({
+  // Counted in plain numbers per request and handed to prom-client at scrape time:
+  // its label hashing and validation cost more than a rejection's own checks.
+  const answers = createAnswerCounts()
+  let inflight = 0
+  new Counter({
     name: 'order_relay_relayer_http_requests_total',
     help: 'HTTP answers of the relayer, by route, status and code (the access log code; - when none).',
     labelNames: ['route', 'status', 'code'],
     registers,
+    collect() {
+      this.reset()
+      answers.forEach((labels, count) => this.inc(labels, count))
+    },
   })
-  const inflight = new Gauge({ name: 'order_relay_relayer_http_requests_in_flight', help: 'HTTP requests being handled now.', registers })
+  new Gauge({
+    name: 'order_relay_relayer_http_requests_in_flight',
+    help: 'HTTP requests being handled now.',
+    registers,
+    collect() {
+      this.set(inflight)
+    },
+  })
   const settlement = new Histogram({
     name: 'order_relay_relayer_settlement_duration_seconds',
     help: 'Time from receiving POST /broker to answering it settled (200 OK).',
@@ -84,16 +100,16 @@ export function createRelayerMetrics(address: string, sources: RelayerGaugeSourc
 
   const middleware: MiddlewareHandler = async function metrics(c, next) {
     const started = performance.now()
-    inflight.inc()
+    inflight++
     try {
       await next()
     } finally {
-      inflight.dec()
+      inflight--
     }
     const path = c.req.path
     const route = relayerRoutes.includes(path) ? path : 'unmatched'
     const code = String((c.get as (key: string) => unknown)('code') ?? '-')
-    requests.inc({ route, status: String(c.res.status), code })
+    answers.add(route, c.res.status, code)
     if (path === '/broker' && c.req.method === 'POST') {
       const seconds = (performance.now() - started) / 1000
       if (code === 'OK') settlement.observe(seconds)

@@ -10,6 +10,7 @@ import { createChainClock } from './chainClock.ts'
 import type { RelayerContext } from './context.ts'
 import { createEdge, describeEdge } from './edge/index.ts'
 import { createRelayerApp } from './http/app.ts'
+import { createRequestDrain } from './http/requestDrain.ts'
 import { createLocalClaims, defaultJournalPath, openJournal } from './journal/index.ts'
 import { describeOutcome, wouldRevertNow } from './steps/broadcast.ts'
 import { createSettlementFinder } from './steps/findSettlement.ts'
@@ -120,15 +121,7 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
     ...(redis ? { outcomes: createSharedOutcomes(redis) } : {}),
   }
 
-  const running = new Set<Promise<unknown>>()
-  const track = <T>(work: Promise<T>): Promise<T> => {
-    running.add(work)
-    work.then(
-      () => running.delete(work),
-      () => running.delete(work),
-    )
-    return work
-  }
+  const drain = createRequestDrain()
   const edge = createEdge(config.edge, {
     client,
     address: account.address,
@@ -136,7 +129,7 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
     readBalance: operations.readBalance,
     ...(redis ? { shareBuckets: (local) => createSharedBuckets(redis, local, { ratePerSec: config.edge.ratePerSec, burst: config.edge.rateBurst }) } : {}),
   })
-  const app = createRelayerApp(context, { version: dependencies.version, edge: edge.middleware, track, operations, bodyTimeoutMs: config.bodyTimeoutMs })
+  const app = createRelayerApp(context, { version: dependencies.version, edge: edge.middleware, drain, operations, bodyTimeoutMs: config.bodyTimeoutMs })
 
   return {
     app,
@@ -183,8 +176,8 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
             // Resolves once every connection is closed: idle ones at once, the others
             // when their response has been written (not merely computed).
             const closed = server.stop(false)
-            // Requests whose headers arrive while draining join the set: wait until it is empty.
-            while (running.size > 0) await Promise.allSettled([...running])
+            // Requests whose headers arrive while draining are counted too: wait until none is left.
+            await drain.idle()
             let limit: ReturnType<typeof setTimeout> | undefined
             await Promise.race([closed, new Promise((resolve) => (limit = setTimeout(resolve, drainMarginMs)))])
             clearTimeout(limit)

@@ -21,10 +21,30 @@ import { validateRequest } from './steps/validateRequest.ts'
  * @throws RelayError for every refusal; anything else unexpected becomes UPSTREAM_RPC.
  */
 export async function relay(context: RelayerContext, body: unknown): Promise<RelaySuccess> {
-  const request = validateRequest(context, body)
-  const orderHash = checkOrderHash(request)
-  checkFeeFloor(context, request)
+  const checked = checkRequest(context, body)
+  if (checked instanceof RelayError) throw checked
+  return relayChecked(context, checked)
+}
 
+/** A request that passed the checks needing no I/O, with its recomputed orderHash. */
+export type CheckedRequest = { request: RelayRequest; orderHash: Hex }
+
+/**
+ * Steps 1-3, validate → orderHash → fee floor, the checks that need no I/O. Their
+ * refusal (most refusals end here) is returned, not thrown: under load a throw cost
+ * more than all three checks (~10 µs in the server, against ~0.5 µs in a loop).
+ * @returns the checked request, or a RelayError MALFORMED_ORDER, ORDERHASH_MISMATCH or FEE_BELOW_FLOOR.
+ */
+export function checkRequest(context: RelayerContext, body: unknown): CheckedRequest | RelayError {
+  const request = validateRequest(context, body)
+  if (request instanceof RelayError) return request
+  const orderHash = checkOrderHash(request)
+  if (orderHash instanceof RelayError) return orderHash
+  return checkFeeFloor(context, request) ?? { request, orderHash }
+}
+
+/** `relay` from step 4 on (claim → … → outcome), for a request `checkRequest` passed. */
+export async function relayChecked(context: RelayerContext, { request, orderHash }: CheckedRequest): Promise<RelaySuccess> {
   const deadline = Date.now() + context.config.receiptTimeoutMs
   let shared = false
   while (!(await context.claims.claim(orderHash))) {

@@ -18,11 +18,13 @@ export type PublicReadPath = string | RegExp
 export function publicReadCors(paths: readonly PublicReadPath[]): MiddlewareHandler {
   const isPublic = (path: string) => paths.some((entry) => (typeof entry === 'string' ? entry === path : entry.test(path)))
   const grant = cors({ origin: '*', allowMethods: ['GET', 'HEAD'], exposeHeaders: ['Retry-After', 'ETag'], maxAge: 600 })
-  return async function publicReadCors(c, next) {
-    if (!isPublic(c.req.path)) return next()
+  // Not async, and the method tested before the path: a POST passes straight through.
+  return function publicReadCors(c, next) {
     const method = c.req.method
+    if (method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS') return next()
+    if (!isPublic(c.req.path)) return next()
     const preflightForRead = method === 'OPTIONS' && /^(GET|HEAD)$/i.test(c.req.header('access-control-request-method') ?? '')
-    if (method !== 'GET' && method !== 'HEAD' && !preflightForRead) return next()
+    if (method === 'OPTIONS' && !preflightForRead) return next()
     return grant(c, next)
   }
 }

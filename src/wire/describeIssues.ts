@@ -7,7 +7,10 @@ const knownKeys = new Set([
   'v', 'r', 's',
 ])
 
-function explain(issue: v.BaseIssue<unknown>, unknownKey: boolean): string {
+/** What `describeIssues` reads of an issue: valibot's, or one mirrored from it (src/wire/relayRequestIssues.ts). */
+export type DescribedIssue = Pick<v.BaseIssue<unknown>, 'type' | 'input' | 'message' | 'expected'> & { path?: readonly { key: unknown }[] | undefined }
+
+function explain(issue: DescribedIssue, unknownKey: boolean): string {
   if (unknownKey) return 'has an unexpected field'
   if (issue.type === 'object' || issue.type === 'strict_object') {
     return issue.input === undefined ? 'is required' : 'must be a JSON object'
@@ -29,7 +32,7 @@ export const namedProblemLimit = 6
  * @example
  * describeIssues(v.safeParse(RelayRequestSchema, {}).issues!) // 'order is required; signature is required; …'
  */
-export function describeIssues(issues: readonly v.BaseIssue<unknown>[]): string {
+export function describeIssues(issues: readonly DescribedIssue[]): string {
   const parts = new Set<string>()
   for (const issue of issues) {
     const keys = (issue.path ?? []).map((item) => (typeof item.key === 'string' && knownKeys.has(item.key) ? item.key : null))

@@ -1,5 +1,6 @@
 import type { Hex } from 'viem'
-import { keccak256 } from './keccak.ts'
+import { bytesToHex, writeHex } from './hexBytes.ts'
+import { keccak256Bytes } from './keccak.ts'
 import type { Order, OrderStruct } from './order.ts'
 import { maxUint256 } from './primitives.ts'
 
@@ -30,33 +31,58 @@ export const orderTupleAbi = [
  * const orderHash = hashOrder(order) // 0x…32 bytes
  */
 export function hashOrder(order: Order | OrderStruct): Hex {
-  return keccak256(encodeOrder(order))
+  return keccak256Bytes(encodeOrderBytes(order))
 }
 
-const addressPattern = /^0x[0-9a-fA-F]{40}$/
-const bytesPattern = /^0x(?:[0-9a-fA-F]{2})*$/
-const word = (hex: string) => hex.padStart(64, '0')
+/** `abi.encode(order)` as hex: the same bytes as viem's `encodeAbiParameters(orderTupleAbi, [order])`. */
+export function encodeOrder(order: Order | OrderStruct): Hex {
+  return bytesToHex(encodeOrderBytes(order))
+}
+
+const word = 32
 
 /**
- * `abi.encode(order)` for the one fixed `Order` layout, written out directly: the
- * same bytes as viem's `encodeAbiParameters(orderTupleAbi, [order])` at a tenth of
- * the cost (every `POST /broker` hashes its order before the fee floor is checked).
- * Throws on a value the ABI cannot carry, as viem does.
+ * `abi.encode(order)` for the one fixed `Order` layout, written straight into bytes:
+ * the same bytes as viem's `encodeAbiParameters(orderTupleAbi, [order])` at a small
+ * fraction of the cost (every `POST /broker` hashes its order before the fee floor
+ * is checked). Throws on a value the ABI cannot carry, as viem does.
  */
-export function encodeOrder(order: Order | OrderStruct): Hex {
-  const { consumer, adapter, payToken, payee, params, feeBps } = order
-  for (const address of [consumer, adapter, payToken, payee]) {
-    if (!addressPattern.test(address)) throw new Error('hashOrder: an order address is not 0x followed by 40 hex digits')
+export function encodeOrderBytes(order: Order | OrderStruct): Uint8Array {
+  const { params, feeBps } = order
+  const paramBytes = Math.max(0, Math.floor((params.length - 2) / 2))
+  const bytes = new Uint8Array(10 * word + Math.ceil(paramBytes / word) * word)
+  // Words: 0x20 (where the tuple starts), consumer, adapter, 0x100 (where params starts),
+  // payToken, payee, amount, nonce, feeBps, then params: its length and its bytes.
+  bytes[word - 1] = 0x20
+  const addresses = [order.consumer, order.adapter, order.payToken, order.payee]
+  const addressAt = [1, 2, 4, 5]
+  for (let i = 0; i < 4; i++) {
+    if (!writeAddress(bytes, addressAt[i]! * word, addresses[i]!)) throw new Error('hashOrder: an order address is not 0x followed by 40 hex digits')
   }
-  if (!bytesPattern.test(params)) throw new Error('hashOrder: order.params is not 0x followed by an even number of hex digits')
+  if (!params.startsWith('0x') || !writeHex(bytes, 10 * word, paramBytes, params, 2)) {
+    throw new Error('hashOrder: order.params is not 0x followed by an even number of hex digits')
+  }
   const amount = BigInt(order.amount)
   const nonce = BigInt(order.nonce)
   if (amount < 0n || amount > maxUint256 || nonce < 0n || nonce > maxUint256) throw new Error('hashOrder: order.amount and order.nonce must fit in uint256')
   if (!Number.isInteger(feeBps) || feeBps < 0 || feeBps > 65_535) throw new Error('hashOrder: order.feeBps must fit in uint16')
-  const data = params.slice(2).toLowerCase()
-  return `0x${word('20')}${word(consumer.slice(2).toLowerCase())}${word(adapter.slice(2).toLowerCase())}${word('100')}${word(
-    payToken.slice(2).toLowerCase(),
-  )}${word(payee.slice(2).toLowerCase())}${word(amount.toString(16))}${word(nonce.toString(16))}${word(feeBps.toString(16))}${word(
-    (data.length / 2).toString(16),
-  )}${data.padEnd(Math.ceil(data.length / 64) * 64, '0')}`
+  bytes[4 * word - 2] = 0x01
+  writeUint256(bytes, 6 * word, amount)
+  writeUint256(bytes, 7 * word, nonce)
+  bytes[9 * word - 2] = feeBps >> 8
+  bytes[9 * word - 1] = feeBps & 0xff
+  // The length word of `params` (a byte count, well under 2^53).
+  for (let at = 10 * word - 1, left = paramBytes; left > 0; at--, left = Math.floor(left / 256)) bytes[at] = left % 256
+  return bytes
+}
+
+/** `0x` + 40 hex digits, right-aligned in the word at `at`; false for anything else. */
+function writeAddress(bytes: Uint8Array, at: number, address: string): boolean {
+  return address.length === 42 && address.startsWith('0x') && writeHex(bytes, at, word, address, 2)
+}
+
+/** A uint256 already range-checked, big-endian in the word at `at`. */
+function writeUint256(bytes: Uint8Array, at: number, value: bigint): void {
+  const hex = value.toString(16)
+  writeHex(bytes, at, word, hex.length % 2 ? `0${hex}` : hex, 0)
 }

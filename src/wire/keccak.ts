@@ -1,5 +1,6 @@
 import { createKeccak, type IHasher } from 'hash-wasm'
 import { type Hex, keccak256 as jsKeccak256 } from 'viem'
+import { bytesToHex } from './hexBytes.ts'
 
 let wasm: IHasher | undefined
 
@@ -36,4 +37,12 @@ export function keccak256(data: Hex): Hex {
   wasm.init()
   wasm.update(bytes)
   return `0x${wasm.digest('hex')}`
+}
+
+/** keccak-256 of bytes, the same digest as viem's `keccak256`; WebAssembly once loaded. */
+export function keccak256Bytes(bytes: Uint8Array): Hex {
+  if (!wasm) return jsKeccak256(bytes)
+  wasm.init()
+  wasm.update(bytes)
+  return bytesToHex(wasm.digest('binary'))
 }

@@ -52,7 +52,10 @@ test('values the ABI cannot carry throw, as viem does (and params that are not 0
     expect(() => encodeOrder(order)).toThrow()
     expect(() => viemEncoding(order)).toThrow()
   }
-  for (const params of ['0x123', 'abcd']) {
+  for (const address of [`0X${'1'.repeat(40)}`, `0x${'1'.repeat(39)}é`, `0x${'1'.repeat(41)}`, ` 0x${'1'.repeat(40)}`]) {
+    expect(() => encodeOrder({ ...good, payToken: address })).toThrow('an order address is not 0x followed by 40 hex digits')
+  }
+  for (const params of ['0x123', 'abcd', '0x12é4', '', '0']) {
     expect(() => encodeOrder({ ...good, params })).toThrow('order.params is not 0x followed by an even number of hex digits')
   }
 })

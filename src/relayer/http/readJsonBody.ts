@@ -57,7 +57,7 @@ async function readDeclared(request: Request, deadlineMs: number): Promise<Uint8
   let timer: ReturnType<typeof setTimeout> | undefined
   const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(tooSlow(deadlineMs)), deadlineMs)))
   try {
-    return new Uint8Array(await Promise.race([request.arrayBuffer(), late]))
+    return await Promise.race([request.bytes(), late])
   } catch (error) {
     if (error instanceof RelayError) throw error
     throw new RelayError('MALFORMED_ORDER', 'malformed request: the body could not be read (connection broken)')

@@ -1,0 +1,31 @@
+/**
+ * Requests being handled, counted from the moment their headers arrived until their
+ * answer is ready, so a SIGTERM drain can wait for every one (bodies still arriving
+ * included). A counter and not a set of promises: it is touched twice per request.
+ */
+export function createRequestDrain() {
+  let active = 0
+  let waiting: (() => void)[] = []
+  return {
+    enter() {
+      active++
+    },
+    leave() {
+      active--
+      if (active > 0 || waiting.length === 0) return
+      const wake = waiting
+      waiting = []
+      for (const resolve of wake) resolve()
+    },
+    /** Requests being handled now. */
+    get active() {
+      return active
+    },
+    /** Resolves once no request is being handled (at once when none is). */
+    idle(): Promise<void> {
+      return active === 0 ? Promise.resolve() : new Promise((resolve) => waiting.push(resolve))
+    },
+  }
+}
+
+export type RequestDrain = ReturnType<typeof createRequestDrain>
