@@ -49,7 +49,7 @@ type Waiting = { data: Hex; gas: bigint; fees: Fees; resolve: (error: unknown) =
  */
 export function createPendingSimulator(options: PendingSimulatorOptions): PendingSimulator {
   const { client, address, broker, logger } = options
-  const maxInFlight = options.maxInFlight ?? 2
+  const maxInFlight = options.maxInFlight ?? 1
   const maxBatch = options.maxBatch ?? 64
   const maxBatchGas = options.maxBatchGas ?? 20_000_000n
   const queue: Waiting[] = []
