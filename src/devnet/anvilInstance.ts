@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import type { Subprocess } from 'bun'
 import { Instance } from 'prool'
 
@@ -91,12 +94,18 @@ export const anvilInstance = Instance.define((parameters: AnvilParameters) => {
       return new Promise<void>((resolve, reject) => {
         let started = false
         const early: string[] = []
+        // anvil writes the states of older blocks under $HOME/.foundry/anvil/tmp once a
+        // chain has a few hundred blocks (876 MB for 3,000), and leaves them there when it
+        // is stopped: every long test run or benchmark filled the disk. Its HOME is a
+        // throw-away directory, removed once it has exited.
+        const home = mkdtempSync(join(tmpdir(), 'order-relay-anvil-'))
         const spawned = Bun.spawn([parameters.binary, ...anvilArgs(parameters)], {
           stdin: 'ignore',
           stdout: 'pipe',
           stderr: 'pipe',
-          env: { ...process.env, FOUNDRY_DISABLE_NIGHTLY_WARNING: 'true' },
+          env: { ...process.env, HOME: home, FOUNDRY_DISABLE_NIGHTLY_WARNING: 'true' },
         })
+        void spawned.exited.finally(() => rmSync(home, { recursive: true, force: true }))
         child = spawned
         installCleanup()
         running.add(spawned)

@@ -2,12 +2,13 @@
 // any stderr line after start: the CI run where every relayer test after one timed out
 // saw a dead chain), reports an exit nobody asked for, and fails a start clearly.
 import { afterAll, expect, test } from 'bun:test'
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { type AnvilExit, type Devnet, devnetAccounts, findAnvil, startDevnet } from '../../src/devnet/index.ts'
 import { processesMatching } from '../helpers/processes.ts'
+import { waitFor } from '../helpers/waitFor.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'order-relay-anvil-'))
 const started: Devnet[] = []
@@ -142,3 +143,18 @@ await Bun.sleep(60_000)
     expect({ signal, anvil: await runningOrGone(anvilPid) }).toEqual({ signal, anvil: 'gone' })
   }
 }, 30_000)
+
+test('a long chain leaves nothing on disk: the states anvil writes go to a throw-away HOME, removed at stop', async () => {
+  const devnet = await startDevnet({ deploy: false })
+  const environ = readFileSync(`/proc/${devnet.anvilPid}/environ`, 'utf8').split('\0')
+  const home = environ.find((entry) => entry.startsWith('HOME='))!.slice('HOME='.length)
+  expect(home.startsWith(tmpdir())).toBe(true)
+  try {
+    // A few thousand blocks: anvil then keeps older states on disk under $HOME/.foundry/anvil/tmp.
+    for (let i = 0; i < 30; i++) await devnet.testClient.mine({ blocks: 100 })
+    expect(existsSync(join(home, '.foundry', 'anvil', 'tmp'))).toBe(true)
+  } finally {
+    await devnet.stop()
+  }
+  await waitFor('the throw-away HOME to be removed', () => !existsSync(home))
+}, 60_000)
