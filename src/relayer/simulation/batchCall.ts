@@ -14,10 +14,13 @@ export type BatchItemResult = { ok: true } | { ok: false; data: Hex } | undefine
 const perItemOverhead = 40_000n
 const perBatchOverhead = 100_000n
 
+/** The gas one item adds to the outer call. */
+export const itemGas = (item: BatchItem): bigint => item.executionGas + item.executionGas / 63n + perItemOverhead + 16n * BigInt(size(item.data))
+
 /** The gas the outer call needs for `items`. */
 export function batchGas(items: readonly BatchItem[]): bigint {
   let total = perBatchOverhead
-  for (const item of items) total += item.executionGas + item.executionGas / 63n + perItemOverhead + 16n * BigInt(size(item.data))
+  for (const item of items) total += itemGas(item)
   return total
 }
 

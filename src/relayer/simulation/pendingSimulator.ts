@@ -1,6 +1,7 @@
 import { type Address, BaseError, type Hex, HttpRequestError, type PublicClient, TimeoutError, WebSocketRequestError } from 'viem'
 import type { Logger } from '../../shared/index.ts'
-import { type BatchItem, type BatchItemResult, batchGas, callBatch, type Fees } from './batchCall.ts'
+import { type BatchItem, type BatchItemResult, batchGas, callBatch, type Fees, itemGas } from './batchCall.ts'
+import { cannotPay } from './cannotPay.ts'
 import { executionGas } from './intrinsicGas.ts'
 
 /** A call that reverted inside a batch: carries its revert data as a node's error would. */
@@ -71,6 +72,7 @@ export function createPendingSimulator(options: PendingSimulatorOptions): Pendin
   function takeBatch(): Array<Waiting & { item: BatchItem }> {
     const taken: Array<Waiting & { item: BatchItem }> = []
     const fees = queue[0]!.fees
+    let gasSoFar = batchGas([])
     for (let index = 0; index < queue.length && taken.length < maxBatch; ) {
       const waiting = queue[index]!
       const gas = executionGas(waiting.data, waiting.gas)
@@ -81,7 +83,8 @@ export function createPendingSimulator(options: PendingSimulatorOptions): Pendin
         continue
       }
       const item = { data: waiting.data, executionGas: gas }
-      if (taken.length > 0 && batchGas([...taken.map((each) => each.item), item]) > maxBatchGas) break
+      if (taken.length > 0 && gasSoFar + itemGas(item) > maxBatchGas) break
+      gasSoFar += itemGas(item)
       queue.splice(index, 1)
       taken.push({ ...waiting, item })
     }
@@ -99,7 +102,7 @@ export function createPendingSimulator(options: PendingSimulatorOptions): Pendin
         for (const each of batch) each.resolve(error)
         return
       }
-      if (!/insufficient funds|insufficient balance/i.test(String((error as Error)?.message))) {
+      if (!cannotPay(error)) {
         batching = false
         logger.warn(`batched simulation is off: the node refused an eth_call with a state override (${nodeSays(error)}); each order is simulated in its own eth_call from now on`)
       }

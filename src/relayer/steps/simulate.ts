@@ -3,8 +3,7 @@ import { decodeRevert, encodeBrokerCall, errorAbis, extractRevertData, isRevertE
 import type { RelayRequest } from '../../wire/index.ts'
 import type { RelayerContext } from '../context.ts'
 import { RelayError } from '../errors.ts'
-import { type Fees, isTransportError } from '../simulation/index.ts'
-import { errorText } from '../submitter/index.ts'
+import { cannotPay, type Fees, isTransportError } from '../simulation/index.ts'
 import { findSettlement } from './findSettlement.ts'
 
 export type SimulatedOrder = { data: Hex; gas: bigint }
@@ -53,8 +52,6 @@ export async function simulate(context: RelayerContext, request: RelayRequest, o
   throw upstream('during simulation', second)
 }
 
-// The node refused the call because the key cannot pay gas × maxFeePerGas.
-const cannotPay = (error: unknown) => /insufficient funds|insufficient balance/i.test(errorText(error))
 const cannotPayError = (cause: unknown) =>
   new RelayError('INSUFFICIENT_RELAYER_GAS', 'relayer gas account cannot pay for gas; try another relayer or run your own', { cause })
 
