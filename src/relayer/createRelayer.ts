@@ -16,7 +16,7 @@ import { describeOutcome, wouldRevertNow } from './steps/broadcast.ts'
 import { createSettlementFinder } from './steps/findSettlement.ts'
 import { createPendingSimulator } from './simulation/index.ts'
 import { maxServerBodyBytes } from './http/readJsonBody.ts'
-import { createGasLimitCache, createSubmitter } from './submitter/index.ts'
+import { createGasLimitCache, createSubmitter, txsPerBatch } from './submitter/index.ts'
 import { observeTransport } from '../metrics/index.ts'
 import { createRelayerOperations } from './operations/index.ts'
 import { createRedisClaims, createSharedBuckets, createSharedOutcomes, createSharedRedis } from './replicas/index.ts'
@@ -35,8 +35,10 @@ const drainMarginMs = 10_000
 export type RelayerDependencies = {
   logger: Logger
   version: string
-  /** Override the RPC client (tests). */
+  /** Override the RPC client (tests); txs are then sent one request each, unless `broadcastClient` is given too. */
   client?: PublicClient
+  /** Override the client that broadcasts a batch of txs as one JSON-RPC batch (tests). */
+  broadcastClient?: PublicClient
 }
 
 /**
@@ -67,6 +69,14 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
       // eth_sendRawTransaction is sent with retryCount 0 (see submitter/sendRaw.ts).
       transport: observeTransport(http(config.rpcUrl, { retryCount: 1, timeout: 15_000 }), operations.rpc),
     }) as PublicClient)
+  // The same RPC, with the requests made together sent as one JSON-RPC batch: a batch of
+  // signed txs reaches the node in one request (submitter/batchSender.ts).
+  const broadcastClient = dependencies.client
+    ? dependencies.broadcastClient
+    : (createPublicClient({
+        chain: chainFor(config.chainId, config.rpcUrl),
+        transport: observeTransport(http(config.rpcUrl, { batch: { batchSize: txsPerBatch }, retryCount: 0, timeout: 15_000 }), operations.rpc),
+      }) as PublicClient)
   const journalPath = config.journalPath ?? defaultJournalPath(config.chainId, account.address)
   if (journalPath === ':memory:') {
     logger.warn('RELAYER_DB=:memory: the journal is not kept on disk; after a restart this relayer cannot see the transactions it left pending (their orders could be sent again)')
@@ -98,6 +108,7 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
   let context!: RelayerContext
   const submitter = createSubmitter({
     client,
+    broadcastClient,
     account,
     chainId: config.chainId,
     logger,

@@ -4,8 +4,7 @@ import { keccak256 } from '../../wire/index.ts'
 import { RelayError } from '../errors.ts'
 import type { Journal, NewSlot } from '../journal/index.ts'
 import type { createFeeCache } from './feeCache.ts'
-import { errorText } from './errorText.ts'
-import { sendRaw } from './sendRaw.ts'
+import { nodeSays, type SendOutcome, sendRaw, sendRawBatch } from './sendRaw.ts'
 
 /** A call to send from the gas key, and the order it settles (none for a filler). */
 export type SendRequest = { to: Address; data: Hex; gas: bigint; orderHash?: Hex; consumer?: Address; adapter?: Address; payToken?: Address }
@@ -13,17 +12,25 @@ export type SendRequest = { to: Address; data: Hex; gas: bigint; orderHash?: Hex
 export type Sent = { nonce: number; hash: Hex; unanswered?: boolean }
 
 type Queued = { request: SendRequest; attempt: number; resolve: (sent: Sent) => void; reject: (error: unknown) => void }
+type Entry = { item: Queued; nonce: number; raw: Hex; hash: Hex }
+/** A send's outcome, or, sending one by one, why a tx was not sent: `held` after a lost answer, `unsent` after a refusal. */
+type Result = SendOutcome | { kind: 'held' | 'unsent' }
+type Refusal = Extract<SendOutcome, { kind: 'noFunds' | 'nonceTaken' | 'underpriced' | 'refused' }>
+const isRefusal = (result: Result): result is Refusal => result.kind === 'noFunds' || result.kind === 'nonceTaken' || result.kind === 'underpriced' || result.kind === 'refused'
 
-/** Most txs signed and written in one journal commit. */
-const batchSize = 64
+/** Most txs signed and written in one journal commit, and broadcast in one JSON-RPC batch. */
+export const txsPerBatch = 64
 
 /**
  * The serial send queue with group commit: whatever is queued when it runs is
  * signed at consecutive nonces, written to the journal in one durable commit, and
- * only then broadcast, one after another in nonce order. A tx the node refuses
- * outright never reached a pool: it and the rest of its batch (not yet sent) are
- * dropped from the journal and signed again at the freed nonces; nothing the node
- * may hold is ever signed again at another nonce.
+ * only then broadcast in nonce order: in one JSON-RPC batch (one request for the
+ * whole batch, the node's answer for each tx), or, when the node takes no batches,
+ * one request after another. A tx the node refuses outright never reached a pool:
+ * when no later tx of its batch did either, their slots are dropped and the orders
+ * signed again at the freed nonces; when a later one was pooled, the refused nonce
+ * is filled so the later ones are not stuck behind it. Nothing the node may hold is
+ * ever signed again at another nonce.
  */
 export function createBatchSender(options: {
   client: PublicClient
@@ -32,6 +39,13 @@ export function createBatchSender(options: {
   journal: Journal
   fees: ReturnType<typeof createFeeCache>
   logger: Logger
+  /**
+   * A client whose transport sends the requests made together as one JSON-RPC batch:
+   * a batch's txs then reach the node in one request. Without it, one request per tx.
+   */
+  broadcastClient?: PublicClient
+  /** Fills a refused nonce that later pooled txs wait behind (the nonce keeper's fillGap). */
+  fillGap: (nonce: number, why: string, message: string) => Promise<void>
   /** Called after each batch went out (the receipt watcher looks at once). */
   onBroadcast: () => void
 }) {
@@ -39,6 +53,8 @@ export function createBatchSender(options: {
   const queue: Queued[] = []
   let running = false
   let next: number | undefined
+  // Off for good once the node refuses a batch as a whole.
+  let batching = options.broadcastClient !== undefined
 
   async function nonceBase(): Promise<number> {
     if (next === undefined) {
@@ -92,50 +108,110 @@ export function createBatchSender(options: {
       return
     }
     next = base + batch.length
-    for (const [i, { item, nonce, raw, hash }] of signed.entries()) {
-      const outcome = await sendRaw(client, raw, hash)
-      if (outcome.kind === 'accepted') {
-        item.resolve({ nonce, hash })
-        continue
-      }
-      if (outcome.kind === 'unanswered') {
-        // The node cannot be reached: this tx may be pooled, the rest of the batch is
-        // not sent now. All stay pending in the journal; the nonce keeper sends each
-        // again as signed, in nonce order, once the node answers.
-        const rest = signed.slice(i)
-        logger.warn(`tx ${hash} (nonce ${nonce}) got no answer from the node and is not known to it; ${rest.length} tx${rest.length === 1 ? '' : 's'} kept in the journal and sent again as signed once the node answers`)
-        for (const each of rest) {
-          journal.resent(each.nonce, 0) // the nonce keeper looks at them in its next round
-          each.item.resolve({ nonce: each.nonce, hash: each.hash, unanswered: true })
+    await settle(signed, await broadcastAll(signed))
+    options.onBroadcast()
+  }
+
+  /**
+   * Every tx of the batch to the node: as one JSON-RPC batch when the broadcast client
+   * batches, else one request after another, stopping at the first the node did not
+   * take (the rest are `held` after a lost answer, `unsent` after a refusal).
+   */
+  async function broadcastAll(entries: readonly Entry[]): Promise<Result[]> {
+    if (batching && entries.length > 1) {
+      const outcomes = await sendRawBatch(options.broadcastClient!, entries)
+      if (outcomes) return outcomes
+      batching = false
+      logger.warn(`the RPC refused a JSON-RPC batch of ${entries.length} eth_sendRawTransaction calls; the relayer sends one transaction per request from now on`)
+    }
+    const results: Result[] = []
+    for (const entry of entries) {
+      const outcome = results.length === 0 || results.at(-1)!.kind === 'accepted' ? await sendRaw(client, entry.raw, entry.hash) : undefined
+      const before = results.at(-1)?.kind
+      results.push(outcome ?? { kind: before === 'unanswered' || before === 'held' ? 'held' : 'unsent' })
+    }
+    return results
+  }
+
+  /**
+   * What each tx's answer means for its slot and its order, in nonce order:
+   * - accepted: the order waits for its receipt;
+   * - no answer (or held back after one): kept as signed, the nonce keeper sends it
+   *   again once the node answers;
+   * - refused (or unsent after a refusal) with no later tx of the batch in a pool: the
+   *   slot is dropped, its nonce is free, the order is signed again or answered by kind;
+   * - refused below a tx that may be pooled: that tx would wait behind the gap, so the
+   *   nonce is filled with a 0-value self-transfer (or was taken by a foreign tx) and
+   *   the order is answered by kind.
+   */
+  async function settle(entries: readonly Entry[], results: readonly Result[]) {
+    let tail = entries.length
+    while (tail > 0 && (results[tail - 1]!.kind === 'unsent' || isRefusal(results[tail - 1]!))) tail--
+    const freed = entries.slice(tail)
+    if (freed.length > 0) {
+      journal.reject(freed.map((each) => each.nonce))
+      next = freed[0]!.nonce
+    }
+    const retry: Queued[] = []
+    const logged = new Set<string>()
+    let unanswered = 0
+    for (const [i, entry] of entries.entries()) {
+      const result = results[i]!
+      const { item, nonce, hash } = entry
+      if (result.kind === 'accepted') item.resolve({ nonce, hash })
+      else if (result.kind === 'unanswered' || result.kind === 'held') {
+        if (unanswered++ === 0) logger.warn(`tx ${hash} (nonce ${nonce}) got no answer from the node and is not known to it; kept in the journal and sent again as signed once the node answers`)
+        journal.resent(nonce, 0) // the nonce keeper looks at it in its next round
+        item.resolve({ nonce, hash, unanswered: true })
+      } else if (!isRefusal(result)) retry.push(item) // unsent
+      else {
+        const gap = i < tail
+        // A foreign tx holds this nonce: nothing to fill, the slot goes.
+        if (gap && result.kind === 'nonceTaken') journal.reject([nonce])
+        const again = await refused(entry, result, { gap, firstOfKind: !logged.has(result.kind) })
+        logged.add(result.kind)
+        if (again) retry.push(again)
+        else if (gap && result.kind !== 'nonceTaken') {
+          const why = result.kind === 'noFunds' ? 'the gas key cannot pay' : nodeSays(result.error)
+          await filler(nonce, why, `not settled: the node refused its transaction (${why}); nothing was spent on this order; retry with a new order`)
         }
-        break
       }
-      // Refused outright: this tx and the rest of the batch never reached a pool.
-      const unsent = signed.slice(i)
-      journal.reject(unsent.map((each) => each.nonce))
-      next = nonce
-      const retry = unsent.slice(1).map((each) => each.item)
-      if (outcome.kind === 'nonceTaken') {
-        logger.warn(`nonce ${nonce} of this relayer's key was already used by a transaction this relayer did not send (another process using the same key?); re-synced and signed again`)
-        next = undefined
-        if (item.attempt === 0) retry.unshift({ ...item, attempt: 1 })
-        else item.reject(new RelayError('UPSTREAM_RPC', `not broadcast: nonce ${nonce} of the relayer's key is being used by another process that shares the key; retry or try another relayer`))
-      } else if (outcome.kind === 'underpriced' && item.attempt === 0) {
-        // The base fee moved past the cached price (refreshed every few seconds): read it now.
+    }
+    if (unanswered > 1) logger.warn(`${unanswered} txs of one batch got no answer from the node; kept in the journal and sent again as signed once the node answers`)
+    queue.unshift(...retry)
+  }
+
+  /** Answers a refused tx's order by the kind of refusal, or returns it to be signed again at a free nonce. */
+  async function refused(entry: Entry, result: Refusal, { gap, firstOfKind }: { gap: boolean; firstOfKind: boolean }): Promise<Queued | undefined> {
+    const { item, nonce, hash } = entry
+    if (result.kind === 'nonceTaken') {
+      if (firstOfKind) logger.warn(`nonce ${nonce} of this relayer's key was already used by a transaction this relayer did not send (another process using the same key?); re-synced and signed again`)
+      next = undefined
+      if (item.attempt === 0) return { ...item, attempt: 1 }
+      item.reject(new RelayError('UPSTREAM_RPC', `not broadcast: nonce ${nonce} of the relayer's key is being used by another process that shares the key; retry or try another relayer`))
+    } else if (result.kind === 'underpriced' && item.attempt === 0 && !gap) {
+      // The base fee moved past the cached price (refreshed every few seconds): read it now.
+      if (firstOfKind) {
         logger.warn('the gas price rose past the cached one; re-read it and signed again')
         await fees.fresh().catch(() => undefined)
-        retry.unshift({ ...item, attempt: 1 })
-      } else if (outcome.kind === 'noFunds') {
-        item.reject(new RelayError('INSUFFICIENT_RELAYER_GAS', 'relayer gas account cannot pay for gas; try another relayer or run your own', { cause: outcome.error }))
-      } else {
-        const reason = errorText(outcome.error).replace(/\s+/g, ' ').trim().slice(0, 200)
-        logger.warn(`the node refused tx ${hash} (nonce ${nonce}): ${reason}`)
-        item.reject(new RelayError('UPSTREAM_RPC', `the relayer's RPC refused the transaction (tx ${hash} was not accepted); retry or try another relayer`, { cause: outcome.error }))
       }
-      queue.unshift(...retry)
-      break
+      return { ...item, attempt: 1 }
+    } else if (result.kind === 'noFunds') {
+      item.reject(new RelayError('INSUFFICIENT_RELAYER_GAS', 'relayer gas account cannot pay for gas; try another relayer or run your own', { cause: result.error }))
+    } else {
+      logger.warn(`the node refused tx ${hash} (nonce ${nonce}): ${nodeSays(result.error)}`)
+      item.reject(new RelayError('UPSTREAM_RPC', `the relayer's RPC refused the transaction (tx ${hash} was not accepted); retry or try another relayer`, { cause: result.error }))
     }
-    options.onBroadcast()
+    return undefined
+  }
+
+  async function filler(nonce: number, kind: string, message: string) {
+    try {
+      await options.fillGap(nonce, kind, message)
+    } catch (error) {
+      // The slot stays pending: the nonce keeper's rounds find its tx unknown to the node and deal with it.
+      logger.warn(`could not fill nonce ${nonce} yet (${(error as Error).message?.split('\n')[0]}); the nonce keeper tries again`)
+    }
   }
 
   async function drain() {
@@ -143,7 +219,7 @@ export function createBatchSender(options: {
     running = true
     try {
       while (queue.length > 0) {
-        const batch = queue.splice(0, batchSize)
+        const batch = queue.splice(0, txsPerBatch)
         try {
           await runBatch(batch)
         } catch (error) {

@@ -1,7 +1,7 @@
 export { errorText } from './errorText.ts'
 export { createSubmitter, type Submitter, type SubmitterOptions } from './submitter.ts'
 export { createGasLimitCache } from './gasLimitCache.ts'
-export type { SendRequest, Sent } from './batchSender.ts'
+export { type SendRequest, type Sent, txsPerBatch } from './batchSender.ts'
 export { createReceiptWatcher, type DescribeOutcome, type ReceiptWatcher } from './receiptWatcher.ts'
 export { createNonceKeeper, type WouldRevert } from './nonceKeeper.ts'
 export { underpriced } from './sendRaw.ts'

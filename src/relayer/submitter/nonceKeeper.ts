@@ -100,6 +100,19 @@ export function createNonceKeeper(options: {
   }
 
   return {
+    /**
+     * Fills a nonce whose tx the node refused while later txs of the key may be pooled
+     * (they would wait behind the gap for good): the slot keeps `message` as its outcome
+     * and takes a 0-value self-transfer, written to the journal before it is sent.
+     */
+    async fillGap(nonce: number, why: string, message: string): Promise<void> {
+      const slot = journal.slot(nonce)
+      const current = slot && journal.tx(slot.txHash)
+      if (!slot || !current) return
+      journal.setOutcome(nonce, JSON.stringify({ message }))
+      const tx = await sign(slot, current, { to: account.address, data: '0x', gas: 21_000n }, 'filler')
+      logger.warn(`tx ${current.hash} (nonce ${nonce}) was refused by the node (${why}) while later txs of its batch were accepted; filled its nonce with a 0-value transfer, tx ${tx.hash}`)
+    },
     /** One round; RPC failures end it early (the next round tries again). */
     async tick(): Promise<void> {
       const slots = journal.pending(slotsPerRound)

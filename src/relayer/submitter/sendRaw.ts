@@ -48,12 +48,57 @@ export async function sendRaw(client: PublicClient, raw: Hex, hash: Hex): Promis
     await client.request({ method: 'eth_sendRawTransaction', params: [raw] }, { retryCount: 0 })
     return { kind: 'accepted' }
   } catch (error) {
-    const text = errorText(error)
-    if (alreadyKnown.test(text)) return { kind: 'accepted' }
-    if (isTransportError(error)) return (await nodeKnows(client, hash)) ? { kind: 'accepted' } : { kind: 'unanswered', error }
-    if (noFunds.test(text)) return { kind: 'noFunds', error }
-    if (nonceTaken.test(text)) return (await nodeKnows(client, hash)) ? { kind: 'accepted' } : { kind: 'nonceTaken', error }
-    if (underpriced.test(text)) return { kind: 'underpriced', error }
-    return { kind: 'refused', error }
+    return classify(client, error, hash)
   }
+}
+
+/**
+ * Every tx at once, through a client whose transport puts concurrent requests in one
+ * JSON-RPC batch (in this order, so in nonce order), each answered and classified on
+ * its own as `sendRaw` does. Undefined when the node refused the batch as a whole
+ * (no batches, or too large a one): none of it reached a pool.
+ */
+export async function sendRawBatch(client: PublicClient, txs: ReadonlyArray<{ raw: Hex; hash: Hex }>): Promise<SendOutcome[] | undefined> {
+  const answers = await Promise.allSettled(txs.map(({ raw }) => client.request({ method: 'eth_sendRawTransaction', params: [raw] }, { retryCount: 0 })))
+  const errors = answers.flatMap((answer) => (answer.status === 'rejected' ? [answer.reason as unknown] : []))
+  if (txs.length > 1 && errors.length === txs.length && refusedAsBatch(errors)) return undefined
+  return Promise.all(answers.map((answer, i) => (answer.status === 'fulfilled' ? { kind: 'accepted' as const } : classify(client, answer.reason, txs[i]!.hash))))
+}
+
+/** The same answer to every call of the batch, and one a node gives to a batch it will not take. */
+function refusedAsBatch(errors: readonly unknown[]): boolean {
+  const answers = errors.map(nodeAnswer)
+  const first = answers[0]!
+  if (answers.some((each) => each.code !== first.code || each.status !== first.status || each.details !== first.details)) return false
+  return first.code === -32600 || first.code === -32700 || [400, 405, 413, 414, 431].includes(first.status ?? 0) || /batch/i.test(first.details)
+}
+
+/** The node's own words for a refusal (never viem's whole message, which holds the request body and the RPC URL). */
+export function nodeSays(error: unknown): string {
+  const words = error instanceof BaseError ? error.details || error.shortMessage : 'no message from the node'
+  return words.replace(/\s+/g, ' ').trim().slice(0, 200)
+}
+
+/** What the node said (code, HTTP status, its words), without the request body viem puts in the message. */
+function nodeAnswer(error: unknown): { code?: number; status?: number; details: string } {
+  const answer: { code?: number; status?: number; details: string } = { details: error instanceof BaseError ? error.details : String(error) }
+  if (error instanceof BaseError) {
+    error.walk((e) => {
+      const { code, status } = e as { code?: unknown; status?: unknown }
+      if (typeof code === 'number' && answer.code === undefined) answer.code = code
+      if (typeof status === 'number' && answer.status === undefined) answer.status = status
+      return false
+    })
+  }
+  return answer
+}
+
+async function classify(client: PublicClient, error: unknown, hash: Hex): Promise<SendOutcome> {
+  const text = errorText(error)
+  if (alreadyKnown.test(text)) return { kind: 'accepted' }
+  if (isTransportError(error)) return (await nodeKnows(client, hash)) ? { kind: 'accepted' } : { kind: 'unanswered', error }
+  if (noFunds.test(text)) return { kind: 'noFunds', error }
+  if (nonceTaken.test(text)) return (await nodeKnows(client, hash)) ? { kind: 'accepted' } : { kind: 'nonceTaken', error }
+  if (underpriced.test(text)) return { kind: 'underpriced', error }
+  return { kind: 'refused', error }
 }

@@ -8,6 +8,8 @@ import { createReceiptWatcher, type DescribeOutcome } from './receiptWatcher.ts'
 
 export type SubmitterOptions = {
   client: PublicClient
+  /** A client over the same RPC whose transport batches concurrent requests (see batchSender.ts); txs are then broadcast a batch per request. */
+  broadcastClient?: PublicClient
   account: LocalAccount
   chainId: number
   logger: Logger
@@ -39,7 +41,17 @@ export function createSubmitter(options: SubmitterOptions) {
   const reviveAfterMs = options.reviveAfterMs ?? Math.max(1_000, options.receiptPollMs * 8)
   const watcher = createReceiptWatcher({ client, journal, address: account.address, logger, describe: options.describe })
   const keeper = createNonceKeeper({ client, account, chainId, journal, fees, watcher, logger, reviveAfterMs, wouldRevert: options.wouldRevert })
-  const sender = createBatchSender({ client, account, chainId, journal, fees, logger, onBroadcast: () => kick() })
+  const sender = createBatchSender({
+    client,
+    broadcastClient: options.broadcastClient,
+    account,
+    chainId,
+    journal,
+    fees,
+    logger,
+    fillGap: (nonce, why, message) => keeper.fillGap(nonce, why, message),
+    onBroadcast: () => kick(),
+  })
 
   const fastest = Math.max(1, Math.ceil(options.receiptPollMs / 8))
   let timer: ReturnType<typeof setTimeout> | undefined

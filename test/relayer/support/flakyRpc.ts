@@ -4,7 +4,8 @@
  * node acts on it) and then answers 503, as when a connection drops mid-call;
  * `unsupported` answers JSON-RPC "method not found", as a node without the method does.
  * `calls` keeps every single call's method and params; `refuseWhen` answers a JSON-RPC
- * error to the single calls it matches (a node refusing a parameter it does not support).
+ * error to the calls it matches, alone or inside a batch (a node refusing a parameter
+ * it does not support, or one tx); `refuseBatches` refuses every batch request.
  */
 export function startFlakyRpc(upstream: string) {
   const failing = new Map<string, 'refuse' | 'loseAnswer' | 'unsupported'>()
@@ -12,6 +13,9 @@ export function startFlakyRpc(upstream: string) {
   const seen: string[] = []
   const calls: RpcCall[] = []
   let refusing: { match: (call: RpcCall) => boolean; message: string } | undefined
+  let refusingBatches: string | undefined
+  const batches: number[] = []
+  const callOf = (call: unknown): RpcCall => ({ method: (call as { method: string }).method, params: (call as { params?: unknown[] }).params ?? [] })
   const server = Bun.serve({
     hostname: '127.0.0.1',
     port: 0,
@@ -21,9 +25,21 @@ export function startFlakyRpc(upstream: string) {
       const methods = (Array.isArray(body) ? body : [body]).map((call) => call.method)
       seen.push(...methods)
       for (const call of Array.isArray(body) ? body : [body]) calls.push({ method: call.method, params: (call as { params?: unknown[] }).params ?? [] })
+      if (Array.isArray(body)) batches.push(body.length)
+      if (Array.isArray(body) && refusingBatches !== undefined) {
+        return Response.json({ jsonrpc: '2.0', id: null, error: { code: -32600, message: refusingBatches } })
+      }
       if (refusing && !Array.isArray(body) && refusing.match(calls.at(-1)!)) {
         const { id } = body as { id?: unknown }
         return Response.json({ jsonrpc: '2.0', id, error: { code: -32602, message: refusing.message } })
+      }
+      if (refusing && Array.isArray(body) && body.some((call) => refusing!.match(callOf(call)))) {
+        // Each call of the batch answered on its own: the matching ones refused, the rest forwarded as a batch.
+        const rule = refusing
+        const forwarded = body.filter((call) => !rule.match(callOf(call)))
+        const answers = forwarded.length === 0 ? [] : ((await (await fetch(upstream, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(forwarded) })).json()) as { id: unknown }[])
+        const refused = body.filter((call) => rule.match(callOf(call))).map((call) => ({ jsonrpc: '2.0', id: (call as { id?: unknown }).id, error: { code: -32000, message: rule.message } }))
+        return Response.json([...answers, ...refused])
       }
       let mode = methods.map((method) => failing.get(method)).find(Boolean)
       for (const method of methods) {
@@ -50,8 +66,15 @@ export function startFlakyRpc(upstream: string) {
     seen,
     /** Every call through the proxy with its params, in order. */
     calls,
+    /** The size of every JSON-RPC batch request, in order. */
+    batches,
+    /** Answers the single calls (and the calls inside a batch) it matches with a JSON-RPC error. */
     refuseWhen(match: (call: RpcCall) => boolean, message: string) {
       refusing = { match, message }
+    },
+    /** Answers every batch request with one JSON-RPC error (code -32600), as a node that takes no batches. */
+    refuseBatches(message: string) {
+      refusingBatches = message
     },
     fail(method: string, mode: 'refuse' | 'loseAnswer' | 'unsupported' = 'refuse') {
       failing.set(method, mode)
@@ -64,6 +87,7 @@ export function startFlakyRpc(upstream: string) {
       failing.clear()
       failNext.clear()
       refusing = undefined
+      refusingBatches = undefined
     },
     stop() {
       server.stop(true)

@@ -1,0 +1,124 @@
+// A batch of signed txs reaches the node in one JSON-RPC batch request, each tx answered
+// on its own. A tx refused in the middle of the batch leaves a gap the later, pooled txs
+// would wait behind for good: its nonce is filled. A refusal at the end frees its nonce.
+// A node that takes no batches gets one request per tx, after one warning line.
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { createPublicClient, type Hex, http, keccak256, type PublicClient, parseTransaction, stringToHex } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { type Devnet, devnetAccounts, startDevnet } from '../../src/devnet/index.ts'
+import { RelayError } from '../../src/relayer/errors.ts'
+import { openJournal } from '../../src/relayer/journal/index.ts'
+import { createSubmitter, type Sent } from '../../src/relayer/submitter/index.ts'
+import { createMemoryLogger } from '../../src/shared/index.ts'
+import { keccakReady } from '../../src/wire/index.ts'
+import { startFlakyRpc } from './support/flakyRpc.ts'
+
+let devnet: Devnet
+const stops: Array<() => unknown> = []
+
+beforeAll(async () => {
+  await keccakReady
+  devnet = await startDevnet()
+}, 60_000)
+afterAll(async () => {
+  for (const stop of stops.reverse()) await stop()
+  await devnet?.stop()
+})
+
+/** A submitter on a fresh funded key, talking to anvil through a proxy that can refuse calls. */
+async function submitterBehindProxy(name: string) {
+  const rpc = startFlakyRpc(devnet.rpcUrl)
+  stops.push(() => rpc.stop())
+  const account = privateKeyToAccount(keccak256(stringToHex(`order-relay batch broadcast test: ${name}`)))
+  await devnet.testClient.setBalance({ address: account.address, value: 10n ** 20n })
+  const client = createPublicClient({ transport: http(rpc.url, { retryCount: 0 }) }) as PublicClient
+  const broadcastClient = createPublicClient({ transport: http(rpc.url, { batch: { batchSize: 64 }, retryCount: 0 }) }) as PublicClient
+  const journal = openJournal(':memory:', { chainId: devnet.chainId, address: account.address })
+  const logger = createMemoryLogger()
+  const submitter = createSubmitter({
+    client,
+    broadcastClient,
+    account,
+    chainId: devnet.chainId,
+    logger,
+    journal,
+    receiptPollMs: 20,
+    describe: async () => undefined,
+    wouldRevert: async () => undefined,
+  })
+  await submitter.start()
+  stops.push(async () => {
+    await submitter.stop()
+    journal.close()
+  })
+  return { rpc, account, journal, logger, submitter }
+}
+
+type Submitter = Awaited<ReturnType<typeof submitterBehindProxy>>['submitter']
+
+/** Ten calls queued in one tick (one batch): each a transfer to the spare account carrying the byte i. */
+function sendTen(submitter: Submitter): Promise<Array<PromiseSettledResult<Sent>>> {
+  return Promise.allSettled(Array.from({ length: 10 }, (_, i) => submitter.send({ to: devnetAccounts.spare.address, data: `0x0${i}`, gas: 50_000n })))
+}
+
+const isSendOf = (byte: Hex) => (call: { method: string; params: unknown[] }) =>
+  call.method === 'eth_sendRawTransaction' && parseTransaction(call.params[0] as Hex).data === byte
+
+/** Every slot 0..count-1 resolved (or still pending after the deadline), by status. */
+async function statuses(submitter: Submitter, count: number): Promise<string[]> {
+  return Promise.all(Array.from({ length: count }, async (_, nonce) => (await submitter.outcome(nonce, 15_000))?.status ?? 'none'))
+}
+
+test('ten txs queued together: one JSON-RPC batch request carries them all, and all are mined', async () => {
+  const { rpc, submitter } = await submitterBehindProxy('one batch')
+  const results = await sendTen(submitter)
+  expect(results.map((each) => each.status)).toEqual(results.map(() => 'fulfilled'))
+  expect(rpc.batches).toContain(10)
+  expect(rpc.seen.filter((method) => method === 'eth_sendRawTransaction')).toHaveLength(10)
+  expect(await statuses(submitter, 10)).toEqual(Array.from({ length: 10 }, () => 'settled'))
+})
+
+test('a tx refused in the middle of the batch: the later txs are pooled, so its nonce is filled by a 0-value transfer and every later tx is mined', async () => {
+  const { rpc, submitter, journal, logger, account } = await submitterBehindProxy('gap')
+  rpc.refuseWhen(isSendOf('0x03'), 'transaction rejected by the pool policy')
+  const results = await sendTen(submitter)
+  expect(results.map((each) => each.status)).toEqual(results.map((_, i) => (i === 3 ? 'rejected' : 'fulfilled')))
+  const refused = results[3] as PromiseRejectedResult
+  expect(refused.reason).toBeInstanceOf(RelayError)
+  expect((refused.reason as RelayError).code).toBe('UPSTREAM_RPC')
+  expect(await statuses(submitter, 10)).toEqual(Array.from({ length: 10 }, (_, i) => (i === 3 ? 'filled' : 'settled')))
+  // The filler is a 0-value transfer to the key itself, and the slot says why its order did not settle.
+  const filler = await devnet.publicClient.getTransaction({ hash: journal.slot(3)!.txHash })
+  expect([filler.to?.toLowerCase(), filler.value, filler.input]).toEqual([account.address.toLowerCase(), 0n, '0x'])
+  expect(JSON.parse(journal.slot(3)!.outcome!).message).toMatch(/^not settled: the node refused its transaction \(transaction rejected by the pool policy\); nothing was spent on this order/)
+  expect(logger.lines).toContainEqual(expect.stringMatching(/^warn: tx 0x[0-9a-f]{64} \(nonce 3\) was refused by the node \(transaction rejected by the pool policy\) while later txs of its batch were accepted; filled its nonce with a 0-value transfer, tx 0x[0-9a-f]{64}$/))
+  expect(await devnet.publicClient.getTransactionCount({ address: account.address })).toBe(10)
+}, 30_000)
+
+test('the last tx of the batch refused: nothing waits behind it, so its slot is dropped and the next tx takes its nonce', async () => {
+  const { rpc, submitter, journal, account } = await submitterBehindProxy('tail')
+  rpc.refuseWhen(isSendOf('0x09'), 'transaction rejected by the pool policy')
+  const results = await sendTen(submitter)
+  expect(results.map((each) => each.status)).toEqual(results.map((_, i) => (i === 9 ? 'rejected' : 'fulfilled')))
+  expect(journal.slot(9)).toBeUndefined()
+  rpc.heal()
+  const next = await submitter.send({ to: devnetAccounts.spare.address, data: '0x0a', gas: 50_000n })
+  expect(next.nonce).toBe(9)
+  expect(await statuses(submitter, 10)).toEqual(Array.from({ length: 10 }, () => 'settled'))
+  expect(await devnet.publicClient.getTransactionCount({ address: account.address })).toBe(10)
+}, 30_000)
+
+test('a node that takes no JSON-RPC batches: one warning, then one request per tx, and every tx is mined', async () => {
+  const { rpc, submitter, logger } = await submitterBehindProxy('no batches')
+  rpc.refuseBatches('batch requests are not supported')
+  const first = await sendTen(submitter)
+  expect(first.map((each) => each.status)).toEqual(first.map(() => 'fulfilled'))
+  const second = await Promise.allSettled(Array.from({ length: 5 }, (_, i) => submitter.send({ to: devnetAccounts.spare.address, data: `0x1${i}`, gas: 50_000n })))
+  expect(second.map((each) => each.status)).toEqual(second.map(() => 'fulfilled'))
+  expect(await statuses(submitter, 15)).toEqual(Array.from({ length: 15 }, () => 'settled'))
+  expect(logger.lines.filter((line) => line.includes('JSON-RPC batch'))).toEqual([
+    'warn: the RPC refused a JSON-RPC batch of 10 eth_sendRawTransaction calls; the relayer sends one transaction per request from now on',
+  ])
+  // Only the first batch was tried.
+  expect(rpc.batches.filter((size) => size > 1)).toHaveLength(1)
+}, 30_000)
