@@ -1,7 +1,19 @@
-import { type Hex, type TransactionReceipt, decodeEventLog, isAddressEqual } from 'viem'
-import { adapterEventAbis, brokerAbi, formatEventArgs } from '../../chain/index.ts'
+import { type AbiEvent, type Hex, type TransactionReceipt, decodeEventLog, toEventSelector } from 'viem'
+import { adapterEventAbis, brokeredEvent, formatEventArgs } from '../../chain/index.ts'
 import type { AdapterReceipt, RelaySuccess } from '../../wire/index.ts'
 import { RelayError } from '../errors.ts'
+
+const brokeredTopic = toEventSelector(brokeredEvent)
+
+/** The adapters' events by topic0, each with the adapter kinds that declare it, in adapterEventAbis order. */
+const adapterEvents = new Map<Hex, Array<{ kind: string; event: AbiEvent }>>()
+for (const [kind, abi] of Object.entries(adapterEventAbis)) {
+  for (const item of abi) {
+    if (item.type !== 'event' || item.anonymous) continue
+    const topic = toEventSelector(item)
+    adapterEvents.set(topic, [...(adapterEvents.get(topic) ?? []), { kind, event: item }])
+  }
+}
 
 /**
  * Step 7: read the `Brokered` event and the adapter's own event out of the receipt
@@ -12,10 +24,16 @@ export function decodeSettlement(receipt: TransactionReceipt, broker: Hex, adapt
   let fee: bigint | undefined
   let adapterReceipt: AdapterReceipt = { adapter: 'unknown', event: 'unknown', fields: {} }
 
+  // Only logs whose topic0 is a known event are decoded (a failed decode throws, which is dear).
+  const brokerAddress = broker.toLowerCase()
+  const adapterAddress = adapter.toLowerCase()
   for (const log of receipt.logs) {
-    if (isAddressEqual(log.address, broker)) {
+    const address = log.address.toLowerCase()
+    const topic = log.topics[0]?.toLowerCase() as Hex | undefined
+    if (address === brokerAddress) {
+      if (topic !== brokeredTopic) continue
       try {
-        const event = decodeEventLog({ abi: brokerAbi, data: log.data, topics: log.topics, eventName: 'Brokered' })
+        const event = decodeEventLog({ abi: [brokeredEvent], data: log.data, topics: log.topics })
         if (event.args.orderHash.toLowerCase() !== orderHash) continue
         brokered = {
           consumer: event.args.consumer,
@@ -25,10 +43,10 @@ export function decodeSettlement(receipt: TransactionReceipt, broker: Hex, adapt
         }
         fee = event.args.fee
       } catch {}
-    } else if (isAddressEqual(log.address, adapter) && adapterReceipt.adapter === 'unknown') {
-      for (const [kind, abi] of Object.entries(adapterEventAbis)) {
+    } else if (address === adapterAddress && adapterReceipt.adapter === 'unknown') {
+      for (const { kind, event: item } of (topic && adapterEvents.get(topic)) || []) {
         try {
-          const event = decodeEventLog({ abi, data: log.data, topics: log.topics })
+          const event = decodeEventLog({ abi: [item], data: log.data, topics: log.topics })
           adapterReceipt = { adapter: kind, event: event.eventName, fields: formatEventArgs(event.args) }
           break
         } catch {}
