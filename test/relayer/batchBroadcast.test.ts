@@ -122,3 +122,28 @@ test('a node that takes no JSON-RPC batches: one warning, then one request per t
   // Only the first batch was tried.
   expect(rpc.batches.filter((size) => size > 1)).toHaveLength(1)
 }, 30_000)
+
+test('the next batch, signed while a batch is at the node, is dropped unsent and signed again when that batch frees nonces', async () => {
+  const { rpc, submitter, journal, account } = await submitterBehindProxy('overlap')
+  rpc.refuseWhen(isSendOf('0x09'), 'transaction rejected by the pool policy')
+  const recorded: number[][] = []
+  const record = journal.record.bind(journal)
+  journal.record = (slots) => {
+    recorded.push(slots.map((slot) => slot.nonce))
+    return record(slots)
+  }
+  const first = sendTen(submitter)
+  // Queued once the first batch is taken: signed and journaled at nonces 10.. while it is sent.
+  await new Promise((resolve) => setImmediate(resolve))
+  const second = Promise.allSettled(Array.from({ length: 5 }, (_, i) => submitter.send({ to: devnetAccounts.spare.address, data: `0x1${i}`, gas: 50_000n })))
+  const results = await first
+  expect(results.map((each) => each.status)).toEqual(results.map((_, i) => (i === 9 ? 'rejected' : 'fulfilled')))
+  const later = await second
+  expect(later.map((each) => (each.status === 'fulfilled' ? each.value.nonce : 'rejected'))).toEqual([9, 10, 11, 12, 13])
+  expect(rpc.batches).toEqual([10, 5])
+  // Signed and written at 10..14 while the first batch was at the node, then dropped and written again at 9..13.
+  expect(recorded.map((nonces) => [nonces[0], nonces.length])).toEqual([[0, 10], [10, 5], [9, 5]])
+  expect(await statuses(submitter, 14)).toEqual(Array.from({ length: 14 }, () => 'settled'))
+  expect(journal.slot(14)).toBeUndefined()
+  expect(await devnet.publicClient.getTransactionCount({ address: account.address })).toBe(14)
+}, 30_000)

@@ -13,6 +13,8 @@ export type Sent = { nonce: number; hash: Hex; unanswered?: boolean }
 
 type Queued = { request: SendRequest; attempt: number; resolve: (sent: Sent) => void; reject: (error: unknown) => void }
 type Entry = { item: Queued; nonce: number; raw: Hex; hash: Hex }
+/** A batch signed at consecutive nonces from `base` and written to the journal, not yet sent. */
+type Prepared = { base: number; entries: Entry[] }
 /** A send's outcome, or, sending one by one, why a tx was not sent: `held` after a lost answer, `unsent` after a refusal. */
 type Result = SendOutcome | { kind: 'held' | 'unsent' }
 type Refusal = Extract<SendOutcome, { kind: 'noFunds' | 'nonceTaken' | 'underpriced' | 'refused' }>
@@ -64,28 +66,41 @@ export function createBatchSender(options: {
     return next
   }
 
-  async function runBatch(batch: Queued[]) {
+  /**
+   * Signs a batch at consecutive nonces from `base` (the next free nonce when not given)
+   * and writes it to the journal, durably. Undefined when it could not (its orders are
+   * answered): nothing of it is kept or sent.
+   */
+  async function prepare(batch: Queued[], base?: number): Promise<Prepared | undefined> {
     let fee: Awaited<ReturnType<typeof fees.current>>
-    let base: number
     try {
       fee = await fees.current()
-      base = await nonceBase()
+      base ??= await nonceBase()
     } catch (error) {
       next = undefined
       for (const item of batch) {
         item.reject(new RelayError('UPSTREAM_RPC', "the relayer's RPC failed before broadcast (reading gas price or nonce); retry or try another relayer", { cause: error }))
       }
-      return
+      return undefined
     }
+    const first = base
     const now = Date.now()
-    const signed = await Promise.all(
-      batch.map(async (item, i) => {
-        const nonce = base + i
-        const raw = await account.signTransaction({ type: 'eip1559', chainId, nonce, to: item.request.to, data: item.request.data, gas: item.request.gas, ...fee })
-        return { item, nonce, raw, hash: keccak256(raw) }
-      }),
-    )
-    const slots: NewSlot[] = signed.map(({ item, nonce, raw, hash }) => ({
+    let entries: Entry[]
+    try {
+      entries = await Promise.all(
+        batch.map(async (item, i) => {
+          const nonce = first + i
+          const raw = await account.signTransaction({ type: 'eip1559', chainId, nonce, to: item.request.to, data: item.request.data, gas: item.request.gas, ...fee })
+          return { item, nonce, raw, hash: keccak256(raw) }
+        }),
+      )
+    } catch (error) {
+      // Signing itself failed (nothing was written or sent): answer, never hang.
+      next = undefined
+      for (const item of batch) item.reject(error)
+      return undefined
+    }
+    const slots: NewSlot[] = entries.map(({ item, nonce, raw, hash }) => ({
       nonce,
       orderHash: (item.request.orderHash?.toLowerCase() as Hex | undefined) ?? null,
       consumer: item.request.consumer ?? null,
@@ -105,10 +120,15 @@ export function createBatchSender(options: {
       } catch {}
       logger.error(`could not write the journal (${(error as Error).message}); nothing was broadcast`)
       for (const item of batch) item.reject(new RelayError('UPSTREAM_RPC', 'the relayer could not write its journal; nothing was broadcast; retry or try another relayer', { cause: error }))
-      return
+      return undefined
     }
-    next = base + batch.length
-    await settle(signed, await broadcastAll(signed))
+    return { base: first, entries }
+  }
+
+  /** Broadcasts a prepared batch and settles what the node said of each tx. */
+  async function broadcast({ base, entries }: Prepared): Promise<void> {
+    next = base + entries.length
+    await settle(entries, await broadcastAll(entries))
     options.onBroadcast()
   }
 
@@ -214,18 +234,30 @@ export function createBatchSender(options: {
     }
   }
 
+  /**
+   * Runs the queue: while one batch is at the node, the next is signed and journaled at
+   * the nonces after it (the round trip and the signatures overlap). It is broadcast only
+   * if the batch before left the next nonce where it expected; otherwise (a refusal freed
+   * nonces, or the key's nonce must be read again) its slots are dropped unsent and its
+   * orders go back to the front of the queue.
+   */
   async function drain() {
     if (running) return
     running = true
     try {
-      while (queue.length > 0) {
-        const batch = queue.splice(0, txsPerBatch)
-        try {
-          await runBatch(batch)
-        } catch (error) {
-          // Signing itself failed (nothing was written or sent): answer, never hang.
-          next = undefined
-          for (const item of batch) item.reject(error)
+      let prepared: Prepared | undefined
+      while (prepared || queue.length > 0) {
+        const current = prepared ?? (await prepare(queue.splice(0, txsPerBatch)))
+        prepared = undefined
+        if (!current) continue
+        const sending = broadcast(current)
+        const after = queue.length > 0 ? prepare(queue.splice(0, txsPerBatch), current.base + current.entries.length) : undefined
+        await sending
+        prepared = await after
+        if (prepared && next !== prepared.base) {
+          journal.reject(prepared.entries.map((entry) => entry.nonce))
+          queue.unshift(...prepared.entries.map((entry) => entry.item))
+          prepared = undefined
         }
       }
     } finally {
