@@ -1,4 +1,19 @@
-import { type Hex, hexToBytes } from 'viem'
+import type { Hex } from 'viem'
+
+const zeroChar = 48 // '0'
+
+/** The zero and non-zero bytes of `data`, counted on the hex text (no byte array, no bigint per byte). */
+function calldataBytes(data: Hex): { zero: number; other: number } {
+  let zero = 0
+  const length = (data.length - 2) >> 1
+  for (let i = 2; i + 1 < data.length; i += 2) {
+    if (data.charCodeAt(i) === zeroChar && data.charCodeAt(i + 1) === zeroChar) zero++
+  }
+  return { zero, other: length - zero }
+}
+
+/** 21,000 plus 4 per zero byte and 16 per other byte. */
+const intrinsicCost = ({ zero, other }: { zero: number; other: number }) => 21_000n + BigInt(4 * zero + 16 * other)
 
 /**
  * The least gas limit a node accepts for a call transaction carrying `data`: the
@@ -7,14 +22,9 @@ import { type Hex, hexToBytes } from 'viem'
  * any other byte four), whichever is higher.
  */
 export function minimumGasLimit(data: Hex): bigint {
-  let zero = 0n
-  let other = 0n
-  for (const byte of hexToBytes(data)) {
-    if (byte === 0) zero++
-    else other++
-  }
-  const intrinsic = 21_000n + 4n * zero + 16n * other
-  const floor = 21_000n + 10n * (zero + 4n * other)
+  const bytes = calldataBytes(data)
+  const intrinsic = intrinsicCost(bytes)
+  const floor = 21_000n + BigInt(10 * (bytes.zero + 4 * bytes.other))
   return intrinsic > floor ? intrinsic : floor
 }
 
@@ -25,7 +35,5 @@ export function minimumGasLimit(data: Hex): bigint {
  */
 export function executionGas(data: Hex, gas: bigint): bigint | undefined {
   if (gas < minimumGasLimit(data)) return undefined
-  let cost = 21_000n
-  for (const byte of hexToBytes(data)) cost += byte === 0 ? 4n : 16n
-  return gas - cost
+  return gas - intrinsicCost(calldataBytes(data))
 }
