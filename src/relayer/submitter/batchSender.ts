@@ -225,9 +225,9 @@ export function createBatchSender(options: {
     return undefined
   }
 
-  async function filler(nonce: number, kind: string, message: string) {
+  async function filler(nonce: number, why: string, message: string) {
     try {
-      await options.fillGap(nonce, kind, message)
+      await options.fillGap(nonce, why, message)
     } catch (error) {
       // The slot stays pending: the nonce keeper's rounds find its tx unknown to the node and deal with it.
       logger.warn(`could not fill nonce ${nonce} yet (${(error as Error).message?.split('\n')[0]}); the nonce keeper tries again`)
