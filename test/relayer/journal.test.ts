@@ -1,7 +1,8 @@
 // The journal on its own: what is written comes back after a reopen (a restart),
 // a batch is written whole or not at all (one commit), and one live process holds it.
 import { afterAll, expect, test } from 'bun:test'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { Database } from 'bun:sqlite'
+import { mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs'
 import { hostname, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Hex } from 'viem'
@@ -112,4 +113,37 @@ test('RELAYER_DB=:memory: keeps nothing and says so at start', () => {
     'warn: RELAYER_DB=:memory: the journal is not kept on disk; after a restart this relayer cannot see the transactions it left pending (their orders could be sent again)',
   ])
   relayer.context.journal.close()
+})
+
+test('durable writes keep one descriptor on the WAL across checkpoints, released at close', async () => {
+  const path = join(dir, 'descriptor.sqlite')
+  // Descriptors of this process open on the WAL (SQLite's own, and the journal's for its syncs).
+  const onWal = () =>
+    readdirSync('/proc/self/fd').filter((fd) => {
+      try {
+        return readlinkSync(`/proc/self/fd/${fd}`) === `${path}-wal`
+      } catch {
+        return false
+      }
+    }).length
+  const journal = openJournal(path, owner)
+  await journal.record([slot(1)])
+  const checkpointer = new Database(path)
+  // A checkpoint that truncates the WAL: SQLite writes it again from the start, same file.
+  const checkpoint = () => checkpointer.query('PRAGMA wal_checkpoint(TRUNCATE)').all()
+  checkpoint()
+  await journal.record([slot(2)])
+  const whileOpen = onWal()
+  for (let nonce = 3; nonce <= 6; nonce++) {
+    checkpoint()
+    await journal.record([slot(nonce)])
+  }
+  expect(onWal()).toBe(whileOpen)
+  expect(journal.pending().map((each) => each.nonce)).toEqual([1, 2, 3, 4, 5, 6])
+  checkpointer.close()
+  journal.close()
+  expect(onWal()).toBe(0)
+  const again = openJournal(path, owner)
+  expect(again.nextNonce()).toBe(7)
+  again.close()
 })

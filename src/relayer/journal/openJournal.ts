@@ -1,6 +1,5 @@
 import { Database } from 'bun:sqlite'
-import { mkdirSync } from 'node:fs'
-import { open } from 'node:fs/promises'
+import { closeSync, fdatasync, mkdirSync, openSync } from 'node:fs'
 import { dirname } from 'node:path'
 import type { Address, Hex } from 'viem'
 import { takeLock } from './lock.ts'
@@ -143,20 +142,27 @@ export function openJournal(path: string, owner: { chainId: number; address: Add
       signedAt: tx.signedAt,
     })
   const walPath = path === ':memory:' ? undefined : `${path}-wal`
+  // The WAL stays the same file while the database is open (SQLite rewinds it after a
+  // checkpoint, and removes it only when the last connection closes), so one descriptor
+  // serves every sync.
+  let walFd: number | undefined
   /**
    * Resolves once every write committed so far is on disk: one fdatasync of the WAL
    * (what `synchronous=FULL` does at each commit), run off the event loop. A FULL
    * commit blocked the whole relayer (answers, receipts) for the fsync, which takes
-   * tens of milliseconds on a busy disk.
+   * tens of milliseconds on a busy disk. One call on a kept descriptor: an open, a sync
+   * and a close each waited for a turn of a busy event loop, and cost the journal a
+   * quarter of its throughput.
    */
-  const durable = async (): Promise<void> => {
-    if (!walPath) return
-    const wal = await open(walPath, 'r')
+  const durable = (): Promise<void> => {
+    if (!walPath) return Promise.resolve()
     try {
-      await wal.datasync()
-    } finally {
-      await wal.close()
+      walFd ??= openSync(walPath, 'r')
+    } catch (error) {
+      return Promise.reject(error)
     }
+    const fd = walFd
+    return new Promise((resolve, reject) => fdatasync(fd, (error) => (error ? reject(error) : resolve())))
   }
   const recordAll = db.transaction((slots: NewSlot[]) => {
     for (const slot of slots) {
@@ -277,6 +283,8 @@ export function openJournal(path: string, owner: { chainId: number; address: Add
       try {
         unlock()
       } finally {
+        if (walFd !== undefined) closeSync(walFd)
+        walFd = undefined
         db.close()
       }
     },
