@@ -20,8 +20,8 @@ type AnvilProcess = Subprocess<'ignore', 'pipe', 'pipe'>
 /** A fork may take a while to fetch its first block; a start slower than this is a failure. */
 const startTimeoutMs = 60_000
 
-/** Children still running, killed if this process ends without stopping them. */
-const running = new Set<AnvilProcess>()
+/** Children still running, with their throw-away HOMEs: killed (and the HOMEs removed) if this process ends without stopping them. */
+const running = new Map<AnvilProcess, string>()
 let cleanupInstalled = false
 
 /**
@@ -34,7 +34,11 @@ function installCleanup() {
   if (cleanupInstalled) return
   cleanupInstalled = true
   const killAll = () => {
-    for (const child of running) child.kill('SIGKILL')
+    for (const [child, home] of running) {
+      child.kill('SIGKILL')
+      // The process is ending: the removal that waits for anvil's exit would never run.
+      rmSync(home, { recursive: true, force: true })
+    }
   }
   process.once('exit', killAll)
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
@@ -108,7 +112,7 @@ export const anvilInstance = Instance.define((parameters: AnvilParameters) => {
         void spawned.exited.finally(() => rmSync(home, { recursive: true, force: true }))
         child = spawned
         installCleanup()
-        running.add(spawned)
+        running.set(spawned, home)
         const fail = (why: string) => {
           if (started) return
           started = true

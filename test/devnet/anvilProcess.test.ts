@@ -119,7 +119,7 @@ test('a port already taken fails the start with anvil own words', async () => {
   }
 }, 30_000)
 
-test('a script killed by SIGTERM or SIGINT while its devnet runs leaves no anvil behind, and still dies of the signal', async () => {
+test('a script killed by SIGTERM or SIGINT while its devnet runs leaves no anvil and no anvil HOME behind, and still dies of the signal', async () => {
   const script = join(dir, 'holds-a-devnet.ts')
   const devnetModule = resolve(import.meta.dir, '../../src/devnet/index.ts')
   writeFileSync(
@@ -137,10 +137,14 @@ await Bun.sleep(60_000)
     while (!text.includes('\n')) text += new TextDecoder().decode((await reader.read()).value)
     const anvilPid = Number(text.match(/pid (\d+)/)![1])
     expect(await processesMatching(`${anvilPid} `)).toHaveLength(1)
+    const home = readFileSync(`/proc/${anvilPid}/environ`, 'utf8').split('\0').find((entry) => entry.startsWith('HOME='))!.slice('HOME='.length)
+    expect(existsSync(home)).toBe(true)
     child.kill(signal)
     await child.exited
     expect(child.signalCode).toBe(signal)
     expect({ signal, anvil: await runningOrGone(anvilPid) }).toEqual({ signal, anvil: 'gone' })
+    // Its throw-away HOME went with it (the script ended before anvil's exit could be awaited).
+    expect({ signal, home: existsSync(home) }).toEqual({ signal, home: false })
   }
 }, 30_000)
 
