@@ -107,6 +107,8 @@ describe('SIGTERM while a body arrives', () => {
     const answer = await post.answer(30_000)
     const code = await relayer.child.exited
     expect(code).toBe(0)
+    // The process has exited: stop() only removes its throw-away journal.
+    expect(await relayer.stop()).toBe(0)
     expect(answer.status).toBe(200)
     const body = JSON.parse(answer.body) as { ok: boolean; txHash: `0x${string}`; orderHash: string }
     expect(body.ok).toBe(true)

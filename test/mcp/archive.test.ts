@@ -5,7 +5,7 @@ import { chainFor, deployContracts } from '../../src/chain/index.ts'
 import { anvilInstance, devnetAccounts, findAnvil } from '../../src/devnet/index.ts'
 import { McpError, readIsEncumbered, type Receipt, verifyReceipt } from '../../src/mcp/index.ts'
 import { freePort } from '../../src/shared/index.ts'
-import { runCli, tempDir, writeJson } from './helpers.ts'
+import { runCli, removeTempDirs, tempDir, writeJson } from './helpers.ts'
 
 // A node that keeps the state of its last two blocks only (anvil --prune-history 2),
 // as a full, non-archive node does for older blocks.
@@ -38,6 +38,7 @@ beforeAll(async () => {
 }, 60_000)
 
 afterAll(async () => {
+  removeTempDirs()
   await anvil?.stop().catch(() => {})
 })
 

@@ -1,7 +1,7 @@
-import { describe, expect, test } from 'bun:test'
+import { afterAll, describe, expect, test } from 'bun:test'
 import { ConfigError } from '../../src/shared/index.ts'
 import { readMcpConfig } from '../../src/mcp/index.ts'
-import { runCli, tempDir, writeJson, writeManifest } from './helpers.ts'
+import { removeTempDirs, runCli, tempDir, writeJson, writeManifest } from './helpers.ts'
 
 const registry = '0x0165878a594ca255338adfa4d48449f69242eb8f'
 const other = '0x5fbdb2315678afecb367f032d93f642f64180aa3'
@@ -10,6 +10,7 @@ const contracts = Object.fromEntries(
 )
 const manifest = { chainId: 31337, rpcUrl: 'http://127.0.0.1:8545', deployedAt: '1', contracts: { ...contracts, registry } }
 const dir = tempDir()
+afterAll(removeTempDirs)
 const manifestPath = writeManifest(dir, manifest as never)
 
 const problems = (env: Record<string, string>, overrides = {}) => {

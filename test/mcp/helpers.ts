@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
@@ -9,8 +9,19 @@ import type { Devnet } from '../../src/devnet/index.ts'
 
 export const repoRoot = resolve(import.meta.dir, '../..')
 
-/** A fresh temporary directory for manifests and receipt files. */
-export const tempDir = () => mkdtempSync(join(tmpdir(), 'order-relay-mcp-'))
+const tempDirs: string[] = []
+
+/** Removes every directory `tempDir` made (each test file that makes one calls this in its afterAll). */
+export function removeTempDirs(): void {
+  for (const dir of tempDirs.splice(0)) rmSync(dir, { recursive: true, force: true })
+}
+
+/** A fresh temporary directory for manifests and receipt files (see removeTempDirs). */
+export function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'order-relay-mcp-'))
+  tempDirs.push(dir)
+  return dir
+}
 
 /** Writes `value` as JSON to `dir/name` and returns the path. */
 export function writeJson(dir: string, name: string, value: unknown): string {

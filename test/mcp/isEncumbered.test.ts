@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { getAddress, type Hex, keccak256, stringToHex, toFunctionSelector } from 'viem'
 import { type Devnet, seededLienId, startDevnet, usdc } from '../../src/devnet/index.ts'
 import { freePort } from '../../src/shared/index.ts'
-import { connectMcp, fundAndRepay, recordLien, tempDir, writeManifest } from './helpers.ts'
+import { connectMcp, fundAndRepay, recordLien, removeTempDirs, tempDir, writeManifest } from './helpers.ts'
 
 const releasedLienId = keccak256(stringToHex('mcp test: released lien'))
 const expiredLienId = keccak256(stringToHex('mcp test: expired lien'))
@@ -74,6 +74,7 @@ beforeAll(async () => {
 }, 120_000)
 
 afterAll(async () => {
+  removeTempDirs()
   await mcp?.close()
   await devnet?.stop()
 })

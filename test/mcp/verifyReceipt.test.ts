@@ -5,7 +5,7 @@ import { keccak256, stringToHex } from 'viem'
 import { type Devnet, seededLienId, startDevnet } from '../../src/devnet/index.ts'
 import { McpError, type Receipt, verifyReceipt } from '../../src/mcp/index.ts'
 import { freePort } from '../../src/shared/index.ts'
-import { connectMcp, runCli, tempDir, writeJson, writeManifest } from './helpers.ts'
+import { connectMcp, runCli, removeTempDirs, tempDir, writeJson, writeManifest } from './helpers.ts'
 
 const zero = `0x${'0'.repeat(64)}`
 const one = `0x${'1'.padStart(64, '0')}`
@@ -38,6 +38,7 @@ beforeAll(async () => {
 }, 120_000)
 
 afterAll(async () => {
+  removeTempDirs()
   await Promise.all([first?.stop(), fork?.stop(), otherChain?.stop()])
 })
 

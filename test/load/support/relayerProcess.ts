@@ -40,7 +40,12 @@ export async function startRelayerProcess(devnet: Devnet, env: Record<string, st
   for (;;) {
     const ok = await fetch(`${url}/info`).then((response) => response.ok, () => false)
     if (ok) break
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`the relayer did not start:\n${output}`)
+    if (child.exitCode !== null || Date.now() > deadline) {
+      child.kill('SIGKILL')
+      await child.exited
+      if (scratch) rmSync(scratch, { recursive: true, force: true })
+      throw new Error(`the relayer did not start:\n${output}`)
+    }
     await Bun.sleep(20)
   }
   return {
@@ -51,13 +56,17 @@ export async function startRelayerProcess(devnet: Devnet, env: Record<string, st
     },
     /** SIGTERM and the exit code (the relayer drains what it broadcast, then exits). */
     async stop(): Promise<number> {
-      if (child.exitCode !== null) return child.exitCode
-      child.kill('SIGTERM')
-      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000)
-      const code = await child.exited
-      clearTimeout(timer)
-      if (scratch) rmSync(scratch, { recursive: true, force: true })
-      return code
+      try {
+        if (child.exitCode !== null) return child.exitCode
+        child.kill('SIGTERM')
+        const timer = setTimeout(() => child.kill('SIGKILL'), 10_000)
+        const code = await child.exited
+        clearTimeout(timer)
+        return code
+      } finally {
+        // Also when the test killed the process itself: the throw-away journal goes.
+        if (scratch) rmSync(scratch, { recursive: true, force: true })
+      }
     },
   }
 }
