@@ -1,7 +1,4 @@
 import { resolve } from 'node:path'
-import { AnvilNotFoundError, devnetAccounts, startDevnet } from '../../devnet/index.ts'
-import { createIndexer, readIndexerConfig } from '../../indexer/index.ts'
-import { createRelayer, readRelayerConfig } from '../../relayer/index.ts'
 import { createLogger } from '../../shared/index.ts'
 import { type Command, CommandError, parseFlags, UsageError } from '../command.ts'
 import { invocation, shellQuote } from '../lib/invocation.ts'
@@ -40,6 +37,12 @@ export const devnetCommand: Command = {
     const manifestPath = resolve(values.manifest ?? '.devnet/manifest.json')
     assertManifestWritable(manifestPath)
     const logger = createLogger(io.out)
+    // Loaded when run, as every command's modules (see relayer.ts).
+    const [{ AnvilNotFoundError, devnetAccounts, startDevnet }, { createIndexer, readIndexerConfig }, { createRelayer, readRelayerConfig }] = await Promise.all([
+      import('../../devnet/index.ts'),
+      import('../../indexer/index.ts'),
+      import('../../relayer/index.ts'),
+    ])
 
     io.out(`starting anvil${values['fork-url'] ? ' (fork)' : ''} on 127.0.0.1:${ports.anvil}`)
     let devnet: Awaited<ReturnType<typeof startDevnet>>

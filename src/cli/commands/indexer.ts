@@ -1,4 +1,4 @@
-import { ConfigError, createIndexer, indexerEnvironment, readIndexerConfig } from '../../indexer/index.ts'
+import { ConfigError, indexerEnvironment, readIndexerConfig } from '../../indexer/config.ts'
 import { createLogger, readLogFormat } from '../../shared/index.ts'
 import { type Command, parseFlags, UsageError } from '../command.ts'
 
@@ -30,6 +30,8 @@ export const indexerCommand: Command = {
     const { values } = parseFlags(argv, { manifest: { type: 'string' }, port: { type: 'string' } })
     const logger = createLogger(io.out, readLogFormat(io.env))
     const config = indexerConfigFrom(io.env, values)
+    // Loaded when run, as every command's modules (see relayer.ts).
+    const { createIndexer } = await import('../../indexer/index.ts')
     const indexer = createIndexer(config, { logger })
     const server = await indexer.serve()
     logger.info(`indexer listening on ${server.url} (GET /activity, GET /health)`)

@@ -1,4 +1,4 @@
-import { createMcpServer, mcpEnvironment, readMcpConfig, serveStdio } from '../../mcp/index.ts'
+import { mcpEnvironment, readMcpConfig } from '../../mcp/config.ts'
 import { ConfigError, createLogger } from '../../shared/index.ts'
 import { type Command, parseFlags, UsageError } from '../command.ts'
 import { version } from '../version.ts'
@@ -19,6 +19,8 @@ export const mcpCommand: Command = {
     }
     // stdout carries the MCP protocol: every diagnostic goes to stderr.
     const logger = createLogger(io.err)
+    // Loaded when run, as every command's modules (see relayer.ts).
+    const { createMcpServer, serveStdio } = await import('../../mcp/index.ts')
     const server = createMcpServer(config, { logger, version })
     logger.info(`order-relay mcp ${version}: is_encumbered on chain ${config.chainId}, registry ${config.registry}, over stdio`)
     await serveStdio(server, io.signal)

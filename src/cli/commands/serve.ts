@@ -1,11 +1,9 @@
-import { createIndexer } from '../../indexer/index.ts'
-import { createRelayer } from '../../relayer/index.ts'
 import { createLogger, readLogFormat } from '../../shared/index.ts'
 import { type Command, parseFlags } from '../command.ts'
 import { version } from '../version.ts'
 import { indexerConfigFrom } from './indexer.ts'
 import { relayerConfigFrom, relayerEnvironment } from './relayer.ts'
-import { indexerEnvironment } from '../../indexer/index.ts'
+import { indexerEnvironment } from '../../indexer/config.ts'
 
 export const serveCommand: Command = {
   name: 'serve',
@@ -18,6 +16,8 @@ export const serveCommand: Command = {
     const relayerConfig = relayerConfigFrom(io.env, { manifest: values.manifest })
     const indexerConfig = indexerConfigFrom(io.env, { manifest: values.manifest })
     const logger = createLogger(io.out, readLogFormat(io.env))
+    // Loaded when run, as every command's modules (see relayer.ts).
+    const [{ createRelayer }, { createIndexer }] = await Promise.all([import('../../relayer/index.ts'), import('../../indexer/index.ts')])
     const relayer = await createRelayer(relayerConfig, { logger, version }).serve()
     let indexer: Awaited<ReturnType<ReturnType<typeof createIndexer>['serve']>>
     try {

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
-import { McpError, parseReceipt, type ReceiptCheck, verifyReceipt } from '../../mcp/index.ts'
+import { McpError } from '../../mcp/errors.ts'
+import { parseReceipt, type ReceiptCheck, verifyReceipt } from '../../mcp/verifyReceipt.ts'
 import { type Command, CommandError, httpUrlFlag, parseFlags, UsageError } from '../command.ts'
 
 /**
