@@ -1,5 +1,6 @@
-import { type Address, BaseError, type Hex, HttpRequestError, type PublicClient, TimeoutError, WebSocketRequestError } from 'viem'
+import type { Address, Hex, PublicClient } from 'viem'
 import type { Logger } from '../../shared/index.ts'
+import { isTransportError, nodeSays } from '../rpcErrors.ts'
 import { type BatchItem, type BatchItemResult, batchGas, callBatch, type Fees, itemGas } from './batchCall.ts'
 import { cannotPay } from './cannotPay.ts'
 import { executionGas } from './intrinsicGas.ts'
@@ -151,11 +152,3 @@ export function createPendingSimulator(options: PendingSimulatorOptions): Pendin
   }
 }
 
-// The node's own words (viem's `details`), never the whole message: that names the RPC URL.
-const nodeSays = (error: unknown) => (error instanceof BaseError ? error.details || error.shortMessage : 'no message from the node')
-
-/** The node was not reached or did not answer (as opposed to answering with an error). */
-export function isTransportError(error: unknown): boolean {
-  if (!(error instanceof BaseError)) return false
-  return Boolean(error.walk((e) => e instanceof HttpRequestError || e instanceof TimeoutError || e instanceof WebSocketRequestError))
-}

@@ -3,7 +3,8 @@ import { decodeRevert, encodeBrokerCall, errorAbis, extractRevertData, isRevertE
 import type { RelayRequest } from '../../wire/index.ts'
 import type { RelayerContext } from '../context.ts'
 import { RelayError } from '../errors.ts'
-import { cannotPay, type Fees, isTransportError } from '../simulation/index.ts'
+import { isTransportError } from '../rpcErrors.ts'
+import { cannotPay, type Fees } from '../simulation/index.ts'
 import { findSettlement } from './findSettlement.ts'
 
 export type SimulatedOrder = { data: Hex; gas: bigint }

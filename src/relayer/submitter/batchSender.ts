@@ -4,7 +4,8 @@ import { keccak256 } from '../../wire/index.ts'
 import { RelayError } from '../errors.ts'
 import type { Journal, NewSlot } from '../journal/index.ts'
 import type { createFeeCache } from './feeCache.ts'
-import { nodeSays, type SendOutcome, sendRaw, sendRawBatch } from './sendRaw.ts'
+import { nodeSays } from '../rpcErrors.ts'
+import { type SendOutcome, sendRaw, sendRawBatch } from './sendRaw.ts'
 
 /** A call to send from the gas key, and the order it settles (none for a filler). */
 export type SendRequest = { to: Address; data: Hex; gas: bigint; orderHash?: Hex; consumer?: Address; adapter?: Address; payToken?: Address }

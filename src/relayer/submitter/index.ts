@@ -1,4 +1,4 @@
-export { errorText } from './errorText.ts'
+export { errorText } from '../rpcErrors.ts'
 export { createSubmitter, type Submitter, type SubmitterOptions } from './submitter.ts'
 export { createGasLimitCache } from './gasLimitCache.ts'
 export { type SendRequest, type Sent, txsPerBatch } from './batchSender.ts'

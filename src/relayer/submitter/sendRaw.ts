@@ -1,5 +1,5 @@
-import { BaseError, type Hex, HttpRequestError, type PublicClient, TimeoutError, WebSocketRequestError } from 'viem'
-import { errorText } from './errorText.ts'
+import { BaseError, type Hex, type PublicClient } from 'viem'
+import { errorText, isTransportError } from '../rpcErrors.ts'
 
 /**
  * What a node did with one signed tx:
@@ -19,12 +19,6 @@ export const underpriced = /underpriced|less than (the )?block base fee|lower th
 const alreadyKnown = /already known|already imported|known transaction/i
 const nonceTaken = /nonce too low|nonce has already been used|invalid nonce|replacement transaction underpriced|replacement fee too low/i
 const noFunds = /insufficient funds|insufficient balance/i
-
-/** The node was not reached or did not answer (as opposed to answering with an error). */
-export function isTransportError(error: unknown): boolean {
-  if (!(error instanceof BaseError)) return false
-  return Boolean(error.walk((e) => e instanceof HttpRequestError || e instanceof TimeoutError || e instanceof WebSocketRequestError))
-}
 
 /** Whether the node knows the hash (pooled or mined); undefined when it could not be asked. */
 export async function nodeKnows(client: PublicClient, hash: Hex): Promise<boolean | undefined> {
@@ -71,12 +65,6 @@ function refusedAsBatch(errors: readonly unknown[]): boolean {
   const first = answers[0]!
   if (answers.some((each) => each.code !== first.code || each.status !== first.status || each.details !== first.details)) return false
   return first.code === -32600 || first.code === -32700 || [400, 405, 413, 414, 431].includes(first.status ?? 0) || /batch/i.test(first.details)
-}
-
-/** The node's own words for a refusal (never viem's whole message, which holds the request body and the RPC URL). */
-export function nodeSays(error: unknown): string {
-  const words = error instanceof BaseError ? error.details || error.shortMessage : 'no message from the node'
-  return words.replace(/\s+/g, ' ').trim().slice(0, 200)
 }
 
 /** What the node said (code, HTTP status, its words), without the request body viem puts in the message. */
