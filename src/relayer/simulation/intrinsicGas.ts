@@ -22,7 +22,10 @@ const intrinsicCost = ({ zero, other }: { zero: number; other: number }) => 21_0
  * any other byte four), whichever is higher.
  */
 export function minimumGasLimit(data: Hex): bigint {
-  const bytes = calldataBytes(data)
+  return minimumOf(calldataBytes(data))
+}
+
+function minimumOf(bytes: { zero: number; other: number }): bigint {
   const intrinsic = intrinsicCost(bytes)
   const floor = 21_000n + BigInt(10 * (bytes.zero + 4 * bytes.other))
   return intrinsic > floor ? intrinsic : floor
@@ -34,6 +37,7 @@ export function minimumGasLimit(data: Hex): bigint {
  * take the transaction at that limit.
  */
 export function executionGas(data: Hex, gas: bigint): bigint | undefined {
-  if (gas < minimumGasLimit(data)) return undefined
-  return gas - intrinsicCost(calldataBytes(data))
+  const bytes = calldataBytes(data)
+  if (gas < minimumOf(bytes)) return undefined
+  return gas - intrinsicCost(bytes)
 }
