@@ -35,6 +35,12 @@ export type StartDevnetOptions = {
   anvilBinary?: string
   /** Each line anvil writes to stderr once running (default: printed to stderr as `anvil: …`). */
   onAnvilStderr?: (line: string) => void
+  /**
+   * Keep the state of only this many recent blocks (anvil's `--prune-history N`), in
+   * memory. Without it anvil keeps every block's state and, past its in-memory window,
+   * writes one to disk per new block: each block then costs more as the state grows.
+   */
+  pruneHistory?: number
 }
 
 /** How anvil ended when nobody asked it to stop. */
@@ -70,6 +76,7 @@ export async function startDevnet(options: StartDevnetOptions = {}) {
     port,
     host: '127.0.0.1',
     ...(options.forkUrl ? { forkUrl: options.forkUrl } : {}),
+    ...(options.pruneHistory !== undefined ? { pruneHistory: options.pruneHistory } : {}),
   })
   // anvil's error output stays visible (and is kept for the exit report); an exit we
   // did not ask for settles `unexpectedExit` so a caller can say the chain is gone.

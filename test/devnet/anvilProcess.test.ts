@@ -162,3 +162,17 @@ test('a long chain leaves nothing on disk: the states anvil writes go to a throw
   }
   await waitFor('the throw-away HOME to be removed', () => !existsSync(home))
 }, 60_000)
+
+test('pruneHistory keeps the state of only the last N blocks (the benchmarks run anvil so)', async () => {
+  const devnet = await startDevnet({ deploy: false, pruneHistory: 4 })
+  started.push(devnet)
+  await devnet.testClient.mine({ blocks: 1 })
+  const old = await devnet.publicClient.getBlockNumber({ cacheTime: 0 })
+  await devnet.testClient.mine({ blocks: 10 })
+  const head = await devnet.publicClient.getBlockNumber({ cacheTime: 0 })
+  const address = devnetAccounts.consumer.address
+  expect(await devnet.publicClient.getBalance({ address, blockNumber: head - 1n })).toBeGreaterThan(0n)
+  const error = await devnet.publicClient.getBalance({ address, blockNumber: old }).catch((e: unknown) => e)
+  expect(error).toBeInstanceOf(Error)
+  expect(String((error as Error).message)).toMatch(/BlockOutOfRangeError/)
+})
