@@ -8,6 +8,8 @@ export type Child = {
   readonly output: string
   /** How many lines printed so far matched a pattern given to `spawnChild`'s `count`. */
   readonly counted: number
+  /** The first few of those lines (a failed check names what it counted). */
+  readonly countedLines: readonly string[]
   /** Resident memory now, from /proc/<pid>/status (VmRSS), in MiB. */
   rssMiB(): number
   /** Peak resident memory (VmHWM), in MiB. */
@@ -24,6 +26,7 @@ export function spawnChild(command: string[], env: Record<string, string | undef
   const keep = options.keepOutput ?? 4 * 1024 * 1024
   let output = ''
   let counted = 0
+  const countedLines: string[] = []
   const pump = async (stream: ReadableStream<Uint8Array>) => {
     const decoder = new TextDecoder()
     let partial = ''
@@ -32,7 +35,11 @@ export function spawnChild(command: string[], env: Record<string, string | undef
       if (options.count) {
         const lines = (partial + text).split('\n')
         partial = lines.pop() ?? ''
-        for (const line of lines) if (options.count.test(line)) counted++
+        for (const line of lines) {
+          if (!options.count.test(line)) continue
+          counted++
+          if (countedLines.length < 5) countedLines.push(line)
+        }
       }
       output += text
       if (output.length > keep * 2) output = output.slice(-keep)
@@ -48,6 +55,7 @@ export function spawnChild(command: string[], env: Record<string, string | undef
     get counted() {
       return counted
     },
+    countedLines,
     rssMiB: () => statusKiB(child.pid, 'VmRSS') / 1024,
     peakRssMiB: () => statusKiB(child.pid, 'VmHWM') / 1024,
     async stop(graceMs = 5_000) {

@@ -204,6 +204,8 @@ export async function relayerRun(
     await stopAlongside?.()
     stopAlongside = undefined
     const rssMiB = child.rssMiB()
+    // A nonce warning fails the row: say which, so it can be looked into.
+    for (const each of children) for (const line of each.countedLines) context.log(`relayer printed a nonce warning: ${line}`)
     const { settled, twice } = await settledCount(devnet, requests)
     const reverted = await revertedFrom(
       devnet,
