@@ -147,3 +147,52 @@ test('durable writes keep one descriptor on the WAL across checkpoints, released
   expect(again.nextNonce()).toBe(7)
   again.close()
 })
+
+/** How many commits other connections made since `before` (SQLite's data_version, as seen from a second connection). */
+function commitsSeenBy(reader: Database) {
+  const version = () => reader.query<{ data_version: number }, []>('PRAGMA data_version').get()!.data_version
+  const start = version()
+  return () => version() - start
+}
+
+test('what one look found mined is written in one commit; answer codes are written behind, one commit per turn, and read back at once', async () => {
+  const path = join(dir, 'commits.sqlite')
+  const journal = openJournal(path, owner)
+  await journal.record([slot(1), slot(2), slot(3), slot(4)])
+  const reader = new Database(path, { readonly: true })
+  const commits = commitsSeenBy(reader)
+  journal.resolveAll([
+    { nonce: 1, status: 'settled', txHash: word(1), blockNumber: 9n, outcome: '{"ok":true}' },
+    { nonce: 2, status: 'reverted', txHash: word(2), blockNumber: 9n, outcome: '{"message":"m"}' },
+    { nonce: 3, status: 'settled', txHash: word(3), blockNumber: 10n },
+  ])
+  expect(commits()).toBe(1)
+  expect(journal.pending().map((each) => each.nonce)).toEqual([4])
+  expect(journal.lastMinedNonce()).toBe(3)
+
+  journal.answered(1, 'OK')
+  journal.answered(2, 'WOULD_REVERT')
+  journal.answered(3, 'OK')
+  const answerOf = (nonce: number) => reader.query<{ answer: string | null }, [number]>('SELECT answer FROM slots WHERE nonce = ?').get(nonce)!.answer
+  // Not written yet; this process reads them at once all the same.
+  expect(answerOf(2)).toBeNull()
+  expect(journal.slot(2)?.answer).toBe('WOULD_REVERT')
+  expect(commits()).toBe(2)
+  journal.answered(3, 'UPSTREAM_RPC')
+  await new Promise((resolve) => setImmediate(resolve))
+  expect(commits()).toBe(3)
+  expect([answerOf(1), answerOf(2), answerOf(3)]).toEqual(['OK', 'WOULD_REVERT', 'UPSTREAM_RPC'])
+  reader.close()
+  journal.close()
+})
+
+test('lastMinedNonce is the highest resolved nonce below the pending ones, among many', async () => {
+  const journal = openJournal(':memory:', owner)
+  for (let base = 0; base < 3_000; base += 500) await journal.record(Array.from({ length: 500 }, (_, i) => slot(base + i)))
+  expect(journal.lastMinedNonce()).toBeUndefined()
+  journal.resolveAll(Array.from({ length: 2_990 }, (_, nonce) => ({ nonce, status: 'settled' as const })))
+  expect(journal.lastMinedNonce()).toBe(2_989)
+  journal.resolve(2_995, { status: 'filled' })
+  expect(journal.lastMinedNonce()).toBe(2_995)
+  journal.close()
+})

@@ -3,7 +3,7 @@ import { closeSync, fdatasync, mkdirSync, openSync } from 'node:fs'
 import { dirname } from 'node:path'
 import type { Address, Hex } from 'viem'
 import { takeLock } from './lock.ts'
-import type { Cooldown, JournalSlot, JournalTx, NewSlot, SlotStatus } from './types.ts'
+import type { Cooldown, JournalSlot, JournalTx, NewSlot, SlotResolution, SlotStatus } from './types.ts'
 
 const schema = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -94,7 +94,11 @@ export class JournalMismatchError extends Error {
  * orderHash. WAL; a signed tx is on disk before it is broadcast (it survives a crash
  * of the process or the machine), a whole batch in one commit and one fsync of the
  * WAL; what became of it is written without an fsync of its own (it survives a crash
- * of the process, and the chain holds it anyway).
+ * of the process, and the chain holds it anyway), the outcomes found in one look at
+ * the chain in one commit. The code a client was answered is written behind, once per
+ * turn of the event loop for all the answers of that turn (every read of a slot writes
+ * what is waiting first): a crash in between loses only which code the last answers
+ * were, so a replay of such an order is answered as if its first answer had not gone out.
  * Holds the process lock from open to `close` (see lock.ts).
  * @throws JournalLockedError when another live process holds it; JournalMismatchError for another chain or key
  */
@@ -185,6 +189,36 @@ export function openJournal(path: string, owner: { chainId: number; address: Add
     addTx(tx)
     db.query('UPDATE slots SET tx_hash = ?, sent_at = ?, to_address = ?, data = ?, gas = ? WHERE nonce = ?').run(tx.hash, tx.signedAt, to, data, gas.toString(), tx.nonce)
   })
+  const resolveSlot = db.query(
+    `UPDATE slots SET status = $status, tx_hash = COALESCE($txHash, tx_hash), block_number = $block, outcome = COALESCE($outcome, outcome)
+     WHERE nonce = $nonce AND status = 'pending'`,
+  )
+  const resolveAll = db.transaction((results: SlotResolution[]) => {
+    for (const result of results) {
+      resolveSlot.run({
+        nonce: result.nonce,
+        status: result.status,
+        txHash: result.txHash ?? null,
+        block: result.blockNumber === undefined ? null : Number(result.blockNumber),
+        outcome: result.outcome ?? null,
+      })
+    }
+  })
+  // Answer codes not yet written (nonce → code), written together (see the doc comment above).
+  const unwrittenAnswers = new Map<number, string>()
+  let answersScheduled = false
+  const writeAnswer = db.query('UPDATE slots SET answer = ? WHERE nonce = ?')
+  const writeAnswers = db.transaction((answers: Array<[number, string]>) => {
+    for (const [nonce, code] of answers) writeAnswer.run(code, nonce)
+  })
+  /** Writes the answer codes waiting, if any: before every read of a slot, at the end of the turn, at close. */
+  const flushAnswers = () => {
+    answersScheduled = false
+    if (unwrittenAnswers.size === 0) return
+    const answers = [...unwrittenAnswers]
+    unwrittenAnswers.clear()
+    writeAnswers(answers)
+  }
   const dropSlots = db.transaction((nonces: number[]) => {
     for (const nonce of nonces) {
       db.query("DELETE FROM slots WHERE nonce = ? AND status = 'pending'").run(nonce)
@@ -201,8 +235,10 @@ export function openJournal(path: string, owner: { chainId: number; address: Add
     },
     /** The highest nonce the journal saw mined (settled, reverted, filled or taken), if any. */
     lastMinedNonce(): number | undefined {
-      const row = db.query<{ top: number | null }, []>("SELECT MAX(nonce) AS top FROM slots WHERE status != 'pending'").get()
-      return row?.top ?? undefined
+      // Walks the nonces down from the top (the pending ones are the last few), where MAX() with
+      // this condition read every slot the journal ever held.
+      const row = db.query<{ nonce: number }, []>("SELECT nonce FROM slots WHERE status != 'pending' ORDER BY nonce DESC LIMIT 1").get()
+      return row?.nonce
     },
     /**
      * Writes slots with their first signed txs in one commit, and resolves once it is on
@@ -227,17 +263,12 @@ export function openJournal(path: string, owner: { chainId: number; address: Add
       db.query('UPDATE slots SET sent_at = ? WHERE nonce = ?').run(at, nonce)
     },
     /** What became of a pending slot. */
-    resolve(nonce: number, result: { status: Exclude<SlotStatus, 'pending'>; txHash?: Hex; blockNumber?: bigint; outcome?: string }) {
-      db.query(
-        `UPDATE slots SET status = $status, tx_hash = COALESCE($txHash, tx_hash), block_number = $block, outcome = COALESCE($outcome, outcome)
-         WHERE nonce = $nonce AND status = 'pending'`,
-      ).run({
-        nonce,
-        status: result.status,
-        txHash: result.txHash ?? null,
-        block: result.blockNumber === undefined ? null : Number(result.blockNumber),
-        outcome: result.outcome ?? null,
-      })
+    resolve(nonce: number, result: Omit<SlotResolution, 'nonce'>) {
+      resolveAll([{ nonce, ...result }])
+    },
+    /** What became of several pending slots, in one commit (the txs one look at the chain found mined). */
+    resolveAll(results: SlotResolution[]) {
+      if (results.length > 0) resolveAll(results)
     },
     /** Replaces the stored outcome (a revert reason found later). */
     setOutcome(nonce: number, outcome: string) {
@@ -245,19 +276,26 @@ export function openJournal(path: string, owner: { chainId: number; address: Add
     },
     /** The code a client was answered for this slot. */
     answered(nonce: number, code: string) {
-      db.query('UPDATE slots SET answer = ? WHERE nonce = ?').run(code, nonce)
+      unwrittenAnswers.set(nonce, code)
+      if (!answersScheduled) {
+        answersScheduled = true
+        setImmediate(flushAnswers)
+      }
     },
     slot(nonce: number): JournalSlot | undefined {
+      flushAnswers()
       const row = db.query<SlotRow, [number]>('SELECT * FROM slots WHERE nonce = ?').get(nonce)
       return row ? slotOf(row) : undefined
     },
     /** The latest slot that carries this order. */
     byOrder(orderHash: Hex): JournalSlot | undefined {
+      flushAnswers()
       const row = db.query<SlotRow, [string]>('SELECT * FROM slots WHERE order_hash = ? ORDER BY nonce DESC LIMIT 1').get(orderHash.toLowerCase())
       return row ? slotOf(row) : undefined
     },
     /** Every slot still pending, lowest nonce first. */
     pending(limit = 1_000_000): JournalSlot[] {
+      flushAnswers()
       return db.query<SlotRow, [number]>("SELECT * FROM slots WHERE status = 'pending' ORDER BY nonce LIMIT ?").all(limit).map(slotOf)
     },
     pendingCount(): number {
@@ -281,6 +319,7 @@ export function openJournal(path: string, owner: { chainId: number; address: Add
     /** Releases the process lock and closes the file. */
     close() {
       try {
+        flushAnswers()
         unlock()
       } finally {
         if (walFd !== undefined) closeSync(walFd)

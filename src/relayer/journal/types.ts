@@ -47,6 +47,9 @@ export type JournalTx = {
   signedAt: number
 }
 
+/** What became of a pending slot: its final status, and the tx, block and outcome that say so. */
+export type SlotResolution = { nonce: number; status: Exclude<SlotStatus, 'pending'>; txHash?: Hex; blockNumber?: bigint; outcome?: string }
+
 /** A slot about to be broadcast, with its first signed tx. */
 export type NewSlot = Omit<JournalSlot, 'status' | 'blockNumber' | 'outcome' | 'answer' | 'txHash' | 'sentAt'> & { tx: JournalTx }
 
