@@ -77,6 +77,13 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
         chain: chainFor(config.chainId, config.rpcUrl),
         transport: observeTransport(http(config.rpcUrl, { batch: { batchSize: txsPerBatch }, retryCount: 0, timeout: 15_000 }), operations.rpc),
       }) as PublicClient)
+  // The receipt watcher's looks (the head and the next block's receipts), batched on their own.
+  const watchClient = dependencies.client
+    ? undefined
+    : (createPublicClient({
+        chain: chainFor(config.chainId, config.rpcUrl),
+        transport: observeTransport(http(config.rpcUrl, { batch: { batchSize: 16 }, retryCount: 1, timeout: 15_000 }), operations.rpc),
+      }) as PublicClient)
   const journalPath = config.journalPath ?? defaultJournalPath(config.chainId, account.address)
   if (journalPath === ':memory:') {
     logger.warn('RELAYER_DB=:memory: the journal is not kept on disk; after a restart this relayer cannot see the transactions it left pending (their orders could be sent again)')
@@ -109,6 +116,7 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
   const submitter = createSubmitter({
     client,
     broadcastClient,
+    watchClient,
     account,
     chainId: config.chainId,
     logger,

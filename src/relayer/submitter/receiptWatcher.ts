@@ -11,7 +11,7 @@ import {
   toHex,
 } from 'viem'
 import type { Logger } from '../../shared/index.ts'
-import type { Journal, JournalSlot } from '../journal/index.ts'
+import type { Journal, JournalSlot, JournalTx, SlotResolution } from '../journal/index.ts'
 
 /** What a mined tx means for its slot: the outcome JSON to store (see JournalSlot.outcome). */
 export type DescribeOutcome = (slot: JournalSlot, receipt: TransactionReceipt) => Promise<string | undefined>
@@ -32,18 +32,38 @@ const mostBlocksPerLook = 64
 /**
  * One watcher for every pending tx of the gas key: each look asks for the block
  * number and, for each new block, its receipts (`eth_getBlockReceipts`; per-tx
- * receipts on a node without it, or after a long gap). A receipt of one of the
- * journal's txs resolves its slot; a receipt from the key that the journal does not
- * know is another process's tx, logged once. Waiters on a nonce are told when its
- * slot is resolved.
+ * receipts on a node without it, or after a long gap). With a batching client the
+ * look asks for the head and the next block's receipts in one JSON-RPC batch, so a
+ * look that finds one new block is one round trip. A receipt of one of the journal's
+ * txs resolves its slot (all the slots a look resolves in one journal commit); a
+ * receipt from the key that the journal does not know is another process's tx,
+ * logged once. Waiters on a nonce are told when its slot is resolved.
  */
-export function createReceiptWatcher(options: { client: PublicClient; journal: Journal; address: Address; logger: Logger; describe: DescribeOutcome }) {
+export function createReceiptWatcher(options: {
+  client: PublicClient
+  /** A client over the same RPC that puts the requests made together in one JSON-RPC batch. */
+  batchClient?: PublicClient
+  journal: Journal
+  address: Address
+  logger: Logger
+  describe: DescribeOutcome
+}) {
   const { client, journal, logger } = options
+  const batchClient = options.batchClient ?? client
   const address = options.address.toLowerCase()
   const waiters = new Map<number, Set<() => void>>()
   const foreignSeen = new Set<Hex>()
   let lastSeen: bigint | undefined
   let blockReceipts = true
+  // Batched looks that failed in a row while a single call worked; NaN once batching is off.
+  let batchFailures = options.batchClient ? 0 : Number.NaN
+  const batching = () => !Number.isNaN(batchFailures)
+
+  function withoutBlockReceipts() {
+    if (!blockReceipts) return
+    blockReceipts = false
+    logger.info('the RPC has no eth_getBlockReceipts; looking receipts up per pending tx')
+  }
 
   function notify(nonce: number) {
     const set = waiters.get(nonce)
@@ -51,11 +71,11 @@ export function createReceiptWatcher(options: { client: PublicClient; journal: J
     for (const wake of set ?? []) wake()
   }
 
-  /** Resolves the slot a mined tx of ours belongs to. */
-  async function mined(nonce: number, receipt: TransactionReceipt) {
-    const slot = journal.slot(nonce)
-    if (!slot || slot.status !== 'pending') return
-    const filler = journal.tx(receipt.transactionHash)?.kind === 'filler'
+  /** What a mined tx of ours means for its pending slot (undefined when the slot is not pending). */
+  async function resolution(tx: JournalTx, receipt: TransactionReceipt): Promise<SlotResolution | undefined> {
+    const slot = journal.slot(tx.nonce)
+    if (!slot || slot.status !== 'pending') return undefined
+    const filler = tx.kind === 'filler'
     let outcome: string | undefined
     if (!filler) {
       try {
@@ -64,34 +84,51 @@ export function createReceiptWatcher(options: { client: PublicClient; journal: J
         logger.warn(`could not describe tx ${receipt.transactionHash}: ${(error as Error).message}`)
       }
     }
-    journal.resolve(nonce, {
+    return {
+      nonce: tx.nonce,
       status: filler ? 'filled' : receipt.status === 'success' ? 'settled' : 'reverted',
       txHash: receipt.transactionHash,
       blockNumber: receipt.blockNumber,
       ...(outcome === undefined ? {} : { outcome }),
-    })
-    notify(nonce)
+    }
   }
 
-  const receiptsOf = async (block: bigint) =>
-    ((await client.request({ method: 'eth_getBlockReceipts', params: [toHex(block)] })) as RpcTransactionReceipt[] | null) ?? []
+  /** Writes what the mined txs mean, in one commit, then wakes their waiters. */
+  async function resolveMined(mined: Array<{ tx: JournalTx; receipt: TransactionReceipt }>): Promise<void> {
+    const results: SlotResolution[] = []
+    for (const { tx, receipt } of mined) {
+      const result = await resolution(tx, receipt)
+      if (result) results.push(result)
+    }
+    journal.resolveAll(results)
+    for (const result of results) notify(result.nonce)
+  }
 
-  /** The receipts of new blocks, fetched together, matched in block order. */
-  async function byBlocks(from: bigint, to: bigint): Promise<void> {
+  const receiptsOf = (block: bigint, via: PublicClient = client) =>
+    via.request({ method: 'eth_getBlockReceipts', params: [toHex(block)] }) as Promise<RpcTransactionReceipt[] | null>
+
+  /** The receipts of blocks `from`…`to` (those not given in `known`), fetched together in one batch, matched in block order. */
+  async function byBlocks(from: bigint, to: bigint, known: Map<bigint, RpcTransactionReceipt[]> = new Map()): Promise<void> {
     const blocks: bigint[] = []
-    for (let block = from; block <= to; block++) blocks.push(block)
-    const all = await Promise.all(blocks.map(receiptsOf))
-    for (const raw of all.flat()) {
-      if (raw.from?.toLowerCase() !== address) continue
-      const hash = raw.transactionHash.toLowerCase() as Hex
-      const known = journal.tx(hash)
-      if (known) await mined(known.nonce, formatTransactionReceipt(raw))
-      else if (!foreignSeen.has(hash)) {
-        foreignSeen.add(hash)
-        if (foreignSeen.size > 10_000) foreignSeen.clear()
-        logger.warn(`tx ${hash} from this relayer's key is not in its journal: another process is signing with the same key; run one relayer process per gas key`)
+    for (let block = from; block <= to; block++) if (!known.has(block)) blocks.push(block)
+    const each = (via: PublicClient) => Promise.all(blocks.map((block) => receiptsOf(block, via)))
+    const fetched = blocks.length > 1 ? await inBatch(each, () => each(client)) : await each(client)
+    for (const [i, block] of blocks.entries()) known.set(block, fetched[i] ?? [])
+    const mined: Array<{ tx: JournalTx; receipt: TransactionReceipt }> = []
+    for (let block = from; block <= to; block++) {
+      for (const raw of known.get(block) ?? []) {
+        if (raw.from?.toLowerCase() !== address) continue
+        const hash = raw.transactionHash.toLowerCase() as Hex
+        const tx = journal.tx(hash)
+        if (tx) mined.push({ tx, receipt: formatTransactionReceipt(raw) })
+        else if (!foreignSeen.has(hash)) {
+          foreignSeen.add(hash)
+          if (foreignSeen.size > 10_000) foreignSeen.clear()
+          logger.warn(`tx ${hash} from this relayer's key is not in its journal: another process is signing with the same key; run one relayer process per gas key`)
+        }
       }
     }
+    await resolveMined(mined)
   }
 
   /** Looks for a receipt of every tx signed at the slot's nonce; true when one was found. */
@@ -99,7 +136,7 @@ export function createReceiptWatcher(options: { client: PublicClient; journal: J
     for (const tx of journal.txs(slot.nonce).reverse()) {
       const raw = (await client.request({ method: 'eth_getTransactionReceipt', params: [tx.hash] })) as RpcTransactionReceipt | null
       if (raw) {
-        await mined(slot.nonce, formatTransactionReceipt(raw))
+        await resolveMined([{ tx, receipt: formatTransactionReceipt(raw) }])
         return true
       }
     }
@@ -110,6 +147,53 @@ export function createReceiptWatcher(options: { client: PublicClient; journal: J
   async function lookupAll(): Promise<void> {
     const slots = journal.pending(256)
     for (let i = 0; i < slots.length; i += 16) await Promise.all(slots.slice(i, i + 16).map(lookup))
+  }
+
+  /**
+   * The head, and with it (one batch) the receipts of the block after the last one seen,
+   * which is most often the only new one. Null receipts: that block did not exist when
+   * the node read it (it may have been mined since: fetched again with the rest).
+   */
+  async function headAndNext(): Promise<{ head: bigint; next?: RpcTransactionReceipt[] }> {
+    const after = lastSeen
+    if (after === undefined || !blockReceipts || !batching()) return { head: await client.getBlockNumber({ cacheTime: 0 }) }
+    return inBatch(
+      async (via) => {
+        const [head, next] = await Promise.all([
+          via.request({ method: 'eth_blockNumber' }).then((hex) => BigInt(hex as string)),
+          receiptsOf(after + 1n, via).catch((error: unknown) => {
+            if (!isUnsupported(error)) throw error
+            withoutBlockReceipts()
+            return null
+          }),
+        ])
+        return next ? { head, next } : { head }
+      },
+      async () => ({ head: await client.getBlockNumber({ cacheTime: 0 }) }),
+    )
+  }
+
+  /**
+   * `batched` through the batching client; should it fail, `single` through the plain one.
+   * A node that takes no batches fails every batched request while single calls work:
+   * after three such failures in a row the watcher stops batching (an outage fails both).
+   */
+  async function inBatch<T>(batched: (via: PublicClient) => Promise<T>, single: () => Promise<T>): Promise<T> {
+    if (!batching()) return single()
+    let failure: unknown
+    try {
+      const result = await batched(batchClient)
+      batchFailures = 0
+      return result
+    } catch (error) {
+      failure = error
+    }
+    const result = await single()
+    if (++batchFailures >= 3) {
+      batchFailures = Number.NaN
+      logger.info(`receipt watcher: the RPC failed a JSON-RPC batch three times while single calls worked (${(failure as Error).message?.split('\n')[0]}); looking without batches from now on`)
+    }
+    return result
   }
 
   return {
@@ -123,18 +207,17 @@ export function createReceiptWatcher(options: { client: PublicClient; journal: J
     /** One look: new blocks since the last look, their receipts matched to pending slots. */
     async tick(): Promise<void> {
       if (journal.pendingCount() === 0) return
-      const head = await client.getBlockNumber({ cacheTime: 0 })
+      const { head, next } = await headAndNext()
       const from = lastSeen === undefined ? head : lastSeen + 1n
       if (head < from) return
       if (!blockReceipts || head - from >= BigInt(mostBlocksPerLook)) {
         await lookupAll()
       } else {
         try {
-          await byBlocks(from, head)
+          await byBlocks(from, head, next ? new Map([[from, next]]) : undefined)
         } catch (error) {
           if (!isUnsupported(error)) throw error
-          blockReceipts = false
-          logger.info('the RPC has no eth_getBlockReceipts; looking receipts up per pending tx')
+          withoutBlockReceipts()
           await lookupAll()
         }
       }

@@ -10,6 +10,8 @@ export type SubmitterOptions = {
   client: PublicClient
   /** A client over the same RPC whose transport batches concurrent requests (see batchSender.ts); txs are then broadcast a batch per request. */
   broadcastClient?: PublicClient
+  /** Another such client, for the receipt watcher's looks (the head and the next block's receipts in one request), apart from the txs' batches. */
+  watchClient?: PublicClient
   account: LocalAccount
   chainId: number
   logger: Logger
@@ -39,7 +41,7 @@ export function createSubmitter(options: SubmitterOptions) {
   const { client, account, chainId, logger, journal } = options
   const fees = createFeeCache(client, { refreshMs: options.feeRefreshMs ?? 5_000, logger })
   const reviveAfterMs = options.reviveAfterMs ?? Math.max(1_000, options.receiptPollMs * 8)
-  const watcher = createReceiptWatcher({ client, journal, address: account.address, logger, describe: options.describe })
+  const watcher = createReceiptWatcher({ client, batchClient: options.watchClient, journal, address: account.address, logger, describe: options.describe })
   const keeper = createNonceKeeper({ client, account, chainId, journal, fees, watcher, logger, reviveAfterMs, wouldRevert: options.wouldRevert })
   const sender = createBatchSender({
     client,

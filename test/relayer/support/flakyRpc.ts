@@ -15,6 +15,8 @@ export function startFlakyRpc(upstream: string) {
   let refusing: { match: (call: RpcCall) => boolean; message: string } | undefined
   let refusingBatches: string | undefined
   const batches: number[] = []
+  const sendBatches: number[] = []
+  const batchMethods: string[][] = []
   const callOf = (call: unknown): RpcCall => ({ method: (call as { method: string }).method, params: (call as { params?: unknown[] }).params ?? [] })
   const server = Bun.serve({
     hostname: '127.0.0.1',
@@ -26,6 +28,8 @@ export function startFlakyRpc(upstream: string) {
       seen.push(...methods)
       for (const call of Array.isArray(body) ? body : [body]) calls.push({ method: call.method, params: (call as { params?: unknown[] }).params ?? [] })
       if (Array.isArray(body)) batches.push(body.length)
+      if (Array.isArray(body)) batchMethods.push(methods)
+      if (Array.isArray(body) && methods.includes('eth_sendRawTransaction')) sendBatches.push(body.length)
       if (Array.isArray(body) && refusingBatches !== undefined) {
         return Response.json({ jsonrpc: '2.0', id: null, error: { code: -32600, message: refusingBatches } })
       }
@@ -50,6 +54,14 @@ export function startFlakyRpc(upstream: string) {
         }
       }
       if (mode === 'refuse') return new Response('upstream unavailable', { status: 503 })
+      if (mode === 'unsupported' && Array.isArray(body)) {
+        // Each call of the batch answered on its own: the unsupported ones "method not found", the rest forwarded.
+        const missing = (call: { method: string }) => failing.get(call.method) === 'unsupported'
+        const forwarded = body.filter((call) => !missing(call))
+        const answers = forwarded.length === 0 ? [] : ((await (await fetch(upstream, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(forwarded) })).json()) as { id: unknown }[])
+        const refused = body.filter(missing).map((call) => ({ jsonrpc: '2.0', id: (call as { id?: unknown }).id, error: { code: -32601, message: `the method ${call.method} does not exist/is not available` } }))
+        return Response.json([...answers, ...refused])
+      }
       if (mode === 'unsupported' && !Array.isArray(body)) {
         const { id } = body as { id?: unknown }
         return Response.json({ jsonrpc: '2.0', id, error: { code: -32601, message: `the method ${methods[0]} does not exist/is not available` } })
@@ -68,6 +80,10 @@ export function startFlakyRpc(upstream: string) {
     calls,
     /** The size of every JSON-RPC batch request, in order. */
     batches,
+    /** The size of every JSON-RPC batch request that carried signed txs, in order (the receipt watcher batches too). */
+    sendBatches,
+    /** The methods of every JSON-RPC batch request, in order. */
+    batchMethods,
     /** Answers the single calls (and the calls inside a batch) it matches with a JSON-RPC error. */
     refuseWhen(match: (call: RpcCall) => boolean, message: string) {
       refusing = { match, message }
