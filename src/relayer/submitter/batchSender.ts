@@ -6,6 +6,7 @@ import type { Journal, NewSlot } from '../journal/index.ts'
 import type { createFeeCache } from './feeCache.ts'
 import { nodeSays } from '../rpcErrors.ts'
 import { type SendOutcome, sendRaw, sendRawBatch } from './sendRaw.ts'
+import { signTransaction } from './signTransaction.ts'
 
 /** A call to send from the gas key, and the order it settles (none for a filler). */
 export type SendRequest = { to: Address; data: Hex; gas: bigint; orderHash?: Hex; consumer?: Address; adapter?: Address; payToken?: Address }
@@ -91,7 +92,7 @@ export function createBatchSender(options: {
       entries = await Promise.all(
         batch.map(async (item, i) => {
           const nonce = first + i
-          const raw = await account.signTransaction({ type: 'eip1559', chainId, nonce, to: item.request.to, data: item.request.data, gas: item.request.gas, ...fee })
+          const raw = await signTransaction(account, { type: 'eip1559', chainId, nonce, to: item.request.to, data: item.request.data, gas: item.request.gas, ...fee })
           return { item, nonce, raw, hash: keccak256(raw) }
         }),
       )

@@ -6,6 +6,7 @@ import type { createFeeCache } from './feeCache.ts'
 import { bumped } from './fees.ts'
 import type { ReceiptWatcher } from './receiptWatcher.ts'
 import { sendRaw } from './sendRaw.ts'
+import { signTransaction } from './signTransaction.ts'
 
 /** Why a slot's order can no longer settle (its call would revert now), or undefined. */
 export type WouldRevert = (slot: JournalSlot) => Promise<string | undefined>
@@ -47,7 +48,7 @@ export function createNonceKeeper(options: {
 
   async function sign(slot: JournalSlot, current: JournalTx, call: { to: Hex; data: Hex; gas: bigint }, kind: JournalTx['kind']): Promise<JournalTx> {
     const fees = bumped(current, await options.fees.fresh())
-    const raw = await account.signTransaction({ type: 'eip1559', chainId, nonce: slot.nonce, ...call, ...fees })
+    const raw = await signTransaction(account, { type: 'eip1559', chainId, nonce: slot.nonce, ...call, ...fees })
     const tx: JournalTx = { hash: keccak256(raw), nonce: slot.nonce, raw, ...fees, kind, signedAt: Date.now() }
     await journal.replace(tx, call)
     await sendRaw(client, raw, tx.hash)
