@@ -23,7 +23,8 @@ export async function answerSlot(context: RelayerContext, slot: JournalSlot, how
     answer(error.code)
     throw error
   }
-  const { message, reason } = parsedOutcome(slot.outcome)
+  const stored = storedOutcome(slot.outcome)
+  const { message, reason } = outcomeText(stored)
   switch (slot.status) {
     case 'pending': {
       const text = how.fresh
@@ -35,7 +36,7 @@ export async function answerSlot(context: RelayerContext, slot: JournalSlot, how
       if (!how.fresh && !how.shared && slot.answer === 'OK') {
         return fail(new RelayError('WOULD_REVERT', `would revert: authorization used (already settled in tx ${slot.txHash}); build a new order with a fresh nonce`))
       }
-      const success = await settledSuccess(context, slot)
+      const success = await settledSuccess(context, slot, stored)
       answer('OK')
       return success
     }
@@ -60,26 +61,29 @@ export async function answerSlot(context: RelayerContext, slot: JournalSlot, how
   }
 }
 
-/** The message (and revert reason) stored for an outcome that is not a settlement. */
-function parsedOutcome(outcome: string | null): { message?: string; reason?: string } {
-  if (!outcome) return {}
+/** The outcome JSON stored with the slot, parsed once (undefined when absent or unreadable). */
+function storedOutcome(outcome: string | null): unknown {
+  if (!outcome) return undefined
   try {
-    const parsed = JSON.parse(outcome) as { message?: unknown; reason?: unknown }
-    return {
-      ...(typeof parsed.message === 'string' ? { message: parsed.message } : {}),
-      ...(typeof parsed.reason === 'string' ? { reason: parsed.reason } : {}),
-    }
+    return JSON.parse(outcome) as unknown
   } catch {
-    return {}
+    return undefined
+  }
+}
+
+/** The message (and revert reason) stored for an outcome that is not a settlement. */
+function outcomeText(stored: unknown): { message?: string; reason?: string } {
+  if (typeof stored !== 'object' || stored === null) return {}
+  const { message, reason } = stored as { message?: unknown; reason?: unknown }
+  return {
+    ...(typeof message === 'string' ? { message } : {}),
+    ...(typeof reason === 'string' ? { reason } : {}),
   }
 }
 
 /** The RelaySuccess stored when the watcher saw the receipt, else decoded from the receipt now. */
-async function settledSuccess(context: RelayerContext, slot: JournalSlot): Promise<RelaySuccess> {
-  if (slot.outcome) {
-    const stored = JSON.parse(slot.outcome) as RelaySuccess | { message: string }
-    if ('ok' in stored && stored.ok) return stored
-  }
+async function settledSuccess(context: RelayerContext, slot: JournalSlot, stored: unknown): Promise<RelaySuccess> {
+  if (typeof stored === 'object' && stored !== null && (stored as { ok?: unknown }).ok === true) return stored as RelaySuccess
   let receipt
   try {
     receipt = await context.client.getTransactionReceipt({ hash: slot.txHash })
