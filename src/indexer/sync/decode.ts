@@ -1,7 +1,6 @@
 import { type Abi, type AbiEvent, type Address, decodeEventLog, getAddress, type Hex, type Log } from 'viem'
-import { formatEventArgs, registryAbis } from '../../chain/index.ts'
+import { compileStaticEvent, formatEventArgs, registryAbis, type StaticEventDecoder } from '../../chain/index.ts'
 import type { ActivityEvent } from '../../wire/index.ts'
-import { compileStaticEvent, type StaticEventDecoder } from './staticEvents.ts'
 
 /** What decoding reads of a log (a viem `Log` has it all). */
 export type DecodableLog = Pick<Log, 'address' | 'topics' | 'data' | 'blockNumber' | 'logIndex' | 'transactionHash'>

@@ -1,17 +1,42 @@
-import { type AbiEvent, type Hex, type TransactionReceipt, decodeEventLog, toEventSelector } from 'viem'
-import { adapterEventAbis, brokeredEvent, formatEventArgs } from '../../chain/index.ts'
+import { type AbiEvent, decodeEventLog, type Hex, toEventSelector, type TransactionReceipt } from 'viem'
+import { adapterEventAbis, brokeredEvent, compileStaticEvent, formatEventArgs, type StaticEventDecoder } from '../../chain/index.ts'
 import type { AdapterReceipt, RelaySuccess } from '../../wire/index.ts'
 import { RelayError } from '../errors.ts'
 
-const brokeredTopic = toEventSelector(brokeredEvent)
+/** What decoding reads of a receipt (a viem receipt has it all). */
+export type SettlementReceipt = Pick<TransactionReceipt, 'transactionHash'> & { logs: ReadonlyArray<{ address: Hex; topics: readonly Hex[]; data: Hex }> }
+
+/**
+ * An event's decoder: the word-slicing one when its arguments are all static (every
+ * event of the Broker and the adapters), which gives viem's fields in viem's order at a
+ * fraction of the cost; viem's `decodeEventLog` for anything it does not take.
+ */
+type EventDecoder = { kind?: string; name: string; decode(topics: readonly Hex[], data: Hex): Record<string, string> | undefined }
+function decoderFor(event: AbiEvent, kind?: string): { selector: Hex; decoder: EventDecoder } {
+  const compiled = compileStaticEvent(event)
+  const viemDecode = (topics: readonly Hex[], data: Hex): Record<string, string> | undefined => {
+    try {
+      return formatEventArgs(decodeEventLog({ abi: [event], data, topics: topics as [Hex, ...Hex[]] }).args)
+    } catch {
+      return undefined
+    }
+  }
+  const fast: StaticEventDecoder | undefined = compiled?.decoder
+  return {
+    selector: compiled?.selector ?? toEventSelector(event),
+    decoder: { kind, name: event.name, decode: (topics, data) => fast?.decode(topics, data) ?? viemDecode(topics, data) },
+  }
+}
+
+const brokered = decoderFor(brokeredEvent)
 
 /** The adapters' events by topic0, each with the adapter kinds that declare it, in adapterEventAbis order. */
-const adapterEvents = new Map<Hex, Array<{ kind: string; event: AbiEvent }>>()
+const adapterEvents = new Map<Hex, EventDecoder[]>()
 for (const [kind, abi] of Object.entries(adapterEventAbis)) {
   for (const item of abi) {
     if (item.type !== 'event' || item.anonymous) continue
-    const topic = toEventSelector(item)
-    adapterEvents.set(topic, [...(adapterEvents.get(topic) ?? []), { kind, event: item }])
+    const { selector, decoder } = decoderFor(item, kind)
+    adapterEvents.set(selector, [...(adapterEvents.get(selector) ?? []), decoder])
   }
 }
 
@@ -19,49 +44,41 @@ for (const [kind, abi] of Object.entries(adapterEventAbis)) {
  * Step 7: read the `Brokered` event and the adapter's own event out of the receipt
  * and build the RelaySuccess.
  */
-export function decodeSettlement(receipt: TransactionReceipt, broker: Hex, adapter: Hex, orderHash: Hex): RelaySuccess {
-  let brokered: RelaySuccess['brokered'] | undefined
-  let fee: bigint | undefined
+export function decodeSettlement(receipt: SettlementReceipt, broker: Hex, adapter: Hex, orderHash: Hex): RelaySuccess {
+  let found: RelaySuccess['brokered'] | undefined
+  let fee: string | undefined
   let adapterReceipt: AdapterReceipt = { adapter: 'unknown', event: 'unknown', fields: {} }
 
-  // Only logs whose topic0 is a known event are decoded (a failed decode throws, which is dear).
+  // Only logs whose topic0 is a known event are decoded.
   const brokerAddress = broker.toLowerCase()
   const adapterAddress = adapter.toLowerCase()
   for (const log of receipt.logs) {
     const address = log.address.toLowerCase()
     const topic = log.topics[0]?.toLowerCase() as Hex | undefined
     if (address === brokerAddress) {
-      if (topic !== brokeredTopic) continue
-      try {
-        const event = decodeEventLog({ abi: [brokeredEvent], data: log.data, topics: log.topics })
-        if (event.args.orderHash.toLowerCase() !== orderHash) continue
-        brokered = {
-          consumer: event.args.consumer,
-          adapter: event.args.adapter,
-          amount: event.args.amount.toString(),
-          orderHash: event.args.orderHash,
-        }
-        fee = event.args.fee
-      } catch {}
+      if (topic !== brokered.selector) continue
+      const fields = brokered.decoder.decode(log.topics, log.data)
+      if (!fields || fields.orderHash?.toLowerCase() !== orderHash) continue
+      found = { consumer: fields.consumer!, adapter: fields.adapter!, amount: fields.amount!, orderHash: fields.orderHash as Hex }
+      fee = fields.fee
     } else if (address === adapterAddress && adapterReceipt.adapter === 'unknown') {
-      for (const { kind, event: item } of (topic && adapterEvents.get(topic)) || []) {
-        try {
-          const event = decodeEventLog({ abi: [item], data: log.data, topics: log.topics })
-          adapterReceipt = { adapter: kind, event: event.eventName, fields: formatEventArgs(event.args) }
-          break
-        } catch {}
+      for (const decoder of (topic && adapterEvents.get(topic)) || []) {
+        const fields = decoder.decode(log.topics, log.data)
+        if (!fields) continue
+        adapterReceipt = { adapter: decoder.kind!, event: decoder.name, fields }
+        break
       }
     }
   }
-  if (!brokered || fee === undefined) {
+  if (!found || fee === undefined) {
     throw new RelayError('UPSTREAM_RPC', `tx ${receipt.transactionHash} succeeded but its receipt has no Brokered event for this order; check the tx`)
   }
   return {
     ok: true,
     txHash: receipt.transactionHash,
     orderHash,
-    brokered,
+    brokered: found,
     receipt: adapterReceipt,
-    feeCollected: fee.toString(),
+    feeCollected: fee,
   }
 }
