@@ -18,6 +18,9 @@ if (!values['skip-lib']) await $`bun scripts/build-lib.ts`
 const started = performance.now()
 // prool can also start alto (a bundler) via an optional peer dependency we never use.
 // --bytecode: the modules are parsed at build time, not at every start (--version 120-140 ms → 50-80 ms).
-await $`bun build --compile --minify --sourcemap --bytecode --format=esm --external @pimlico/alto src/cli/main.ts --outfile ${outfile}`.quiet()
+// The relayer's signer thread is a Worker: its module is a second entry point, embedded at
+// relayer/submitter/signerThread.ts under the bundle's root (src/, which both entries share;
+// src/relayer/submitter/txSigner.ts starts it by that path).
+await $`bun build --compile --minify --sourcemap --bytecode --format=esm --external @pimlico/alto src/cli/main.ts src/relayer/submitter/signerThread.ts --outfile ${outfile}`.quiet()
 const { size } = Bun.file(outfile)
 console.log(`built ${outfile} (${(size / 1e6).toFixed(1)} MB) in ${((performance.now() - started) / 1000).toFixed(1)} s`)

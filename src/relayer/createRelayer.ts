@@ -16,7 +16,7 @@ import { describeOutcome, wouldRevertNow } from './steps/broadcast.ts'
 import { createSettlementFinder } from './steps/findSettlement.ts'
 import { createPendingSimulator } from './simulation/index.ts'
 import { maxServerBodyBytes } from './http/readJsonBody.ts'
-import { createGasLimitCache, createSubmitter, txsPerBatch } from './submitter/index.ts'
+import { createGasLimitCache, createSubmitter, createTxSigner, txsPerBatch } from './submitter/index.ts'
 import { observeTransport } from '../metrics/index.ts'
 import { createRelayerOperations } from './operations/index.ts'
 import { createRedisClaims, createSharedBuckets, createSharedOutcomes, createSharedRedis } from './replicas/index.ts'
@@ -39,6 +39,8 @@ export type RelayerDependencies = {
   client?: PublicClient
   /** Override the client that broadcasts a batch of txs as one JSON-RPC batch (tests). */
   broadcastClient?: PublicClient
+  /** false: sign in the main thread (tests of that path); default: a signer thread. */
+  signerThread?: boolean
 }
 
 /**
@@ -53,7 +55,10 @@ export type RelayerDependencies = {
  */
 export function createRelayer(config: RelayerConfig, dependencies: RelayerDependencies) {
   const { logger } = dependencies
-  const account = privateKeyToAccount(takePrivateKey(config))
+  const privateKey = takePrivateKey(config)
+  const account = privateKeyToAccount(privateKey)
+  // Signs in a thread of its own, which takes the key (txSigner.ts).
+  const signer = createTxSigner({ account, privateKey: dependencies.signerThread === false ? undefined : privateKey, logger })
   const operations = createRelayerOperations({
     config,
     address: account.address,
@@ -118,6 +123,7 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
     broadcastClient,
     watchClient,
     account,
+    signer,
     chainId: config.chainId,
     logger,
     journal,

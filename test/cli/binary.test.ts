@@ -237,4 +237,6 @@ test('the executable runs a relayer with only RELAYER_PK, RELAYER_CHAIN_ID, RELA
   const key = devnetAccounts.secondRelayer.privateKey
   expect(output.text.toLowerCase()).not.toContain(key.slice(2).toLowerCase())
   expect(output.text).toContain('POST /broker 200 OK')
+  // The signer thread's module is embedded in the executable: it signed, nothing fell back.
+  expect(output.text).not.toContain('signer thread stopped')
 }, 90_000)

@@ -7,7 +7,7 @@ import { createPublicClient, custom, type Hex, type PublicClient, parseTransacti
 import { privateKeyToAccount } from 'viem/accounts'
 import { devnetAccounts } from '../../src/devnet/index.ts'
 import { openJournal } from '../../src/relayer/journal/index.ts'
-import { createNonceKeeper, createReceiptWatcher } from '../../src/relayer/submitter/index.ts'
+import { createNonceKeeper, createReceiptWatcher, createTxSigner } from '../../src/relayer/submitter/index.ts'
 import { createMemoryLogger } from '../../src/shared/index.ts'
 import { keccak256, keccakReady } from '../../src/wire/index.ts'
 
@@ -54,7 +54,7 @@ async function pooledAt({ baseFee, feeCap, signedAt = 0 }: { baseFee: bigint; fe
   await node.client.request({ method: 'eth_sendRawTransaction', params: [raw] })
   const fees = { fresh: async () => ({ maxFeePerGas: 61n * gwei, maxPriorityFeePerGas: gwei }) } as never
   const watcher = createReceiptWatcher({ client: node.client, journal, address: account.address, logger, describe: async () => undefined })
-  const keeper = createNonceKeeper({ client: node.client, account, chainId: 421614, journal, fees, watcher, logger, reviveAfterMs: 1_000, wouldRevert: async () => undefined })
+  const keeper = createNonceKeeper({ client: node.client, account, chainId: 421614, journal, fees, watcher, logger, reviveAfterMs: 1_000, wouldRevert: async () => undefined, signer: createTxSigner({ account, logger }) })
   return { node, logger, journal, keeper, hash, raw }
 }
 

@@ -6,7 +6,7 @@ import type { Journal, NewSlot } from '../journal/index.ts'
 import type { createFeeCache } from './feeCache.ts'
 import { nodeSays } from '../rpcErrors.ts'
 import { type SendOutcome, sendRaw, sendRawBatch } from './sendRaw.ts'
-import { signTransaction } from './signTransaction.ts'
+import type { TxSigner } from './txSigner.ts'
 
 /** A call to send from the gas key, and the order it settles (none for a filler). */
 export type SendRequest = { to: Address; data: Hex; gas: bigint; orderHash?: Hex; consumer?: Address; adapter?: Address; payToken?: Address }
@@ -52,6 +52,8 @@ export function createBatchSender(options: {
   fillGap: (nonce: number, why: string, message: string) => Promise<void>
   /** Called after each batch went out (the receipt watcher looks at once). */
   onBroadcast: () => void
+  /** Signs with the gas key (a thread of its own, see txSigner.ts). */
+  signer: TxSigner
 }) {
   const { client, account, chainId, journal, fees, logger } = options
   const queue: Queued[] = []
@@ -89,13 +91,10 @@ export function createBatchSender(options: {
     const now = Date.now()
     let entries: Entry[]
     try {
-      entries = await Promise.all(
-        batch.map(async (item, i) => {
-          const nonce = first + i
-          const raw = await signTransaction(account, { type: 'eip1559', chainId, nonce, to: item.request.to, data: item.request.data, gas: item.request.gas, ...fee })
-          return { item, nonce, raw, hash: keccak256(raw) }
-        }),
+      const raws = await options.signer.signAll(
+        batch.map((item, i) => ({ type: 'eip1559' as const, chainId, nonce: first + i, to: item.request.to, data: item.request.data, gas: item.request.gas, ...fee })),
       )
+      entries = batch.map((item, i) => ({ item, nonce: first + i, raw: raws[i]!, hash: keccak256(raws[i]!) }))
     } catch (error) {
       // Signing itself failed (nothing was written or sent): answer, never hang.
       next = undefined

@@ -6,3 +6,4 @@ export { createReceiptWatcher, type DescribeOutcome, type ReceiptWatcher } from 
 export { createNonceKeeper, type WouldRevert } from './nonceKeeper.ts'
 export { underpriced } from './sendRaw.ts'
 export { signTransaction } from './signTransaction.ts'
+export { createTxSigner, type TxSigner } from './txSigner.ts'

@@ -6,7 +6,7 @@ import type { createFeeCache } from './feeCache.ts'
 import { bumped } from './fees.ts'
 import type { ReceiptWatcher } from './receiptWatcher.ts'
 import { sendRaw } from './sendRaw.ts'
-import { signTransaction } from './signTransaction.ts'
+import type { TxSigner } from './txSigner.ts'
 
 /** Why a slot's order can no longer settle (its call would revert now), or undefined. */
 export type WouldRevert = (slot: JournalSlot) => Promise<string | undefined>
@@ -40,6 +40,8 @@ export function createNonceKeeper(options: {
   /** How long the next nonce's tx may sit unmined in the pool before it is replaced (default 5 × reviveAfterMs, at least 10 s). */
   stuckAfterMs?: number
   wouldRevert: WouldRevert
+  /** Signs with the gas key (see txSigner.ts). */
+  signer: TxSigner
 }) {
   const { client, account, chainId, journal, logger, watcher } = options
   // How long the next nonce's tx may sit in the pool unmined, though it pays enough,
@@ -48,7 +50,7 @@ export function createNonceKeeper(options: {
 
   async function sign(slot: JournalSlot, current: JournalTx, call: { to: Hex; data: Hex; gas: bigint }, kind: JournalTx['kind']): Promise<JournalTx> {
     const fees = bumped(current, await options.fees.fresh())
-    const raw = await signTransaction(account, { type: 'eip1559', chainId, nonce: slot.nonce, ...call, ...fees })
+    const [raw] = (await options.signer.signAll([{ type: 'eip1559', chainId, nonce: slot.nonce, ...call, ...fees }])) as [Hex]
     const tx: JournalTx = { hash: keccak256(raw), nonce: slot.nonce, raw, ...fees, kind, signedAt: Date.now() }
     await journal.replace(tx, call)
     await sendRaw(client, raw, tx.hash)

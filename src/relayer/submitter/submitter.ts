@@ -5,6 +5,7 @@ import { createBatchSender, type SendRequest, type Sent } from './batchSender.ts
 import { createFeeCache, type Fees } from './feeCache.ts'
 import { createNonceKeeper, type WouldRevert } from './nonceKeeper.ts'
 import { createReceiptWatcher, type DescribeOutcome } from './receiptWatcher.ts'
+import { createTxSigner, type TxSigner } from './txSigner.ts'
 
 export type SubmitterOptions = {
   client: PublicClient
@@ -13,6 +14,8 @@ export type SubmitterOptions = {
   /** Another such client, for the receipt watcher's looks (the head and the next block's receipts in one request), apart from the txs' batches. */
   watchClient?: PublicClient
   account: LocalAccount
+  /** Signs with the gas key; default: in this thread, with `account`. */
+  signer?: TxSigner
   chainId: number
   logger: Logger
   journal: Journal
@@ -39,10 +42,11 @@ export type Submitter = ReturnType<typeof createSubmitter>
  */
 export function createSubmitter(options: SubmitterOptions) {
   const { client, account, chainId, logger, journal } = options
+  const signer = options.signer ?? createTxSigner({ account, logger })
   const fees = createFeeCache(client, { refreshMs: options.feeRefreshMs ?? 5_000, logger })
   const reviveAfterMs = options.reviveAfterMs ?? Math.max(1_000, options.receiptPollMs * 8)
   const watcher = createReceiptWatcher({ client, batchClient: options.watchClient, journal, address: account.address, logger, describe: options.describe })
-  const keeper = createNonceKeeper({ client, account, chainId, journal, fees, watcher, logger, reviveAfterMs, wouldRevert: options.wouldRevert })
+  const keeper = createNonceKeeper({ client, account, chainId, journal, fees, watcher, logger, reviveAfterMs, wouldRevert: options.wouldRevert, signer })
   const sender = createBatchSender({
     client,
     broadcastClient: options.broadcastClient,
@@ -53,6 +57,7 @@ export function createSubmitter(options: SubmitterOptions) {
     logger,
     fillGap: (nonce, why, message) => keeper.fillGap(nonce, why, message),
     onBroadcast: () => kick(),
+    signer,
   })
 
   const fastest = Math.max(1, Math.ceil(options.receiptPollMs / 8))
@@ -108,6 +113,7 @@ export function createSubmitter(options: SubmitterOptions) {
     address: account.address,
     async start() {
       stopped = false
+      signer.start()
       fees.start()
       await watcher.prime()
       kick()
@@ -118,6 +124,7 @@ export function createSubmitter(options: SubmitterOptions) {
       clearTimeout(timer)
       fees.stop()
       await current
+      signer.stop()
     },
     /** Signs, journals and broadcasts in nonce order; resolves once the node has the tx. */
     send(request: SendRequest): Promise<Sent> {
