@@ -37,6 +37,8 @@ export type RelayerConfig = {
   feeFloorBps: number
   receiptTimeoutMs: number
   receiptPollMs: number
+  /** A WebSocket URL of the same node (RELAYER_WS_URL): new block heads are pushed instead of polled for. */
+  wsUrl?: string
   /** The journal's file (RELAYER_DB); undefined: the default per chain and gas address under `.order-relay/`. */
   journalPath: string | undefined
   /** How long a consumer is refused after its order passed simulation and reverted on chain. */
@@ -133,6 +135,7 @@ export function readRelayerConfig(env: Env, overrides: RelayerConfigOverrides = 
     receiptTimeoutMs:
       overrides.receiptTimeoutMs ?? read.integer('RELAYER_RECEIPT_TIMEOUT_MS', relayerDefaults.receiptTimeoutMs, 100, 3_600_000) ?? relayerDefaults.receiptTimeoutMs,
     receiptPollMs: overrides.receiptPollMs ?? read.integer('RELAYER_RECEIPT_POLL_MS', relayerDefaults.receiptPollMs, 1, 60_000) ?? relayerDefaults.receiptPollMs,
+    ...(overrides.wsUrl ? { wsUrl: overrides.wsUrl } : readWsUrl(read)),
     journalPath: overrides.journalPath ?? read.string('RELAYER_DB'),
     revertCooldownMs:
       overrides.revertCooldownMs ?? read.integer('RELAYER_REVERT_COOLDOWN_MS', relayerDefaults.revertCooldownMs, 0, 30 * 86_400_000) ?? relayerDefaults.revertCooldownMs,
@@ -186,6 +189,17 @@ export function takePrivateKey(config: RelayerConfig): Hex {
 }
 
 export { ConfigError }
+
+/** RELAYER_WS_URL: ws:// or wss:// only. The value is never repeated: it may hold a key. */
+function readWsUrl(read: ReturnType<typeof createEnvReader>): { wsUrl?: string } {
+  const raw = read.string('RELAYER_WS_URL')
+  if (raw === undefined || raw === '') return {}
+  try {
+    if (/^wss?:$/.test(new URL(raw).protocol)) return { wsUrl: raw }
+  } catch {}
+  read.problem('RELAYER_WS_URL must be a ws:// or wss:// URL of the same node as RELAYER_RPC_URL (for example ws://127.0.0.1:8545 for anvil)')
+  return {}
+}
 
 /** RELAYER_REDIS_URL: redis:// or rediss:// (Redis or Valkey). The value is never repeated: it may hold a password. */
 function readRedisUrl(read: ReturnType<typeof createEnvReader>): { redisUrl?: string } {

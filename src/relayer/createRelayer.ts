@@ -128,6 +128,7 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
     logger,
     journal,
     receiptPollMs: config.receiptPollMs,
+    ...(config.wsUrl ? { headFeedUrl: config.wsUrl } : {}),
     describe: (slot, receipt) => describeOutcome(context, slot, receipt),
     wouldRevert: (slot) => wouldRevertNow(context, slot),
   })
@@ -184,6 +185,7 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
       const url = listenUrl(config.host, server.port as number)
       logger.info(`relayer ${account.address} on chain ${config.chainId}, broker ${config.broker}, listening on ${url}`)
       for (const line of describeEdge(config.edge)) logger.info(line)
+      if (config.wsUrl) logger.info(`new block heads: pushed over ${redactUrl(config.wsUrl)} (RELAYER_WS_URL); polling every ${config.receiptPollMs} ms only as a safety net`)
       if (config.redisUrl) logger.info(`replicas: orderHash claims, outcomes${config.edge.enabled ? ' and rate limits' : ''} shared through Redis at ${redactUrl(config.redisUrl)} (RELAYER_REDIS_URL)`)
       let stopped: Promise<void> | undefined
       return {

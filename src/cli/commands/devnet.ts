@@ -78,6 +78,8 @@ export const devnetCommand: Command = {
             host: '127.0.0.1',
             port: ports.relayer,
             receiptPollMs: 50,
+            // anvil serves WebSocket on its HTTP port: blocks are pushed to the relayer.
+            wsUrl: devnet.rpcUrl.replace(/^http/, 'ws'),
             // A fresh chain each run: a journal kept across runs would hold nonces it never saw.
             journalPath: ':memory:',
           },

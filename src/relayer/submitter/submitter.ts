@@ -3,6 +3,7 @@ import type { Logger } from '../../shared/index.ts'
 import type { Journal, JournalSlot } from '../journal/index.ts'
 import { createBatchSender, type SendRequest, type Sent } from './batchSender.ts'
 import { createFeeCache, type Fees } from './feeCache.ts'
+import { createHeadFeed, type HeadFeed } from './headFeed.ts'
 import { createNonceKeeper, type WouldRevert } from './nonceKeeper.ts'
 import { createReceiptWatcher, type DescribeOutcome } from './receiptWatcher.ts'
 import { createTxSigner, type TxSigner } from './txSigner.ts'
@@ -13,6 +14,8 @@ export type SubmitterOptions = {
   broadcastClient?: PublicClient
   /** Another such client, for the receipt watcher's looks (the head and the next block's receipts in one request), apart from the txs' batches. */
   watchClient?: PublicClient
+  /** A WebSocket URL of the same node (RELAYER_WS_URL): new heads are pushed, and the watcher looks as each block comes. */
+  headFeedUrl?: string
   account: LocalAccount
   /** Signs with the gas key; default: in this thread, with `account`. */
   signer?: TxSigner
@@ -56,7 +59,7 @@ export function createSubmitter(options: SubmitterOptions) {
     fees,
     logger,
     fillGap: (nonce, why, message) => keeper.fillGap(nonce, why, message),
-    onBroadcast: () => kick(),
+    onBroadcast: () => afterBroadcast(),
     signer,
   })
 
@@ -76,11 +79,28 @@ export function createSubmitter(options: SubmitterOptions) {
     timer = setTimeout(() => (current = loop()), ms)
   }
 
-  /** A broadcast just went out: look at once, then often, slowing down to receiptPollMs. */
-  function kick() {
-    delay = fastest
+  let feed: HeadFeed | undefined
+  /** Heads came over the feed lately: blocks are pushed, polling is only the safety net. */
+  const feedLive = () => feed !== undefined && Date.now() - feed.lastHeadAt < 10_000
+
+  /** Look at once (a look in progress is followed by another). */
+  function lookNow() {
     if (running) again = true
     else schedule(0)
+  }
+
+  /**
+   * A broadcast just went out: look at once, then often, slowing down to receiptPollMs.
+   * With a live head feed the block's head says when to look; until it comes, a look
+   * every receiptPollMs.
+   */
+  function afterBroadcast() {
+    if (!feedLive()) {
+      delay = fastest
+      return lookNow()
+    }
+    delay = options.receiptPollMs
+    if (!running && !again) schedule(options.receiptPollMs)
   }
 
   async function loop() {
@@ -116,12 +136,14 @@ export function createSubmitter(options: SubmitterOptions) {
       signer.start()
       fees.start()
       await watcher.prime()
-      kick()
+      if (options.headFeedUrl) feed = createHeadFeed({ url: options.headFeedUrl, logger, onHead: () => lookNow() })
+      lookNow()
     },
     /** Stops the loop; resolves once a look in progress is over (the journal may then close). */
     async stop() {
       stopped = true
       clearTimeout(timer)
+      feed?.stop()
       fees.stop()
       await current
       signer.stop()

@@ -1,0 +1,102 @@
+import type { Logger } from '../../shared/index.ts'
+import { redactUrl } from '../../shared/index.ts'
+
+/** Longest pause between reconnection attempts. */
+const maxBackoffMs = 30_000
+
+export type HeadFeed = {
+  /** When the last new head arrived (ms since epoch), 0 before the first. */
+  readonly lastHeadAt: number
+  stop(): void
+}
+
+/**
+ * New block heads pushed by the node over a WebSocket (`eth_subscribe` `newHeads`,
+ * RELAYER_WS_URL), so the receipt watcher looks the moment a block is mined instead
+ * of at its next poll. Reconnects by itself, forever, backing off to 30 s, and
+ * subscribes again each time; polling goes on meanwhile, so a feed that is down only
+ * costs latency. The URL is never printed with its credentials.
+ *
+ * @example
+ * const feed = createHeadFeed({ url: 'wss://arb-sepolia.example/ws', logger, onHead: () => watcher.kick() })
+ * feed.stop()
+ */
+export function createHeadFeed(options: { url: string; logger: Logger; onHead: (blockNumber: bigint) => void }): HeadFeed {
+  const { url, logger } = options
+  const shown = redactUrl(url)
+  let socket: WebSocket | undefined
+  let stopped = false
+  let backoffMs = 500
+  let retry: ReturnType<typeof setTimeout> | undefined
+  let lastHeadAt = 0
+  let subscription: string | undefined
+  let down = false
+
+  function connect() {
+    if (stopped) return
+    subscription = undefined
+    let opened = false
+    try {
+      socket = new WebSocket(url)
+    } catch (error) {
+      return lost(`cannot open it (${(error as Error).message})`)
+    }
+    socket.onopen = () => {
+      opened = true
+      socket?.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_subscribe', params: ['newHeads'] }))
+    }
+    socket.onmessage = ({ data }) => {
+      let message: { id?: unknown; result?: unknown; error?: { message?: unknown }; params?: { subscription?: unknown; result?: { number?: unknown } } }
+      try {
+        message = JSON.parse(String(data))
+      } catch {
+        return
+      }
+      if (message.id === 1) {
+        if (typeof message.result === 'string') {
+          subscription = message.result
+          backoffMs = 500
+          if (down) logger.info(`new block heads: subscribed again at ${shown} (RELAYER_WS_URL)`)
+          down = false
+        } else {
+          socket?.close()
+          lost(`eth_subscribe newHeads was refused (${String(message.error?.message ?? 'no reason given').slice(0, 200)})`)
+        }
+        return
+      }
+      const head = message.params
+      if (!head || head.subscription !== subscription || typeof head.result?.number !== 'string') return
+      lastHeadAt = Date.now()
+      options.onHead(BigInt(head.result.number))
+    }
+    socket.onclose = () => {
+      if (!stopped) lost(opened ? 'the connection closed' : 'cannot connect')
+    }
+    socket.onerror = () => {}
+  }
+
+  function lost(why: string) {
+    if (stopped || retry) return
+    if (!down) logger.warn(`new block heads: ${why} at ${shown} (RELAYER_WS_URL); polling for blocks meanwhile, trying again`)
+    down = true
+    socket = undefined
+    retry = setTimeout(() => {
+      retry = undefined
+      connect()
+    }, backoffMs)
+    backoffMs = Math.min(backoffMs * 2, maxBackoffMs)
+  }
+
+  connect()
+  return {
+    get lastHeadAt() {
+      return lastHeadAt
+    },
+    stop() {
+      stopped = true
+      clearTimeout(retry)
+      socket?.close()
+      socket = undefined
+    },
+  }
+}

@@ -1,0 +1,135 @@
+// RELAYER_WS_URL: new heads pushed over a WebSocket (eth_subscribe newHeads) make the
+// receipt watcher look as each block comes. Polls are set 60 s apart here, so an order
+// on a 1-second-block chain settles within its 5 s receipt timeout only if a pushed
+// head triggered the look; a feed that drops is said once, polling goes on, and it
+// subscribes again when the node is back.
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import type { Server, ServerWebSocket } from 'bun'
+import { type Devnet, devnetAccounts, startDevnet } from '../../src/devnet/index.ts'
+import { readRelayerConfig } from '../../src/relayer/index.ts'
+import { allocationOrder, signed } from '../helpers/orders.ts'
+import { startTestRelayer, type TestRelayer } from '../helpers/relayer.ts'
+import { waitFor } from '../helpers/waitFor.ts'
+
+let devnet: Devnet
+const relayers: TestRelayer[] = []
+const proxies: Array<{ stop(): void }> = []
+
+beforeAll(async () => {
+  devnet = await startDevnet()
+  // A block every second, as a real chain: the tx waits for its block.
+  await devnet.testClient.setAutomine(false)
+  await devnet.testClient.setIntervalMining({ interval: 1 })
+}, 60_000)
+afterAll(async () => {
+  for (const each of relayers) await each.stop()
+  for (const each of proxies) each.stop()
+  await devnet?.stop()
+})
+
+/** A WebSocket proxy to anvil that counts subscriptions and can cut every connection (and refuse new ones) until healed. */
+function wsProxy() {
+  const upstream = devnet.rpcUrl.replace(/^http/, 'ws')
+  let cut = false
+  let subscriptions = 0
+  const open = new Set<ServerWebSocket<{ node: WebSocket; queue: string[] }>>()
+  const server: Server = Bun.serve<{ node: WebSocket; queue: string[] }, never>({
+    hostname: '127.0.0.1',
+    port: 0,
+    fetch(request, server) {
+      if (cut) return new Response('down', { status: 503 })
+      const node = new WebSocket(upstream)
+      return server.upgrade(request, { data: { node, queue: [] } }) ? undefined : new Response('no upgrade', { status: 400 })
+    },
+    websocket: {
+      open(ws) {
+        open.add(ws)
+        ws.data.node.onmessage = ({ data }) => ws.send(String(data))
+        ws.data.node.onopen = () => {
+          for (const message of ws.data.queue) ws.data.node.send(message)
+          ws.data.queue = []
+        }
+        ws.data.node.onclose = () => ws.close()
+      },
+      message(ws, message) {
+        if (String(message).includes('eth_subscribe')) subscriptions++
+        if (ws.data.node.readyState === WebSocket.OPEN) ws.data.node.send(String(message))
+        else ws.data.queue.push(String(message))
+      },
+      close(ws) {
+        open.delete(ws)
+        ws.data.node.close()
+      },
+    },
+  })
+  const proxy = {
+    url: `ws://127.0.0.1:${server.port}`,
+    get subscriptions() {
+      return subscriptions
+    },
+    cut() {
+      cut = true
+      for (const ws of open) ws.close()
+    },
+    heal() {
+      cut = false
+    },
+    stop() {
+      server.stop(true)
+    },
+  }
+  proxies.push(proxy)
+  return proxy
+}
+
+const env = (key: `0x${string}`, wsUrl?: string) => ({
+  RELAYER_PK: key,
+  RELAYER_RECEIPT_POLL_MS: '60000',
+  RELAYER_RECEIPT_TIMEOUT_MS: '5000',
+  ...(wsUrl ? { RELAYER_WS_URL: wsUrl } : {}),
+})
+
+test('with pushed heads an order settles at its block; without them, polls 60 s apart miss the timeout', async () => {
+  const proxy = wsProxy()
+  const pushed = await startTestRelayer(devnet, { env: env(devnetAccounts.relayer.privateKey, proxy.url) })
+  relayers.push(pushed)
+  const polled = await startTestRelayer(devnet, { env: env(devnetAccounts.secondRelayer.privateKey) })
+  relayers.push(polled)
+  await waitFor('the relayer subscribed to newHeads', () => proxy.subscriptions === 1, 5_000)
+  expect(pushed.logger.lines).toContain(`new block heads: pushed over ${proxy.url} (RELAYER_WS_URL); polling every 60000 ms only as a safety net`)
+
+  const [withFeed, withoutFeed] = await Promise.all([
+    pushed.post(await signed(devnet, allocationOrder(devnet))),
+    polled.post(await signed(devnet, allocationOrder(devnet))),
+  ])
+  expect(withFeed.status).toBe(200)
+  expect(withoutFeed.status).toBe(502)
+  expect(withoutFeed.body.code).toBe('UPSTREAM_RPC')
+  expect(String(withoutFeed.body.message)).toContain('no receipt within 5000 ms')
+  for (let i = 0; i < 3; i++) expect((await pushed.post(await signed(devnet, allocationOrder(devnet)))).status).toBe(200)
+}, 60_000)
+
+test('a feed cut off: one warning, orders still settle by polling, and it subscribes again once the node is back', async () => {
+  const proxy = wsProxy()
+  const relayer = await startTestRelayer(devnet, {
+    env: { ...env(devnetAccounts.spare.privateKey, proxy.url), RELAYER_RECEIPT_POLL_MS: '400', RELAYER_RECEIPT_TIMEOUT_MS: '20000' },
+  })
+  relayers.push(relayer)
+  await devnet.testClient.setBalance({ address: devnetAccounts.spare.address, value: 10n ** 20n })
+  await waitFor('the relayer subscribed to newHeads', () => proxy.subscriptions === 1, 5_000)
+  proxy.cut()
+  await waitFor('the lost feed is reported', () => relayer.logger.lines.some((line) => line.startsWith('warn: new block heads:')), 5_000)
+  expect((await relayer.post(await signed(devnet, allocationOrder(devnet)))).status).toBe(200)
+  proxy.heal()
+  await waitFor('the relayer subscribed again', () => proxy.subscriptions === 2, 10_000)
+  await waitFor('the recovery is reported', () => relayer.logger.lines.includes(`new block heads: subscribed again at ${proxy.url} (RELAYER_WS_URL)`), 5_000)
+  expect(relayer.logger.lines.filter((line) => line.startsWith('warn: new block heads:'))).toHaveLength(1)
+  expect((await relayer.post(await signed(devnet, allocationOrder(devnet)))).status).toBe(200)
+}, 60_000)
+
+test('RELAYER_WS_URL must be ws:// or wss://', () => {
+  const read = (value: string) => () =>
+    readRelayerConfig({ RELAYER_PK: devnetAccounts.relayer.privateKey, RELAYER_CHAIN_ID: '421614', RELAYER_BROKER: devnetAccounts.spare.address, RELAYER_WS_URL: value })
+  expect(read('http://127.0.0.1:8545')).toThrow('RELAYER_WS_URL must be a ws:// or wss:// URL of the same node as RELAYER_RPC_URL')
+  expect(read('wss://user:secret@node.example/ws').call(null).wsUrl).toBe('wss://user:secret@node.example/ws')
+})
