@@ -157,6 +157,8 @@ export async function relayerRun(
           RELAYER_PK: key.privateKey,
           RELAYER_CHAIN_ID: String(devnet.chainId),
           RELAYER_RPC_URL: counter?.url ?? devnet.rpcUrl,
+          // New heads pushed over anvil's WebSocket, as the baseline's senders get them.
+          RELAYER_WS_URL: devnet.rpcUrl.replace(/^http/, 'ws'),
           RELAYER_BROKER: devnet.manifest.contracts.broker,
           RELAYER_PORT: String(port),
           RELAYER_DB: join(context.dir, `relayer-${++relayerRuns}.db`),
