@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from 'hono'
+import type { Context, MiddlewareHandler } from 'hono'
 import { Counter, Gauge, Histogram, Registry } from 'prom-client'
 import { createAnswerCounts } from './answerCounts.ts'
 import { createRecentOrders } from './recentOrders.ts'
@@ -98,22 +98,35 @@ export function createRelayerMetrics(address: string, sources: RelayerGaugeSourc
   const recent = createRecentOrders()
   const receiptGas = createReceiptGas(registry, address)
 
+  /**
+   * One request, around its handling: `begin()` as it comes (it counts as in flight),
+   * then `end(c, began)` once answered. Synchronous, so the app can call it from a
+   * middleware it shares with the drain and the access log (one async frame, not three).
+   */
+  const observe = {
+    begin(): number {
+      inflight++
+      return performance.now()
+    },
+    end(c: Context, began: number) {
+      inflight--
+      const path = c.req.path
+      const route = relayerRoutes.includes(path) ? path : 'unmatched'
+      const code = String((c.get as (key: string) => unknown)('code') ?? '-')
+      answers.add(route, c.res.status, code)
+      if (path === '/broker' && c.req.method === 'POST') {
+        const seconds = (performance.now() - began) / 1000
+        if (code === 'OK') settlement.observe(seconds)
+        recent.add(code, seconds)
+      }
+    },
+  }
   const middleware: MiddlewareHandler = async function metrics(c, next) {
-    const started = performance.now()
-    inflight++
+    const began = observe.begin()
     try {
       await next()
     } finally {
-      inflight--
-    }
-    const path = c.req.path
-    const route = relayerRoutes.includes(path) ? path : 'unmatched'
-    const code = String((c.get as (key: string) => unknown)('code') ?? '-')
-    answers.add(route, c.res.status, code)
-    if (path === '/broker' && c.req.method === 'POST') {
-      const seconds = (performance.now() - started) / 1000
-      if (code === 'OK') settlement.observe(seconds)
-      recent.add(code, seconds)
+      observe.end(c, began)
     }
   }
 
@@ -125,7 +138,7 @@ export function createRelayerMetrics(address: string, sources: RelayerGaugeSourc
       redisGauges().errors.inc()
     },
   }
-  return { registry, middleware, rpc: createRpcMetrics(registry, receiptGas), recent, redis }
+  return { registry, middleware, observe, rpc: createRpcMetrics(registry, receiptGas), recent, redis }
 }
 
 export type RelayerMetrics = ReturnType<typeof createRelayerMetrics>

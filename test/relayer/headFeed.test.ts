@@ -33,7 +33,7 @@ function wsProxy() {
   let cut = false
   let subscriptions = 0
   const open = new Set<ServerWebSocket<{ node: WebSocket; queue: string[] }>>()
-  const server: Server = Bun.serve<{ node: WebSocket; queue: string[] }, never>({
+  const server: Server<{ node: WebSocket; queue: string[] }> = Bun.serve<{ node: WebSocket; queue: string[] }, never>({
     hostname: '127.0.0.1',
     port: 0,
     fetch(request, server) {

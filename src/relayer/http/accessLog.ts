@@ -1,3 +1,4 @@
+import type { Context } from 'hono'
 import { createMiddleware } from 'hono/factory'
 import type { Logger } from '../../shared/index.ts'
 
@@ -15,12 +16,18 @@ const maxLoggedPath = 256
 export function accessLog(logger: Logger) {
   return createMiddleware<{ Variables: AccessLogVariables }>(async function accessLog(c, next) {
     await next()
-    const { method } = c.req
-    const path = loggablePath(c.req.path)
-    const { status } = c.res
-    const code = c.get('code') ?? '-'
-    logger.info(`${method} ${path} ${status} ${code}`, { method, path, status, code })
+    logAccess(logger, c)
   })
+}
+
+/** The access line of an answered request (the middleware's work, for a middleware that does more). */
+export function logAccess<V extends AccessLogVariables>(logger: Logger, c: Context<{ Variables: V }>) {
+  const { method } = c.req
+  const raw = c.req.path
+  const path = raw === '/broker' ? raw : loggablePath(raw)
+  const { status } = c.res
+  const code = (c.get as (key: 'code') => string | undefined)('code') ?? '-'
+  logger.info(`${method} ${path} ${status} ${code}`, { method, path, status, code })
 }
 
 /** `path` with C0/C1 controls, DEL, whitespace and Unicode line/paragraph separators percent-encoded, cut at 256 characters. */

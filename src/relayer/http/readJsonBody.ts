@@ -1,5 +1,6 @@
 import type { Context } from 'hono'
 import { RelayError } from '../errors.ts'
+import type { BodyDeadlines } from './bodyDeadlines.ts'
 
 // One decoder for every request: `decode` without `stream` keeps no state between calls.
 const utf8 = new TextDecoder('utf-8', { fatal: true })
@@ -19,6 +20,8 @@ export type BodyLimits = {
   maxBytes: number
   /** How long the whole body may take to arrive, from the first byte of the request. */
   deadlineMs: number
+  /** One timer for the deadlines of every body being read (see bodyDeadlines.ts); default: a timer per read. */
+  deadlines?: BodyDeadlines
 }
 
 /**
@@ -38,7 +41,7 @@ export async function readJsonBody(c: Context, limits: BodyLimits = { maxBytes: 
   if (declared > limits.maxBytes) throw tooLarge(limits.maxBytes)
   // A declared length is enforced by the server (no more bytes are read as body), so
   // it can be read whole; a chunked body (no length) is counted as it arrives.
-  const bytes = length !== undefined && Number.isSafeInteger(declared) ? await readDeclared(c.req.raw, limits.deadlineMs) : await readLimited(c.req.raw.body, limits)
+  const bytes = length !== undefined && Number.isSafeInteger(declared) ? await readDeclared(c.req.raw, limits) : await readLimited(c.req.raw.body, limits)
   let text: string
   try {
     text = utf8.decode(bytes)
@@ -53,10 +56,11 @@ export async function readJsonBody(c: Context, limits: BodyLimits = { maxBytes: 
 }
 
 /** A body of declared length (at most `maxBytes`), within the deadline. */
-async function readDeclared(request: Request, deadlineMs: number): Promise<Uint8Array> {
+async function readDeclared(request: Request, { deadlineMs, deadlines }: BodyLimits): Promise<Uint8Array> {
   let timer: ReturnType<typeof setTimeout> | undefined
-  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(tooSlow(deadlineMs)), deadlineMs)))
   try {
+    if (deadlines) return await deadlines.within(request.bytes(), () => tooSlow(deadlineMs))
+    const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(tooSlow(deadlineMs)), deadlineMs)))
     return await Promise.race([request.bytes(), late])
   } catch (error) {
     if (error instanceof RelayError) throw error

@@ -120,6 +120,8 @@ export function createRelayerOperations(options: RelayerOperationsOptions) {
 
   return {
     middleware: metrics.middleware,
+    /** The metrics' begin/end of a request, for a middleware that does more (see http/app.ts). */
+    observe: metrics.observe,
     rpc: metrics.rpc,
     routes,
     readBalance: key.readBalance,
