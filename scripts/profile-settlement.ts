@@ -1,0 +1,43 @@
+// `bun scripts/profile-settlement.ts [--chain automine|interval] [--orders N] [--clients C] [--out DIR]`:
+// one relayer-side settlement run, as `bun run bench` makes it, with the relayer run
+// from source under Bun's CPU profiler (`--cpu-prof --cpu-prof-md`), so a miss of the
+// relayer-CPU or interval rows can be read function by function. Prints the run's
+// figures and where the profile was written. Not a measurement: the profiler costs CPU.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+import type { BenchContext } from './bench/lib/context.ts'
+import { relayerRun } from './bench/lib/settlementRuns.ts'
+import { type ChainKind, prepareWork } from './bench/lib/settlementWork.ts'
+
+const { values } = parseArgs({
+  args: Bun.argv.slice(2),
+  options: { chain: { type: 'string', default: 'automine' }, orders: { type: 'string' }, clients: { type: 'string' }, out: { type: 'string' }, 'no-profile': { type: 'boolean', default: false } },
+})
+const chain = values.chain as ChainKind
+if (chain !== 'automine' && chain !== 'interval') throw new Error(`--chain takes automine or interval (got ${values.chain})`)
+const orders = Number(values.orders ?? 2_000)
+const clients = Number(values.clients ?? (chain === 'interval' ? 256 : 32))
+const out = resolve(values.out ?? 'bench-results/profiles')
+mkdirSync(out, { recursive: true })
+process.env.FOUNDRY_DISABLE_NIGHTLY_WARNING = 'true'
+
+const dir = mkdtempSync(join(tmpdir(), 'order-relay-profile-'))
+// The relayer from source, under the profiler; `exec` keeps the pid the bench reads CPU from.
+const exe = process.env.PROFILE_EXE ?? join(dir, 'order-relay')
+const main = resolve(import.meta.dir, '../src/cli/main.ts')
+const profile = values['no-profile'] ? '' : `--cpu-prof --cpu-prof-interval 250 --cpu-prof-dir='${out}'`
+if (!process.env.PROFILE_EXE) writeFileSync(exe, `#!/bin/sh\nexec '${process.execPath}' ${profile} '${main}' "$@"\n`, { mode: 0o755 })
+const context: BenchContext = { exe, baselineExe: '', dir, runs: 1, quick: true, relayerEnv: Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('RELAYER_'))) as Record<string, string>, log: (line) => console.error(line) }
+try {
+  const work = await prepareWork(context, chain, { orders, clients, label: 'profile', baseline: false })
+  const result = await relayerRun(context, work)
+  console.log(
+    `${chain}, ${orders} orders, ${clients} clients: ${result.perSecond.toFixed(0)} orders/s, p50 ${result.p50.toFixed(0)} ms, p99 ${result.p99.toFixed(0)} ms, ` +
+      `relayer ${result.relayerCpuPer1000?.toFixed(2)} s CPU per 1000, anvil ${result.anvilCpuPer1000.toFixed(2)} s, statuses ${JSON.stringify(result.statuses)}`,
+  )
+  if (!values['no-profile']) console.log(`profile written to ${out}`)
+} finally {
+  rmSync(dir, { recursive: true, force: true })
+}
