@@ -133,3 +133,34 @@ test('RELAYER_WS_URL must be ws:// or wss://', () => {
   expect(read('http://127.0.0.1:8545')).toThrow('RELAYER_WS_URL must be a ws:// or wss:// URL of the same node as RELAYER_RPC_URL')
   expect(read('wss://user:secret@node.example/ws').call(null).wsUrl).toBe('wss://user:secret@node.example/ws')
 })
+
+test('a head whose number is not a hex quantity is ignored; the next good head still comes through', async () => {
+  const { createHeadFeed } = await import('../../src/relayer/submitter/headFeed.ts')
+  const { createMemoryLogger } = await import('../../src/shared/index.ts')
+  // A node that answers the subscription, then pushes a broken head and a good one.
+  const node = Bun.serve({
+    hostname: '127.0.0.1',
+    port: 0,
+    fetch: (request, server) => (server.upgrade(request, { data: undefined }) ? undefined : new Response('no upgrade', { status: 400 })),
+    websocket: {
+      message(ws) {
+        ws.send(JSON.stringify({ jsonrpc: '2.0', id: 1, result: '0xs1' }))
+        for (const number of ['not-a-number', 7, '0x2a']) ws.send(JSON.stringify({ jsonrpc: '2.0', method: 'eth_subscription', params: { subscription: '0xs1', result: { number } } }))
+      },
+    },
+  })
+  const heads: bigint[] = []
+  const errors: unknown[] = []
+  const onError = (error: unknown) => errors.push(error)
+  process.on('uncaughtException', onError)
+  const feed = createHeadFeed({ url: `ws://127.0.0.1:${node.port}`, logger: createMemoryLogger(), onHead: (number) => heads.push(number) })
+  try {
+    await waitFor('the good head arrived', () => heads.length > 0, 5_000)
+    expect(heads).toEqual([42n])
+    expect(errors).toEqual([])
+  } finally {
+    process.off('uncaughtException', onError)
+    feed.stop()
+    node.stop(true)
+  }
+})

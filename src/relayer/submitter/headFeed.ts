@@ -65,7 +65,8 @@ export function createHeadFeed(options: { url: string; logger: Logger; onHead: (
         return
       }
       const head = message.params
-      if (!head || head.subscription !== subscription || typeof head.result?.number !== 'string') return
+      // A head whose number is not a hex quantity is ignored (BigInt would throw in the socket's handler).
+      if (!head || head.subscription !== subscription || typeof head.result?.number !== 'string' || !/^0x[0-9a-f]+$/i.test(head.result.number)) return
       lastHeadAt = Date.now()
       options.onHead(BigInt(head.result.number))
     }
