@@ -81,3 +81,17 @@ test('without the key (signerThread off) every batch is signed in the main threa
   const batch = txs(3)
   expect(await signer.signAll(batch)).toEqual(await Promise.all(batch.map((tx) => account.signTransaction(tx))))
 })
+
+test('a batch at the thread when it is stopped is still signed (in the main thread), not left waiting', async () => {
+  const logger = createMemoryLogger()
+  const signer = createTxSigner({ account, privateKey: key, logger })
+  signer.start()
+  const batch = txs(64)
+  const signing = signer.signAll(batch)
+  signer.stop()
+  const raws = await Promise.race([signing, Bun.sleep(10_000).then(() => 'still waiting 10 s after stop()' as const)])
+  expect(raws).toEqual(await Promise.all(batch.map((tx) => account.signTransaction(tx))))
+  expect(signer.where).toBe('main')
+  // Stopping is not a failure: no warning.
+  expect(logger.lines).toEqual([])
+})

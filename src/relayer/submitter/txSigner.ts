@@ -42,10 +42,16 @@ export function createTxSigner(options: { account: LocalAccount; privateKey?: He
   /** The thread gave up: every batch it held is signed here instead, and so is every later one. */
   function fail(why: string) {
     if (failed) return
+    logger.warn(`the signer thread stopped (${why}); signing in the main thread from now on`)
+    end()
+  }
+
+  /** Ends the thread; the batches it held are handed back (signAll signs them here). */
+  function end() {
     failed = true
     thread?.terminate()
     thread = undefined
-    logger.warn(`the signer thread stopped (${why}); signing in the main thread from now on`)
+    key = undefined
     const held = [...waiting.values()]
     waiting.clear()
     for (const each of held) each.reject(new Error('signer thread stopped'))
@@ -96,10 +102,8 @@ export function createTxSigner(options: { account: LocalAccount; privateKey?: He
       return failed ? 'main' : 'thread'
     },
     stop() {
-      failed = true
-      thread?.terminate()
-      thread = undefined
-      key = undefined
+      // A batch still at the thread is signed here: its caller never waits for a thread that is gone.
+      end()
     },
   }
 }
