@@ -196,3 +196,30 @@ test('lastMinedNonce is the highest resolved nonce below the pending ones, among
   expect(journal.lastMinedNonce()).toBe(2_995)
   journal.close()
 })
+
+test('an answer code the journal cannot write at the end of the turn is kept, not thrown out of the event loop, and written once it can', async () => {
+  const path = join(dir, 'answer-failure.sqlite')
+  const journal = openJournal(path, owner)
+  await journal.record([slot(1)])
+  // A second connection makes every write of an answer fail, as a full disk would.
+  const other = new Database(path)
+  other.exec("CREATE TRIGGER refuse_answers BEFORE UPDATE OF answer ON slots BEGIN SELECT RAISE(ABORT, 'disk full'); END")
+  const uncaught: unknown[] = []
+  const onError = (error: unknown) => uncaught.push(error)
+  process.on('uncaughtException', onError)
+  try {
+    journal.answered(1, 'OK')
+    await new Promise((resolve) => setImmediate(resolve))
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(uncaught).toEqual([])
+    // A read still has to write what waits first: it says so, and the code is kept.
+    expect(() => journal.slot(1)).toThrow('disk full')
+    other.exec('DROP TRIGGER refuse_answers')
+    expect(journal.slot(1)?.answer).toBe('OK')
+    expect(other.query<{ answer: string }, []>('SELECT answer FROM slots WHERE nonce = 1').get()?.answer).toBe('OK')
+  } finally {
+    process.off('uncaughtException', onError)
+    other.close()
+    journal.close()
+  }
+})

@@ -217,7 +217,19 @@ export function openJournal(path: string, owner: { chainId: number; address: Add
     if (unwrittenAnswers.size === 0) return
     const answers = [...unwrittenAnswers]
     unwrittenAnswers.clear()
-    writeAnswers(answers)
+    try {
+      writeAnswers(answers)
+    } catch (error) {
+      // Kept for the next write (an answer given since wins); the caller hears of the failure.
+      for (const [nonce, code] of answers) if (!unwrittenAnswers.has(nonce)) unwrittenAnswers.set(nonce, code)
+      throw error
+    }
+  }
+  /** The end-of-turn write: a failure there (disk full, a locked file) must not become an uncaught error; the next read or write tries again. */
+  const flushAnswersLater = () => {
+    try {
+      flushAnswers()
+    } catch {}
   }
   const dropSlots = db.transaction((nonces: number[]) => {
     for (const nonce of nonces) {
@@ -279,7 +291,7 @@ export function openJournal(path: string, owner: { chainId: number; address: Add
       unwrittenAnswers.set(nonce, code)
       if (!answersScheduled) {
         answersScheduled = true
-        setImmediate(flushAnswers)
+        setImmediate(flushAnswersLater)
       }
     },
     slot(nonce: number): JournalSlot | undefined {
@@ -319,7 +331,8 @@ export function openJournal(path: string, owner: { chainId: number; address: Add
     /** Releases the process lock and closes the file. */
     close() {
       try {
-        flushAnswers()
+        // Best effort: the answer codes are the one thing written behind (see above); the lock is released whatever.
+        flushAnswersLater()
         unlock()
       } finally {
         if (walFd !== undefined) closeSync(walFd)
