@@ -23,7 +23,8 @@ export type BuiltSnapshot = {
 export function createSnapshotCache(config: IndexerConfig, status: () => SyncStatus, now: () => number) {
   let cached: (BuiltSnapshot & { key: string }) | undefined
   // The events' JSON, rebuilt only when the events change: a new head alone costs a few hundred bytes.
-  let serialized: { version: number; events: ActivityEvent[]; json: string; digest: string } | undefined
+  // `read` gives the events of that version as objects, built only when something reads them.
+  let serialized: { version: number; read: () => ActivityEvent[]; json: string; digest: string } | undefined
 
   return {
     current(): BuiltSnapshot {
@@ -33,10 +34,24 @@ export function createSnapshotCache(config: IndexerConfig, status: () => SyncSta
       if (cached?.key === key) return cached
 
       if (serialized?.version !== state.eventsVersion) {
-        const events = [...state.events]
-        const json = state.eventsJson ?? JSON.stringify(events)
+        const version = state.eventsVersion
+        let read: () => ActivityEvent[]
+        let json: string
+        if (state.eventsJson !== undefined) {
+          // Just restored: the body is the stored text, and the objects (parsed from it) wait
+          // for a filtered query or a metric. Read later, they are this version's: the log's
+          // own if it has not changed since, else parsed from this version's text.
+          const restoredJson = state.eventsJson
+          let events: ActivityEvent[] | undefined
+          json = restoredJson
+          read = () => (events ??= status().eventsVersion === version ? [...status().events] : (JSON.parse(restoredJson) as ActivityEvent[]))
+        } else {
+          const events = [...state.events]
+          json = JSON.stringify(events)
+          read = () => events
+        }
         // A fast 64-bit content hash of the (large) events JSON; the ETag is a SHA-256 over it and the fields.
-        serialized = { version: state.eventsVersion, events, json, digest: `${json.length}:${Bun.hash.xxHash3(json).toString(16)}` }
+        serialized = { version, read, json, digest: `${json.length}:${Bun.hash.xxHash3(json).toString(16)}` }
       }
       const fields: Omit<ActivitySnapshot, 'events'> = {
         source: 'chain',
@@ -49,7 +64,13 @@ export function createSnapshotCache(config: IndexerConfig, status: () => SyncSta
         stale,
         truncated: state.truncated,
       }
-      const snapshot: ActivitySnapshot = { ...fields, events: serialized.events }
+      const { read } = serialized
+      const snapshot: ActivitySnapshot = {
+        ...fields,
+        get events() {
+          return read()
+        },
+      }
       // Byte for byte JSON.stringify(snapshot): `events` is the last field.
       const fieldsJson = JSON.stringify(fields)
       const body = `${fieldsJson.slice(0, -1)},"events":${serialized.json}}`

@@ -42,3 +42,31 @@ test('events appended out of order are sorted into chain order', () => {
   log.append([event(10, 1), event(9, 0), event(10, 0), event(100, 0)])
   expect(log.events.map((e) => `${e.blockNumber}:${e.logIndex}`)).toEqual(['9:0', '10:0', '10:1', '100:0'])
 })
+
+test('restored events are read only when first needed; appending, dropping and counting then work on them', () => {
+  const log = createEventLog(3)
+  const stored = [event(1), event(2), event(3)]
+  let reads = 0
+  log.restore(() => (reads++, JSON.parse(JSON.stringify(stored)) as ActivityEvent[]), 3, false, JSON.stringify(stored))
+  // Count and JSON come without reading the events.
+  expect(log.count).toBe(3)
+  expect(log.json).toBe(JSON.stringify(stored))
+  expect(reads).toBe(0)
+  expect(log.events).toEqual(stored)
+  expect(reads).toBe(1)
+  log.events
+  expect(reads).toBe(1)
+  // A restored log that is appended to before being read reads the stored events first (retention 3 keeps the newest).
+  const again = createEventLog(3)
+  let againReads = 0
+  again.restore(() => (againReads++, [...stored]), 3, false)
+  again.append([event(4)])
+  expect(againReads).toBe(1)
+  expect(again.events.map((e) => e.blockNumber)).toEqual(['2', '3', '4'])
+  expect(again.truncated).toBe(true)
+  expect(again.json).toBeUndefined()
+  const third = createEventLog(10)
+  third.restore(() => [...stored], 3, false)
+  expect(third.dropAbove(1n)).toBe(2)
+  expect(third.count).toBe(1)
+})

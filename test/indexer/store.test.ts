@@ -16,6 +16,7 @@ const state = (checkpoint: { block: bigint; hash: Hash } | undefined, truncated:
   checkpoint,
   truncated,
   events: events.map((e) => e.event),
+  eventCount: events.length,
   eventsJson: JSON.stringify(events.map((e) => e.event)),
 })
 const stored = (block: number, logIndex = 0): StoredEvent => ({

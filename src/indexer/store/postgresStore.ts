@@ -4,7 +4,7 @@ import { ConfigError, redactUrl, redactUrls } from '../../shared/index.ts'
 import type { ActivityEvent } from '../../wire/index.ts'
 import { indexDigest } from './location.ts'
 import { schemaStatements, schemaVersion } from './schema.ts'
-import { type Checkpoint, type IndexerStore, type StoreCommit, type StoredState, type StoreIdentity, StoreMismatchError } from './types.ts'
+import { type Checkpoint, type IndexerStore, lazyEvents, type StoreCommit, type StoredState, type StoreIdentity, StoreMismatchError } from './types.ts'
 
 export type PostgresStoreOptions = {
   /** `postgres://user:password@host:port/database` (INDEXER_DATABASE_URL). */
@@ -135,12 +135,12 @@ export function createPostgresStore(options: PostgresStoreOptions) {
         )
         const eventsJson = eventsText(rows.reverse())
         const [truncated] = await tx.unsafe(meta('truncated'))
-        return {
+        return lazyEvents({
           checkpoint: await readCheckpoint((text) => tx.unsafe(text)),
           truncated: truncated?.value === 'true',
-          events: JSON.parse(eventsJson) as ActivityEvent[],
+          eventCount: rows.length,
           eventsJson,
-        }
+        })
       }) as Promise<StoredState>
     },
     /**

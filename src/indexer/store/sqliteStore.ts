@@ -2,9 +2,8 @@ import { Database } from 'bun:sqlite'
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import type { Hash } from 'viem'
-import type { ActivityEvent } from '../../wire/index.ts'
 import { schemaStatements, schemaVersion } from './schema.ts'
-import { type Checkpoint, type IndexerStore, type StoreCommit, type StoredEvent, type StoredState, type StoreIdentity, StoreMismatchError } from './types.ts'
+import { type Checkpoint, type IndexerStore, lazyEvents, type StoreCommit, type StoredEvent, type StoredState, type StoreIdentity, StoreMismatchError } from './types.ts'
 
 export type SqliteStoreOptions = {
   /** A file path (its directory is created) or `:memory:`. */
@@ -179,7 +178,7 @@ export function openSqliteStore(options: SqliteStoreOptions): IndexerStore {
     async load(limit: number): Promise<StoredState> {
       const rows = newestEvents.all(limit)
       // The events' JSON straight from the stored text (fields are stored as JSON), newest last,
-      // field for field what JSON.stringify gives; one JSON.parse then builds the objects.
+      // field for field what JSON.stringify gives; the objects are parsed from it when first needed.
       const texts: string[] = new Array(rows.length)
       for (let i = 0; i < rows.length; i++) {
         const row = rows[rows.length - 1 - i]!
@@ -188,8 +187,7 @@ export function openSqliteStore(options: SqliteStoreOptions): IndexerStore {
           `"logIndex":${row.log_index},"transactionHash":${JSON.stringify(row.transaction_hash)},"fields":${row.fields}}`
       }
       const eventsJson = `[${texts.join(',')}]`
-      const events = JSON.parse(eventsJson) as ActivityEvent[]
-      return { checkpoint: checkpoint(), truncated: getMeta.get('truncated')?.value === 'true', events, eventsJson }
+      return lazyEvents({ checkpoint: checkpoint(), truncated: getMeta.get('truncated')?.value === 'true', eventCount: rows.length, eventsJson })
     },
     async commit(batch: StoreCommit) {
       commit(batch)

@@ -12,7 +12,17 @@ import { compareEvents } from './decode.ts'
  * log.dropAbove(forkBlock)
  */
 export function createEventLog(retention: number) {
-  let events: ActivityEvent[] = []
+  let held: ActivityEvent[] = []
+  // Restored events not read yet: read (parsed, for a store's) when first needed.
+  let restored: (() => ActivityEvent[]) | undefined
+  let count = 0
+  const events = (): ActivityEvent[] => {
+    if (restored) {
+      held = restored()
+      restored = undefined
+    }
+    return held
+  }
   let truncated = false
   /** Changes whenever `events` does (the snapshot re-serializes the events only then). */
   let version = 0
@@ -21,7 +31,11 @@ export function createEventLog(retention: number) {
 
   return {
     get events(): readonly ActivityEvent[] {
-      return events
+      return events()
+    },
+    /** How many events are held (known without reading restored ones). */
+    get count(): number {
+      return restored ? count : held.length
     },
     get truncated() {
       return truncated
@@ -44,24 +58,31 @@ export function createEventLog(retention: number) {
       // One push per event: `push(...added)` passes every event as an argument and throws
       // RangeError past ~1M of them (INDEXER_RETENTION accepts 10M).
       const ordered = inChainOrder(added) ? added : [...added].sort(compareEvents)
-      for (let i = 0; i < ordered.length; i++) events.push(ordered[i]!)
-      if (events.length > retention) {
-        events = events.slice(events.length - retention)
+      const all = events()
+      for (let i = 0; i < ordered.length; i++) all.push(ordered[i]!)
+      if (all.length > retention) {
+        held = all.slice(all.length - retention)
         truncated = true
       }
     },
-    /** Replaces the whole log (a restart loading the store); `json`: `JSON.stringify(stored)` when at hand. */
-    restore(stored: ActivityEvent[], wasTruncated: boolean, json?: string) {
-      events = stored
+    /**
+     * Replaces the whole log (a restart loading the store). `stored` is called when the
+     * events are first needed (a store's are parsed then); `storedCount` is how many it
+     * holds; `json`: `JSON.stringify` of them when at hand.
+     */
+    restore(stored: () => ActivityEvent[], storedCount: number, wasTruncated: boolean, json?: string) {
+      restored = stored
+      count = storedCount
       truncated = wasTruncated
       version++
       known = json === undefined ? undefined : { version, json }
     },
     /** Drops every event above `block` (orphaned by a reorg); returns how many. */
     dropAbove(block: bigint): number {
-      const keep = events.filter((event) => BigInt(event.blockNumber) <= block)
-      const dropped = events.length - keep.length
-      events = keep
+      const all = events()
+      const keep = all.filter((event) => BigInt(event.blockNumber) <= block)
+      const dropped = all.length - keep.length
+      held = keep
       if (dropped > 0) version++
       return dropped
     },

@@ -17,7 +17,10 @@ export type SyncStatus = {
   head: bigint | undefined
   /** When the head was last read (ms, from `now`). */
   headReadAt: number | undefined
-  events: readonly ActivityEvent[]
+  /** The events held; reading them may parse events just restored from the store. */
+  readonly events: readonly ActivityEvent[]
+  /** How many events are held, without reading them. */
+  eventCount: number
   /** Changes whenever `events` does. */
   eventsVersion: number
   /** `JSON.stringify(events)` when known without serializing (just restored from the store). */
@@ -83,11 +86,11 @@ export function createSyncer({ client, config, logger, now, store, onReorg }: Sy
   function load(): Promise<void> {
     loaded ??= (async () => {
       const state = await store.load(config.retention)
-      eventLog.restore(state.events, state.truncated, state.eventsJson)
+      eventLog.restore(() => state.events, state.eventCount, state.truncated, state.eventsJson)
       if (state.checkpoint) {
         checkpoint = state.checkpoint
         next = state.checkpoint.block + 1n
-        logger.info(`indexer: resuming after block ${state.checkpoint.block} from ${store.location} (${state.events.length} events held); its hash is checked against the chain first`)
+        logger.info(`indexer: resuming after block ${state.checkpoint.block} from ${store.location} (${state.eventCount} events held); its hash is checked against the chain first`)
       }
       generation++
     })()
@@ -101,7 +104,7 @@ export function createSyncer({ client, config, logger, now, store, onReorg }: Sy
    */
   async function reload(): Promise<void> {
     const state = await store.load(config.retention)
-    eventLog.restore(state.events, state.truncated, state.eventsJson)
+    eventLog.restore(() => state.events, state.eventCount, state.truncated, state.eventsJson)
     checkpoint = state.checkpoint
     next = state.checkpoint ? state.checkpoint.block + 1n : config.deployedAt
     loaded = Promise.resolve()
@@ -272,7 +275,11 @@ export function createSyncer({ client, config, logger, now, store, onReorg }: Sy
         indexedThrough: indexedThrough(),
         head,
         headReadAt,
-        events: eventLog.events,
+        // Read when needed: events just restored from the store are parsed then (see eventLog.ts).
+        get events() {
+          return eventLog.events
+        },
+        eventCount: eventLog.count,
         eventsVersion: eventLog.version,
         eventsJson: eventLog.json,
         truncated: eventLog.truncated,
