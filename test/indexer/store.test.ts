@@ -148,3 +148,23 @@ test.skipIf(postgresMissing !== undefined)('PostgreSQL: changesSince tells a rea
   expect(await store.changesSince({ block: 6n, hash: hash(6) }, 10)).toEqual({ kind: 'moved' })
   await store.close()
 })
+
+test('SQLite: events stored out of chain order in the table (written by hand, or by an older build) still load in chain order, the newest `limit`', async () => {
+  const path = join(dir, 'out-of-order.sqlite')
+  const first = openSqliteStore({ path, identity, retention: 10, hashWindow: 2 })
+  await first.commit({ events: [stored(5)], hashes: [], checkpoint: { block: 9n, hash: hash(9) }, truncated: false })
+  await first.close()
+  // Rows whose table order is not chain order.
+  const { Database } = await import('bun:sqlite')
+  const db = new Database(path)
+  const insert = db.query('INSERT INTO indexer_events (block_number, log_index, block_hash, transaction_hash, address, name, fields) VALUES (?, ?, ?, ?, ?, ?, ?)')
+  for (const each of [stored(3), stored(8), stored(5, 1)]) {
+    const { event } = each
+    insert.run(Number(event.blockNumber), event.logIndex, each.blockHash, event.transactionHash, event.address, event.name, JSON.stringify(event.fields))
+  }
+  db.close()
+  const reopened = openSqliteStore({ path, identity, retention: 10, hashWindow: 2 })
+  expect(await reopened.load(10)).toEqual(state({ block: 9n, hash: hash(9) }, false, [stored(3), stored(5), stored(5, 1), stored(8)]))
+  expect((await reopened.load(2)).events).toEqual([stored(5, 1).event, stored(8).event])
+  await reopened.close()
+})
