@@ -18,6 +18,8 @@ const KeyedAccountSchema = v.object({ address: AddressSchema, privateKey: Bytes3
 export const ManifestSchema = v.object({
   chainId: v.pipe(v.number(), v.integer(), v.minValue(1)),
   rpcUrl: v.string(),
+  /** A WebSocket URL of the same node (anvil serves one on its HTTP port): the relayer's default RELAYER_WS_URL when it uses `rpcUrl`. */
+  wsUrl: v.optional(v.string()),
   relayerUrl: v.optional(v.string()),
   indexerUrl: v.optional(v.string()),
   deployedAt: BlockNumberStringSchema,

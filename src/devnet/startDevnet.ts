@@ -127,6 +127,8 @@ export async function startDevnet(options: StartDevnetOptions = {}) {
       manifest = {
         chainId,
         rpcUrl,
+        // anvil answers WebSocket on its HTTP port.
+        wsUrl: rpcUrl.replace(/^http/, 'ws'),
         deployedAt: deployedAt.toString(),
         contracts,
         accounts: {

@@ -135,7 +135,8 @@ export function readRelayerConfig(env: Env, overrides: RelayerConfigOverrides = 
     receiptTimeoutMs:
       overrides.receiptTimeoutMs ?? read.integer('RELAYER_RECEIPT_TIMEOUT_MS', relayerDefaults.receiptTimeoutMs, 100, 3_600_000) ?? relayerDefaults.receiptTimeoutMs,
     receiptPollMs: overrides.receiptPollMs ?? read.integer('RELAYER_RECEIPT_POLL_MS', relayerDefaults.receiptPollMs, 1, 60_000) ?? relayerDefaults.receiptPollMs,
-    ...(overrides.wsUrl ? { wsUrl: overrides.wsUrl } : readWsUrl(read)),
+    // The manifest's WebSocket is the default only while its rpcUrl is the node in use: a WebSocket must reach the same node.
+    ...(overrides.wsUrl ? { wsUrl: overrides.wsUrl } : readWsUrl(read, manifest?.wsUrl !== undefined && rpcUrl === manifest.rpcUrl ? manifest.wsUrl : undefined)),
     journalPath: overrides.journalPath ?? read.string('RELAYER_DB'),
     revertCooldownMs:
       overrides.revertCooldownMs ?? read.integer('RELAYER_REVERT_COOLDOWN_MS', relayerDefaults.revertCooldownMs, 0, 30 * 86_400_000) ?? relayerDefaults.revertCooldownMs,
@@ -190,9 +191,9 @@ export function takePrivateKey(config: RelayerConfig): Hex {
 
 export { ConfigError }
 
-/** RELAYER_WS_URL: ws:// or wss:// only. The value is never repeated: it may hold a key. */
-function readWsUrl(read: ReturnType<typeof createEnvReader>): { wsUrl?: string } {
-  const raw = read.string('RELAYER_WS_URL')
+/** RELAYER_WS_URL (else `fallback`, the manifest's): ws:// or wss:// only. The value is never repeated: it may hold a key. */
+function readWsUrl(read: ReturnType<typeof createEnvReader>, fallback: string | undefined): { wsUrl?: string } {
+  const raw = read.string('RELAYER_WS_URL') ?? fallback
   if (raw === undefined || raw === '') return {}
   try {
     if (/^wss?:$/.test(new URL(raw).protocol)) return { wsUrl: raw }

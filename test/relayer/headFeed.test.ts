@@ -164,3 +164,22 @@ test('a head whose number is not a hex quantity is ignored; the next good head s
     node.stop(true)
   }
 })
+
+test("the devnet manifest names anvil's WebSocket, and a relayer reading the manifest uses it while it uses the manifest's RPC", async () => {
+  const { mkdtempSync, rmSync, writeFileSync } = await import('node:fs')
+  const { tmpdir } = await import('node:os')
+  const { join } = await import('node:path')
+  expect(devnet.manifest.wsUrl).toBe(devnet.rpcUrl.replace(/^http/, 'ws'))
+  const dir = mkdtempSync(join(tmpdir(), 'order-relay-wsmanifest-'))
+  try {
+    const path = join(dir, 'manifest.json')
+    writeFileSync(path, JSON.stringify(devnet.manifest))
+    const read = (env: Record<string, string>) => readRelayerConfig({ RELAYER_PK: devnetAccounts.relayer.privateKey, RELAYER_MANIFEST: path, ...env })
+    expect(read({}).wsUrl).toBe(devnet.manifest.wsUrl)
+    // Another node's RPC: the manifest's WebSocket would watch the wrong node, so none.
+    expect(read({ RELAYER_RPC_URL: 'http://127.0.0.1:9' }).wsUrl).toBeUndefined()
+    expect(read({ RELAYER_WS_URL: 'ws://127.0.0.1:9' }).wsUrl).toBe('ws://127.0.0.1:9')
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
