@@ -183,3 +183,31 @@ test("the devnet manifest names anvil's WebSocket, and a relayer reading the man
     rmSync(dir, { recursive: true, force: true })
   }
 })
+
+test('a node that takes the connection but never answers eth_subscribe: said once, and the feed connects again', async () => {
+  const { createHeadFeed } = await import('../../src/relayer/submitter/headFeed.ts')
+  const { createMemoryLogger } = await import('../../src/shared/index.ts')
+  let connections = 0
+  const silent = Bun.serve({
+    hostname: '127.0.0.1',
+    port: 0,
+    fetch: (request, server) => (server.upgrade(request, { data: undefined }) ? undefined : new Response('no upgrade', { status: 400 })),
+    websocket: {
+      open() {
+        connections++
+      },
+      message() {},
+    },
+  })
+  const logger = createMemoryLogger()
+  const feed = createHeadFeed({ url: `ws://127.0.0.1:${silent.port}`, logger, onHead: () => {}, subscribeTimeoutMs: 200 })
+  try {
+    await waitFor('the feed connected a second time', () => connections >= 2, 5_000)
+    expect(logger.lines).toEqual([
+      `warn: new block heads: eth_subscribe newHeads got no answer within 200 ms at ws://127.0.0.1:${silent.port} (RELAYER_WS_URL); polling for blocks meanwhile, trying again`,
+    ])
+  } finally {
+    feed.stop()
+    silent.stop(true)
+  }
+})

@@ -21,8 +21,15 @@ export type HeadFeed = {
  * const feed = createHeadFeed({ url: 'wss://arb-sepolia.example/ws', logger, onHead: () => watcher.kick() })
  * feed.stop()
  */
-export function createHeadFeed(options: { url: string; logger: Logger; onHead: (blockNumber: bigint) => void }): HeadFeed {
+export function createHeadFeed(options: {
+  url: string
+  logger: Logger
+  onHead: (blockNumber: bigint) => void
+  /** How long the node may take to answer `eth_subscribe` before the connection is given up (default 10 s). */
+  subscribeTimeoutMs?: number
+}): HeadFeed {
   const { url, logger } = options
+  const subscribeTimeoutMs = options.subscribeTimeoutMs ?? 10_000
   const shown = redactUrl(url)
   let socket: WebSocket | undefined
   let stopped = false
@@ -36,16 +43,26 @@ export function createHeadFeed(options: { url: string; logger: Logger; onHead: (
     if (stopped) return
     subscription = undefined
     let opened = false
+    let unanswered: ReturnType<typeof setTimeout> | undefined
+    let current: WebSocket
     try {
-      socket = new WebSocket(url)
+      current = new WebSocket(url)
     } catch (error) {
       return lost(`cannot open it (${(error as Error).message})`)
     }
-    socket.onopen = () => {
+    socket = current
+    current.onopen = () => {
       opened = true
-      socket?.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_subscribe', params: ['newHeads'] }))
+      current.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_subscribe', params: ['newHeads'] }))
+      // A node that takes the connection but never answers the subscription pushes nothing: say so and try again.
+      unanswered = setTimeout(() => {
+        if (subscription !== undefined || socket !== current) return
+        current.onclose = null
+        current.close()
+        lost(`eth_subscribe newHeads got no answer within ${subscribeTimeoutMs} ms`)
+      }, subscribeTimeoutMs)
     }
-    socket.onmessage = ({ data }) => {
+    current.onmessage = ({ data }) => {
       let message: { id?: unknown; result?: unknown; error?: { message?: unknown }; params?: { subscription?: unknown; result?: { number?: unknown } } }
       try {
         message = JSON.parse(String(data))
@@ -53,13 +70,15 @@ export function createHeadFeed(options: { url: string; logger: Logger; onHead: (
         return
       }
       if (message.id === 1) {
+        clearTimeout(unanswered)
         if (typeof message.result === 'string') {
           subscription = message.result
           backoffMs = 500
           if (down) logger.info(`new block heads: subscribed again at ${shown} (RELAYER_WS_URL)`)
           down = false
         } else {
-          socket?.close()
+          current.onclose = null
+          current.close()
           lost(`eth_subscribe newHeads was refused (${String(message.error?.message ?? 'no reason given').slice(0, 200)})`)
         }
         return
@@ -70,10 +89,11 @@ export function createHeadFeed(options: { url: string; logger: Logger; onHead: (
       lastHeadAt = Date.now()
       options.onHead(BigInt(head.result.number))
     }
-    socket.onclose = () => {
+    current.onclose = () => {
+      clearTimeout(unanswered)
       if (!stopped) lost(opened ? 'the connection closed' : 'cannot connect')
     }
-    socket.onerror = () => {}
+    current.onerror = () => {}
   }
 
   function lost(why: string) {
