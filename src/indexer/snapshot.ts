@@ -44,7 +44,12 @@ export function createSnapshotCache(config: IndexerConfig, status: () => SyncSta
           const restoredJson = state.eventsJson
           let events: ActivityEvent[] | undefined
           json = restoredJson
-          read = () => (events ??= status().eventsVersion === version ? [...status().events] : (JSON.parse(restoredJson) as ActivityEvent[]))
+          read = () => {
+            if (events) return events
+            const live = status()
+            events = live.eventsVersion === version ? [...live.events] : (JSON.parse(restoredJson) as ActivityEvent[])
+            return events
+          }
         } else {
           const events = [...state.events]
           json = JSON.stringify(events)

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { Database } from 'bun:sqlite'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -155,7 +156,6 @@ test('SQLite: events stored out of chain order in the table (written by hand, or
   await first.commit({ events: [stored(5)], hashes: [], checkpoint: { block: 9n, hash: hash(9) }, truncated: false })
   await first.close()
   // Rows whose table order is not chain order.
-  const { Database } = await import('bun:sqlite')
   const db = new Database(path)
   const insert = db.query('INSERT INTO indexer_events (block_number, log_index, block_hash, transaction_hash, address, name, fields) VALUES (?, ?, ?, ?, ?, ?, ?)')
   for (const each of [stored(3), stored(8), stored(5, 1)]) {

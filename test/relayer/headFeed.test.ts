@@ -4,9 +4,14 @@
 // head triggered the look; a feed that drops is said once, polling goes on, and it
 // subscribes again when the node is back.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import type { Server, ServerWebSocket } from 'bun'
 import { type Devnet, devnetAccounts, startDevnet } from '../../src/devnet/index.ts'
 import { readRelayerConfig } from '../../src/relayer/index.ts'
+import { createHeadFeed } from '../../src/relayer/submitter/headFeed.ts'
+import { createMemoryLogger } from '../../src/shared/index.ts'
 import { allocationOrder, signed } from '../helpers/orders.ts'
 import { startTestRelayer, type TestRelayer } from '../helpers/relayer.ts'
 import { waitFor } from '../helpers/waitFor.ts'
@@ -135,8 +140,6 @@ test('RELAYER_WS_URL must be ws:// or wss://', () => {
 })
 
 test('a head whose number is not a hex quantity is ignored; the next good head still comes through', async () => {
-  const { createHeadFeed } = await import('../../src/relayer/submitter/headFeed.ts')
-  const { createMemoryLogger } = await import('../../src/shared/index.ts')
   // A node that answers the subscription, then pushes a broken head and a good one.
   const node = Bun.serve({
     hostname: '127.0.0.1',
@@ -166,9 +169,6 @@ test('a head whose number is not a hex quantity is ignored; the next good head s
 })
 
 test("the devnet manifest names anvil's WebSocket, and a relayer reading the manifest uses it while it uses the manifest's RPC", async () => {
-  const { mkdtempSync, rmSync, writeFileSync } = await import('node:fs')
-  const { tmpdir } = await import('node:os')
-  const { join } = await import('node:path')
   expect(devnet.manifest.wsUrl).toBe(devnet.rpcUrl.replace(/^http/, 'ws'))
   const dir = mkdtempSync(join(tmpdir(), 'order-relay-wsmanifest-'))
   try {
@@ -185,8 +185,6 @@ test("the devnet manifest names anvil's WebSocket, and a relayer reading the man
 })
 
 test('a node that takes the connection but never answers eth_subscribe: said once, and the feed connects again', async () => {
-  const { createHeadFeed } = await import('../../src/relayer/submitter/headFeed.ts')
-  const { createMemoryLogger } = await import('../../src/shared/index.ts')
   let connections = 0
   const silent = Bun.serve({
     hostname: '127.0.0.1',
