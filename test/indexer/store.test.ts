@@ -168,3 +168,23 @@ test('SQLite: events stored out of chain order in the table (written by hand, or
   expect((await reopened.load(2)).events).toEqual([stored(5, 1).event, stored(8).event])
   await reopened.close()
 })
+
+test('SQLite: the events JSON that SQLite builds on load is byte for byte JSON.stringify of the events, strings that need escaping included', async () => {
+  const path = join(dir, 'escaping.sqlite')
+  const odd = ['a "quote" and a \\ backslash', 'line\nbreak\ttab\r', 'control \u0001\u001f', 'é ü 日本 🙂', 'separators \u2028\u2029', '']
+  const events: StoredEvent[] = odd.map((text, i) => ({
+    event: { name: `Odd${text}`, address: text, blockNumber: String(10 + i), logIndex: i, transactionHash: hash(i) + text, fields: { text, other: `${text}!` } },
+    blockHash: hash(10 + i),
+  }))
+  const store = openSqliteStore({ path, identity, retention: 100, hashWindow: 2 })
+  await store.commit({ events, hashes: [], checkpoint: { block: 20n, hash: hash(20) }, truncated: false })
+  await store.close()
+  for (const limit of [100, 3]) {
+    const reopened = openSqliteStore({ path, identity, retention: 100, hashWindow: 2 })
+    const loaded = await reopened.load(limit)
+    const kept = events.slice(-limit).map((each) => each.event)
+    expect(loaded.eventsJson).toBe(JSON.stringify(kept))
+    expect(loaded.events).toEqual(kept)
+    await reopened.close()
+  }
+})

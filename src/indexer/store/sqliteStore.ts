@@ -42,11 +42,23 @@ function insertEventsSql(rows: number): string {
       address = excluded.address, name = excluded.name, fields = excluded.fields`
 }
 
-type EventRow = { block_number: number; log_index: number; transaction_hash: string; address: string; name: string; fields: string }
+/** An event's position and its wire JSON (see `eventJsonSql`). */
+type EventText = [blockNumber: number, logIndex: number, json: string]
+
+/**
+ * An event's wire JSON, built by SQLite from the stored columns: field for field what
+ * `JSON.stringify(event)` gives (`fields` is stored as that JSON; the other strings are
+ * hex and event names). For 50,000 events this is ~40 ms less of a restart than reading
+ * the columns into objects and formatting them in JavaScript: one string per row crosses
+ * into JavaScript instead of six.
+ */
+const eventJsonSql = `block_number, log_index,
+  '{"name":' || json_quote(name) || ',"address":' || json_quote(address) || ',"blockNumber":"' || block_number ||
+  '","logIndex":' || log_index || ',"transactionHash":' || json_quote(transaction_hash) || ',"fields":' || fields || '}'`
 
 /** Rows sorted by (block, log index): as they are when already in that order, which is the rule. */
-function inChainOrder(rows: EventRow[]): EventRow[] {
-  const before = (a: EventRow, b: EventRow) => a.block_number - b.block_number || a.log_index - b.log_index
+function inChainOrder(rows: EventText[]): EventText[] {
+  const before = (a: EventText, b: EventText) => a[0] - b[0] || a[1] - b[1]
   for (let i = 1; i < rows.length; i++) if (before(rows[i - 1]!, rows[i]!) > 0) return rows.sort(before)
   return rows
 }
@@ -80,13 +92,10 @@ export function openSqliteStore(options: SqliteStoreOptions): IndexerStore {
   const insertHash = db.query<unknown, [number, string]>(
     'INSERT INTO indexer_block_hashes (block_number, hash) VALUES (?, ?) ON CONFLICT (block_number) DO UPDATE SET hash = excluded.hash',
   )
-  const newestEvents = db.query<EventRow, [number]>(
-    `SELECT block_number, log_index, transaction_hash, address, name, fields FROM indexer_events
-     ORDER BY block_number DESC, log_index DESC LIMIT ?`,
-  )
+  const newestEvents = db.query<Record<string, never>, [number]>(`SELECT ${eventJsonSql} FROM indexer_events ORDER BY block_number DESC, log_index DESC LIMIT ?`)
   // Every event, in the table's own order: the order they were written in, which is chain order
   // (a commit appends after its checkpoint, a rewind deletes the tail), checked when read.
-  const allEvents = db.query<EventRow, []>('SELECT block_number, log_index, transaction_hash, address, name, fields FROM indexer_events')
+  const allEvents = db.query<Record<string, never>, []>(`SELECT ${eventJsonSql} FROM indexer_events`)
   const countEvents = db.query<{ n: number }, []>('SELECT COUNT(*) AS n FROM indexer_events')
   // The first event to keep, counted from the oldest: the offset is the few events to drop, not the retention.
   const firstKept = db.query<{ block_number: number; log_index: number }, [number]>(
@@ -188,17 +197,11 @@ export function openSqliteStore(options: SqliteStoreOptions): IndexerStore {
     async load(limit: number): Promise<StoredState> {
       // The store holds at most `retention` events, so a restart reads them all: in table
       // order (a scan, ~25 % faster than walking the key's index for 50,000), else the newest.
-      const all = count <= limit ? inChainOrder(allEvents.all()) : undefined
-      const rows = all ? all.slice(Math.max(0, all.length - limit)) : newestEvents.all(limit).reverse()
-      // The events' JSON straight from the stored text (fields are stored as JSON), oldest first,
-      // field for field what JSON.stringify gives; the objects are parsed from it when first needed.
+      const all = count <= limit ? inChainOrder(allEvents.values() as EventText[]) : undefined
+      const rows = all ? all.slice(Math.max(0, all.length - limit)) : (newestEvents.values(limit) as EventText[]).reverse()
+      // The events' JSON, oldest first, straight from SQLite; the objects are parsed from it when first needed.
       const texts: string[] = new Array(rows.length)
-      for (let i = 0; i < rows.length; i++) {
-        const row = rows[i]!
-        texts[i] =
-          `{"name":${JSON.stringify(row.name)},"address":${JSON.stringify(row.address)},"blockNumber":"${row.block_number}",` +
-          `"logIndex":${row.log_index},"transactionHash":${JSON.stringify(row.transaction_hash)},"fields":${row.fields}}`
-      }
+      for (let i = 0; i < rows.length; i++) texts[i] = rows[i]![2]
       const eventsJson = `[${texts.join(',')}]`
       return lazyEvents({ checkpoint: checkpoint(), truncated: getMeta.get('truncated')?.value === 'true', eventCount: rows.length, eventsJson })
     },
