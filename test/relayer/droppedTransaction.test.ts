@@ -145,6 +145,32 @@ test('a base fee that jumps past the cached gas price: the refused broadcast is 
   expect(relayer.logger.lines).toContain('warn: the gas price rose past the cached one; re-read it and signed again')
 })
 
+// anvil's automine can leave a ready tx in its pool and mine nothing more
+// (foundry-rs/foundry#10122; seen in the flood benchmark, 11 s per stall). A node with
+// automine off stands in for it: the tx at the key's next nonce waits, no block comes.
+test('a node that mines no block while the next nonce waits: the tx is replaced after about a second, not after stuckAfterMs (10 s), and its order settles once, in the replacement', async () => {
+  await devnet.testClient.setAutomine(false)
+  const nonce = await devnet.publicClient.getTransactionCount({ address: gasKey })
+  const request = await order()
+  const answer = relayer.post(request)
+  const stuck = await pooled(nonce)
+  const started = Date.now()
+  const nudged = new RegExp(`^warn: tx ${stuck.hash} has waited in the node's pool at the key's next nonce for [\\d.]+ s while the node mined no block`)
+  for (;;) {
+    if (relayer.logger.lines.some((line) => nudged.test(line))) break
+    if (Date.now() - started > 6_000) throw new Error(`no replacement within 6 s; log:\n${relayer.logger.lines.join('\n')}`)
+    await Bun.sleep(20)
+  }
+  const replacement = await pooled(nonce)
+  expect(replacement.hash).not.toBe(stuck.hash)
+  expect(replacement.input).toBe(stuck.input)
+  await devnet.testClient.mine({ blocks: 1 })
+  const { status, body } = await answer
+  expect({ status, txHash: body.txHash, orderHash: body.orderHash }).toEqual({ status: 200, txHash: replacement.hash, orderHash: request.orderHash })
+  expect(await devnet.publicClient.getTransactionReceipt({ hash: stuck.hash as Hex }).catch(() => null)).toBeNull()
+  expect(await devnet.publicClient.getTransactionCount({ address: gasKey })).toBe(nonce + 1)
+}, 30_000)
+
 test('no key or signature in any log line or body', () => {
   expect(exposure.leaks()).toEqual([])
 })

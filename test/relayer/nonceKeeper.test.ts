@@ -7,7 +7,7 @@ import { createPublicClient, custom, type Hex, type PublicClient, parseTransacti
 import { privateKeyToAccount } from 'viem/accounts'
 import { devnetAccounts } from '../../src/devnet/index.ts'
 import { openJournal } from '../../src/relayer/journal/index.ts'
-import { createNonceKeeper, createReceiptWatcher, createTxSigner } from '../../src/relayer/submitter/index.ts'
+import { type BlockPace, createBlockPace, createNonceKeeper, createReceiptWatcher, createTxSigner } from '../../src/relayer/submitter/index.ts'
 import { createMemoryLogger } from '../../src/shared/index.ts'
 import { keccak256, keccakReady } from '../../src/wire/index.ts'
 
@@ -42,7 +42,7 @@ function poolNode(baseFeePerGas: bigint) {
 }
 
 /** A keeper whose journal holds nonce 7, sent long ago at fee cap `feeCap`, pooled by a node at base fee `baseFee`; fresh fees are 61 gwei. */
-async function pooledAt({ baseFee, feeCap, signedAt = 0 }: { baseFee: bigint; feeCap: bigint; signedAt?: number }) {
+async function pooledAt({ baseFee, feeCap, signedAt = 0, pace, reviveAfterMs = 1_000 }: { baseFee: bigint; feeCap: bigint; signedAt?: number; pace?: BlockPace; reviveAfterMs?: number }) {
   await keccakReady
   const node = poolNode(baseFee)
   const logger = createMemoryLogger()
@@ -53,8 +53,8 @@ async function pooledAt({ baseFee, feeCap, signedAt = 0 }: { baseFee: bigint; fe
   await journal.record([{ nonce: 7, orderHash: `0x${'ee'.repeat(32)}`, consumer: null, adapter: null, payToken: null, ...call, tx: { hash, nonce: 7, raw, maxFeePerGas: feeCap, maxPriorityFeePerGas: gwei, kind: 'order', signedAt } }])
   await node.client.request({ method: 'eth_sendRawTransaction', params: [raw] })
   const fees = { fresh: async () => ({ maxFeePerGas: 61n * gwei, maxPriorityFeePerGas: gwei }) } as never
-  const watcher = createReceiptWatcher({ client: node.client, journal, address: account.address, logger, describe: async () => undefined })
-  const keeper = createNonceKeeper({ client: node.client, account, chainId: 421614, journal, fees, watcher, logger, reviveAfterMs: 1_000, wouldRevert: async () => undefined, signer: createTxSigner({ account, logger }) })
+  const watcher = createReceiptWatcher({ client: node.client, journal, address: account.address, logger, describe: async () => undefined, ...(pace ? { pace } : {}) })
+  const keeper = createNonceKeeper({ client: node.client, account, chainId: 421614, journal, fees, watcher, logger, reviveAfterMs, wouldRevert: async () => undefined, signer: createTxSigner({ account, logger }) })
   return { node, logger, journal, keeper, hash, raw }
 }
 
@@ -97,4 +97,65 @@ test('pooled at the next nonce, payable, unmined for longer than stuckAfterMs: r
   await keeper.tick()
   expect(journal.txs(7)).toHaveLength(2)
   journal.close()
+})
+
+/** A pace as the watcher would have seen it: the head last moved `movedAgoMs` ago; the key's txs were mined `usualMs` after sending. */
+const paceOf = (movedAgoMs: number | undefined, usualMs: number | undefined): BlockPace => ({
+  headMoved() {},
+  mined() {},
+  movedAt: () => (movedAgoMs === undefined ? undefined : Date.now() - movedAgoMs),
+  typicalWaitMs: () => usualMs,
+})
+
+// Seen in the flood benchmark on anvil's automine (foundry-rs/foundry#10122): a tx at the
+// key's next nonce sat in the pool while the node mined nothing, 11 s each time, every
+// later order waiting behind it, until stuckAfterMs replaced it.
+test('first tx at the next nonce, and no block since it was sent for 10 × the usual wait: replaced at once, not after stuckAfterMs; its replacement is not nudged again', async () => {
+  const { node, logger, journal, keeper, hash } = await pooledAt({ baseFee: 5n * gwei, feeCap: 10n * gwei, signedAt: Date.now() - 3_000, pace: paceOf(4_000, 20), reviveAfterMs: 100 })
+  await keeper.tick()
+  const slot = journal.slot(7)!
+  expect(journal.txs(7).map((tx) => [tx.hash, tx.kind])).toEqual([[hash, 'order'], [slot.txHash, 'replacement']])
+  expect(node.pool.has(slot.txHash)).toBe(true)
+  expect(logger.lines).toHaveLength(1)
+  expect(logger.lines[0]).toMatch(
+    new RegExp(`^warn: tx ${hash} has waited in the node's pool at the key's next nonce for 3\\.\\d s while the node mined no block \\(this key's txs were mined 20 ms after sending, at the median\\); replaced it by tx ${slot.txHash} at a higher fee$`),
+  )
+  // Still no block, and the replacement has waited past 10 × the usual wait: it waits for
+  // stuckAfterMs like any other tx all the same (no fee ladder every round).
+  const replacedAt = journal.slot(7)!.sentAt
+  for (const deadline = Date.now() + 5_000; Date.now() - replacedAt < 300; ) {
+    if (Date.now() > deadline) throw new Error('the clock did not move past the replacement')
+    await Bun.sleep(20)
+  }
+  await keeper.tick()
+  expect(journal.txs(7)).toHaveLength(2)
+  journal.close()
+})
+
+test('no fast replacement while blocks keep coming, before 10 × the usual wait, or with nothing known of the pace', async () => {
+  for (const [movedAgoMs, usualMs] of [
+    [1_000, 20], // a block came after the tx was sent (3 s ago): the chain is mining, just not this tx yet
+    [4_000, 12_000], // blocks seconds apart (L1): 3 s without one is normal
+    [undefined, 20], // no block seen since start
+    [4_000, undefined], // no tx of the key mined yet
+  ] as const) {
+    const { logger, journal, keeper, hash } = await pooledAt({ baseFee: 5n * gwei, feeCap: 10n * gwei, signedAt: Date.now() - 3_000, pace: paceOf(movedAgoMs, usualMs) })
+    await keeper.tick()
+    expect({ movedAgoMs, usualMs, txs: journal.txs(7).map((tx) => tx.hash), lines: logger.lines }).toEqual({ movedAgoMs, usualMs, txs: [hash], lines: [] })
+    journal.close()
+  }
+})
+
+test('the block pace: when the head last moved, and the median wait of the latest 32 mined txs', () => {
+  let now = 1_000
+  const pace = createBlockPace(() => now)
+  expect([pace.movedAt(), pace.typicalWaitMs()]).toEqual([undefined, undefined])
+  pace.headMoved()
+  for (const sentAt of [990, 900, 980]) pace.mined(sentAt)
+  expect([pace.movedAt(), pace.typicalWaitMs()]).toEqual([1_000, 20])
+  now = 50_000
+  // 32 fast ones push the slow ones out.
+  for (let i = 0; i < 32; i++) pace.mined(now - 5)
+  pace.mined(now - 60_000)
+  expect(pace.typicalWaitMs()).toBe(5)
 })

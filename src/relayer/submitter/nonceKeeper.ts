@@ -25,7 +25,10 @@ const slotsPerRound = 32
  *   nonce is filled with a 0-value self-transfer; one refused as underpriced, or
  *   pooled below the base fee, or pooled at the key's next nonce and unmined for
  *   `stuckAfterMs` though it pays enough (a pool that holds it back), is replaced at
- *   ≥ +12.5 % fees (same call, same nonce).
+ *   ≥ +12.5 % fees (same call, same nonce). A first tx at the key's next nonce is
+ *   replaced sooner when the node has mined no block at all since it was sent, for ten
+ *   times as long as the key's txs usually wait (at least `reviveAfterMs`): a node that
+ *   stopped mining with a ready tx in its pool (anvil's automine, see `stalledFor`).
  * Every replacement and filler is written to the journal before it is sent.
  */
 export function createNonceKeeper(options: {
@@ -69,6 +72,25 @@ export function createNonceKeeper(options: {
     logger.warn(`tx ${current.hash} was dropped by the node and its order can no longer settle (${reason}); filled nonce ${slot.nonce} with a 0-value transfer, tx ${tx.hash}`)
   }
 
+  /**
+   * How long the node has mined nothing while `current`, the first tx at the key's next
+   * nonce, waited in its pool, once that is ten times the key's usual wait (and at least
+   * `reviveAfterMs`); else undefined. anvil's automine misses a tx that became ready
+   * while a block was being mined (foundry-rs/foundry#10122): it mines nothing more, and
+   * every later order waits behind it, until a new tx enters the pool. On a chain that is
+   * only slow, blocks keep coming (the head moved since the tx was sent), and on a node
+   * whose blocks are seconds apart the usual wait is long: both are left to `stuckAfterMs`.
+   * Once only per tx: its replacement waits for `stuckAfterMs` like any other.
+   */
+  function stalledFor(slot: JournalSlot, current: JournalTx): number | undefined {
+    if (current.kind !== 'order') return undefined
+    const movedAt = watcher.pace.movedAt()
+    const usual = watcher.pace.typicalWaitMs()
+    if (movedAt === undefined || usual === undefined || movedAt >= slot.sentAt) return undefined
+    const waited = Date.now() - slot.sentAt
+    return waited >= Math.max(options.reviveAfterMs, 10 * usual) ? waited : undefined
+  }
+
   async function revive(slot: JournalSlot, latest: number) {
     const current = journal.tx(slot.txHash)
     if (!current) return
@@ -76,6 +98,7 @@ export function createNonceKeeper(options: {
     if (known) {
       if (known.blockNumber !== null) return // mined: the watcher resolves it
       const { baseFeePerGas } = await client.getBlock({ blockTag: 'latest' })
+      const stalled = slot.nonce === latest ? stalledFor(slot, current) : undefined
       if (baseFeePerGas !== null && baseFeePerGas > current.maxFeePerGas) {
         await replace(slot, current, 'is priced out of blocks (the base fee rose above its fee cap)')
       } else if (slot.nonce === latest && Date.now() - current.signedAt >= stuckAfterMs) {
@@ -83,6 +106,8 @@ export function createNonceKeeper(options: {
         // holds it back (anvil's automine strands such a tx as "queued" under load, and
         // every later nonce waits behind it). A replacement enters the pool afresh.
         await replace(slot, current, `has waited in the node's pool at the key's next nonce for ${Math.round((Date.now() - current.signedAt) / 1000)} s without being mined`)
+      } else if (stalled !== undefined) {
+        await replace(slot, current, `has waited in the node's pool at the key's next nonce for ${(stalled / 1000).toFixed(1)} s while the node mined no block (this key's txs were mined ${watcher.pace.typicalWaitMs()} ms after sending, at the median)`)
       } else journal.resent(slot.nonce)
       return
     }

@@ -12,6 +12,7 @@ import {
 } from 'viem'
 import type { Logger } from '../../shared/index.ts'
 import type { Journal, JournalSlot, JournalTx, SlotResolution } from '../journal/index.ts'
+import { type BlockPace, createBlockPace } from './blockPace.ts'
 
 /** What a mined tx means for its slot: the outcome JSON to store (see JournalSlot.outcome). */
 export type DescribeOutcome = (slot: JournalSlot, receipt: TransactionReceipt) => Promise<string | undefined>
@@ -47,11 +48,14 @@ export function createReceiptWatcher(options: {
   address: Address
   logger: Logger
   describe: DescribeOutcome
+  /** Where the pace of blocks is kept (default: a new one). */
+  pace?: BlockPace
 }) {
   const { client, journal, logger } = options
   const batchClient = options.batchClient ?? client
   const address = options.address.toLowerCase()
   const waiters = new Map<number, Set<() => void>>()
+  const pace = options.pace ?? createBlockPace()
   const foreignSeen = new Set<Hex>()
   let lastSeen: bigint | undefined
   let blockReceipts = true
@@ -75,6 +79,7 @@ export function createReceiptWatcher(options: {
   async function resolution(tx: JournalTx, receipt: TransactionReceipt): Promise<SlotResolution | undefined> {
     const slot = journal.slot(tx.nonce)
     if (!slot || slot.status !== 'pending') return undefined
+    pace.mined(slot.sentAt)
     const filler = tx.kind === 'filler'
     let outcome: string | undefined
     if (!filler) {
@@ -210,6 +215,7 @@ export function createReceiptWatcher(options: {
       const { head, next } = await headAndNext()
       const from = lastSeen === undefined ? head : lastSeen + 1n
       if (head < from) return
+      if (lastSeen !== undefined) pace.headMoved()
       if (!blockReceipts || head - from >= BigInt(mostBlocksPerLook)) {
         await lookupAll()
       } else {
@@ -225,6 +231,8 @@ export function createReceiptWatcher(options: {
     },
     lookup,
     notify,
+    /** When the head last moved and how soon the key's txs are usually mined (read by the nonce keeper). */
+    pace,
     /** The slot once it is resolved, or as it stands after `timeoutMs`. */
     async outcome(nonce: number, timeoutMs: number): Promise<JournalSlot | undefined> {
       const now = journal.slot(nonce)
