@@ -50,6 +50,7 @@ describe('the relayer document', () => {
       '/broker': ['200', '400', '402', '422', '429', '502', '503'],
       '/broker/{orderHash}': ['200', '400', '429', '502'],
       '/info': ['200', '429'],
+      '/health': ['200', '429'],
       '/ready': ['200', '429', '503'],
       '/status': ['200', '429'],
       '/api/openapi.json': ['200', '429'],
@@ -72,7 +73,7 @@ describe('the relayer document', () => {
       }
       checked.push(where)
     }
-    expect(checked.length).toBe(20) // every body but the document's own (an inline schema)
+    expect(checked.length).toBe(21) // every body but the two with an inline schema: the document's own and /health's text
   })
 
   test('uint256 strings carry maxLength 78, and the schema says so too', () => {

@@ -58,7 +58,7 @@ describe('GET /api/openapi.json', () => {
   })
 
   test('describes every route (itself too), every status it answers, and no authentication', () => {
-    expect(Object.keys(document.paths).sort()).toEqual(['/api/openapi.json', '/broker', '/broker/{orderHash}', '/info', '/ready', '/status'])
+    expect(Object.keys(document.paths).sort()).toEqual(['/api/openapi.json', '/broker', '/broker/{orderHash}', '/health', '/info', '/ready', '/status'])
     const broker = document.paths['/broker'].post
     expect(Object.keys(broker.responses).sort()).toEqual(['200', '400', '402', '422', '429', '502', '503'])
     expect(broker.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/RelayRequest' })
@@ -92,6 +92,11 @@ describe('GET /api/openapi.json', () => {
     expect(props('RelayerInfo')).toEqual(['feeFloorBps', 'relayer', 'supportedChainIds'])
     expect(props('Brokered')).toEqual(['adapter', 'amount', 'consumer', 'orderHash'])
   })
+})
+
+test('GET /health: liveness, the text ok, from any origin', async () => {
+  const { status, text, headers } = await relayer.request('GET', '/health', { headers: { origin: 'https://dapp.example' } })
+  expect({ status, text, type: headers.get('content-type'), origin: headers.get('access-control-allow-origin') }).toEqual({ status: 200, text: 'ok', type: 'text/plain; charset=UTF-8', origin: '*' })
 })
 
 test('unknown paths: 404 not found', async () => {

@@ -34,7 +34,7 @@ type AppVariables = AccessLogVariables & { body: unknown }
 
 /**
  * The relayer's HTTP surface: `POST /broker`, `GET /broker/{orderHash}`, `GET /info`,
- * `GET /api/openapi.json`.
+ * `GET /health`, `GET /api/openapi.json`.
  * Every failure is mapped once, in `onError`, to `{ok:false, code, message}`.
  */
 export function createRelayerApp(context: RelayerContext, options: RelayerAppOptions) {
@@ -91,6 +91,8 @@ export function createRelayerApp(context: RelayerContext, options: RelayerAppOpt
     return c.json(status, 200)
   })
   app.get('/info', (c) => c.json(info))
+  // Liveness, as the indexer's: the process answers. Readiness (RPC, chain, gas floor) is GET /ready.
+  app.get('/health', (c) => c.text('ok'))
   app.get('/api/openapi.json', (c) => c.json(openApiDocument(options.version)))
   if (options.operations) app.route('/', options.operations.routes)
 

@@ -160,11 +160,23 @@ export function openApiDocument(version: string): object {
           },
         },
       },
+      '/health': {
+        get: {
+          operationId: 'health',
+          summary: 'Liveness: the process answers',
+          description: 'Always the text `ok` while the process runs, whatever the state of its RPC or gas key; readiness is GET /ready.',
+          tags: ['meta'],
+          responses: {
+            '200': { description: 'The text `ok`.', content: { 'text/plain': { schema: { type: 'string', const: 'ok' }, example: 'ok' } } },
+            '429': rateLimited,
+          },
+        },
+      },
       '/ready': {
         get: {
           operationId: 'ready',
           summary: 'Readiness: the RPC answers, serves the configured chain, and the gas key is above the gas floor',
-          description: 'For load balancers and orchestrators; GET /health-style liveness is simply that the process answers.',
+          description: 'For load balancers and orchestrators; liveness is GET /health.',
           tags: ['meta'],
           responses: {
             '200': { description: 'Ready: every check passed.', content: jsonContent(schemaRef('Readiness'), readyExample) },
