@@ -10,6 +10,7 @@ import type { Hex } from 'viem'
 import { type Devnet, devnetAccounts, startDevnet } from '../../src/devnet/index.ts'
 import type { RelayRequest } from '../../src/wire/index.ts'
 import { allocationOrder, signed } from '../helpers/orders.ts'
+import { waitFor } from '../helpers/waitFor.ts'
 import { createExposure } from './support/exposure.ts'
 import { startWatchedRelayer, type WatchedRelayer } from './support/watchedRelayer.ts'
 
@@ -154,13 +155,9 @@ test('a node that mines no block while the next nonce waits: the tx is replaced 
   const request = await order()
   const answer = relayer.post(request)
   const stuck = await pooled(nonce)
-  const started = Date.now()
   const nudged = new RegExp(`^warn: tx ${stuck.hash} has waited in the node's pool at the key's next nonce for [\\d.]+ s while the node mined no block`)
-  for (;;) {
-    if (relayer.logger.lines.some((line) => nudged.test(line))) break
-    if (Date.now() - started > 6_000) throw new Error(`no replacement within 6 s; log:\n${relayer.logger.lines.join('\n')}`)
-    await Bun.sleep(20)
-  }
+  // Well inside the 10 s after which the older rule would replace it.
+  await waitFor('the stalled tx replaced within 6 s', () => relayer.logger.lines.some((line) => nudged.test(line)), 6_000)
   const replacement = await pooled(nonce)
   expect(replacement.hash).not.toBe(stuck.hash)
   expect(replacement.input).toBe(stuck.input)

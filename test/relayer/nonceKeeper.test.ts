@@ -10,6 +10,7 @@ import { openJournal } from '../../src/relayer/journal/index.ts'
 import { type BlockPace, createBlockPace, createNonceKeeper, createReceiptWatcher, createTxSigner } from '../../src/relayer/submitter/index.ts'
 import { createMemoryLogger } from '../../src/shared/index.ts'
 import { keccak256, keccakReady } from '../../src/wire/index.ts'
+import { waitFor } from '../helpers/waitFor.ts'
 
 const account = privateKeyToAccount(devnetAccounts.relayer.privateKey)
 const gwei = 10n ** 9n
@@ -123,10 +124,7 @@ test('first tx at the next nonce, and no block since it was sent for 10 × the u
   // Still no block, and the replacement has waited past 10 × the usual wait: it waits for
   // stuckAfterMs like any other tx all the same (no fee ladder every round).
   const replacedAt = journal.slot(7)!.sentAt
-  for (const deadline = Date.now() + 5_000; Date.now() - replacedAt < 300; ) {
-    if (Date.now() > deadline) throw new Error('the clock did not move past the replacement')
-    await Bun.sleep(20)
-  }
+  await waitFor('the clock 300 ms past the replacement', () => Date.now() - replacedAt >= 300, 5_000)
   await keeper.tick()
   expect(journal.txs(7)).toHaveLength(2)
   journal.close()
