@@ -130,6 +130,19 @@ test('first tx at the next nonce, and no block since it was sent for 10 × the u
   journal.close()
 })
 
+test('the stall is counted from when the tx was signed, across keeper rounds that left it be', async () => {
+  const signedAt = Date.now()
+  // Usual wait 30 ms: replaced once it has waited 300 ms with no block; rounds every 100 ms.
+  const { journal, keeper, hash } = await pooledAt({ baseFee: 5n * gwei, feeCap: 10n * gwei, signedAt, pace: paceOf(5_000, 30), reviveAfterMs: 100 })
+  await waitFor('150 ms since signing', () => Date.now() - signedAt >= 150, 5_000)
+  await keeper.tick()
+  expect(journal.txs(7).map((tx) => tx.hash)).toEqual([hash])
+  await waitFor('350 ms since signing', () => Date.now() - signedAt >= 350, 5_000)
+  await keeper.tick()
+  expect(journal.txs(7).map((tx) => tx.kind)).toEqual(['order', 'replacement'])
+  journal.close()
+})
+
 test('no fast replacement while blocks keep coming, before 10 × the usual wait, or with nothing known of the pace', async () => {
   for (const [movedAgoMs, usualMs] of [
     [1_000, 20], // a block came after the tx was sent (3 s ago): the chain is mining, just not this tx yet

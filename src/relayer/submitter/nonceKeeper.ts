@@ -82,12 +82,13 @@ export function createNonceKeeper(options: {
    * whose blocks are seconds apart the usual wait is long: both are left to `stuckAfterMs`.
    * Once only per tx: its replacement waits for `stuckAfterMs` like any other.
    */
-  function stalledFor(slot: JournalSlot, current: JournalTx): number | undefined {
+  function stalledFor(current: JournalTx): number | undefined {
     if (current.kind !== 'order') return undefined
     const movedAt = watcher.pace.movedAt()
     const usual = watcher.pace.typicalWaitMs()
-    if (movedAt === undefined || usual === undefined || movedAt >= slot.sentAt) return undefined
-    const waited = Date.now() - slot.sentAt
+    // From when the tx was signed and first sent (the slot's sentAt moves at every round that leaves it be).
+    if (movedAt === undefined || usual === undefined || movedAt >= current.signedAt) return undefined
+    const waited = Date.now() - current.signedAt
     return waited >= Math.max(options.reviveAfterMs, 10 * usual) ? waited : undefined
   }
 
@@ -98,7 +99,7 @@ export function createNonceKeeper(options: {
     if (known) {
       if (known.blockNumber !== null) return // mined: the watcher resolves it
       const { baseFeePerGas } = await client.getBlock({ blockTag: 'latest' })
-      const stalled = slot.nonce === latest ? stalledFor(slot, current) : undefined
+      const stalled = slot.nonce === latest ? stalledFor(current) : undefined
       if (baseFeePerGas !== null && baseFeePerGas > current.maxFeePerGas) {
         await replace(slot, current, 'is priced out of blocks (the base fee rose above its fee cap)')
       } else if (slot.nonce === latest && Date.now() - current.signedAt >= stuckAfterMs) {
