@@ -111,7 +111,7 @@ const paceOf = (movedAgoMs: number | undefined, usualMs: number | undefined): Bl
 // Seen in the flood benchmark on anvil's automine (foundry-rs/foundry#10122): a tx at the
 // key's next nonce sat in the pool while the node mined nothing, 11 s each time, every
 // later order waiting behind it, until stuckAfterMs replaced it.
-test('first tx at the next nonce, and no block since it was sent for 10 × the usual wait: replaced at once, not after stuckAfterMs; its replacement is not nudged again', async () => {
+test('first tx at the next nonce, and no block for 10 × the usual wait: replaced at once, not after stuckAfterMs; its replacement is not nudged again', async () => {
   const { node, logger, journal, keeper, hash } = await pooledAt({ baseFee: 5n * gwei, feeCap: 10n * gwei, signedAt: Date.now() - 3_000, pace: paceOf(4_000, 20), reviveAfterMs: 100 })
   await keeper.tick()
   const slot = journal.slot(7)!
@@ -119,7 +119,7 @@ test('first tx at the next nonce, and no block since it was sent for 10 × the u
   expect(node.pool.has(slot.txHash)).toBe(true)
   expect(logger.lines).toHaveLength(1)
   expect(logger.lines[0]).toMatch(
-    new RegExp(`^warn: tx ${hash} has waited in the node's pool at the key's next nonce for 3\\.\\d s while the node mined no block \\(this key's txs were mined 20 ms after sending, at the median\\); replaced it by tx ${slot.txHash} at a higher fee$`),
+    new RegExp(`^warn: tx ${hash} has waited in the node's pool at the key's next nonce for 3\\.\\d s while the node mined no block for 4\\.\\d s \\(this key's txs were mined 20 ms after sending, at the median\\); replaced it by tx ${slot.txHash} at a higher fee$`),
   )
   // Still no block, and the replacement has waited past 10 × the usual wait: it waits for
   // stuckAfterMs like any other tx all the same (no fee ladder every round).
@@ -143,9 +143,19 @@ test('the stall is counted from when the tx was signed, across keeper rounds tha
   journal.close()
 })
 
+// The stalls in the benchmark came after pipelined batches: the blocks with the earlier
+// txs were mined after the stuck tx had been signed, then nothing more.
+test('blocks mined after the tx was signed, then none for 10 × the usual wait: still replaced', async () => {
+  const { journal, keeper, hash, logger } = await pooledAt({ baseFee: 5n * gwei, feeCap: 10n * gwei, signedAt: Date.now() - 3_000, pace: paceOf(1_500, 20), reviveAfterMs: 100 })
+  await keeper.tick()
+  expect(journal.txs(7).map((tx) => [tx.hash, tx.kind])).toEqual([[hash, 'order'], [journal.slot(7)!.txHash, 'replacement']])
+  expect(logger.lines[0]).toContain('while the node mined no block for 1.5 s')
+  journal.close()
+})
+
 test('no fast replacement while blocks keep coming, before 10 × the usual wait, or with nothing known of the pace', async () => {
   for (const [movedAgoMs, usualMs] of [
-    [1_000, 20], // a block came after the tx was sent (3 s ago): the chain is mining, just not this tx yet
+    [300, 20], // a block 0.3 s ago: the chain is mining, just not this tx yet
     [4_000, 12_000], // blocks seconds apart (L1): 3 s without one is normal
     [undefined, 20], // no block seen since start
     [4_000, undefined], // no tx of the key mined yet

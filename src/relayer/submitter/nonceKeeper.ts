@@ -26,9 +26,9 @@ const slotsPerRound = 32
  *   pooled below the base fee, or pooled at the key's next nonce and unmined for
  *   `stuckAfterMs` though it pays enough (a pool that holds it back), is replaced at
  *   ≥ +12.5 % fees (same call, same nonce). A first tx at the key's next nonce is
- *   replaced sooner when the node has mined no block at all since it was sent, for ten
- *   times as long as the key's txs usually wait (at least `reviveAfterMs`): a node that
- *   stopped mining with a ready tx in its pool (anvil's automine, see `stalledFor`).
+ *   replaced sooner when the node has mined no block for ten times as long as the key's
+ *   txs usually wait (at least `reviveAfterMs`): a node that stopped mining with a ready
+ *   tx in its pool (anvil's automine, see `stalled`).
  * Every replacement and filler is written to the journal before it is sent.
  */
 export function createNonceKeeper(options: {
@@ -73,23 +73,28 @@ export function createNonceKeeper(options: {
   }
 
   /**
-   * How long the node has mined nothing while `current`, the first tx at the key's next
-   * nonce, waited in its pool, once that is ten times the key's usual wait (and at least
-   * `reviveAfterMs`); else undefined. anvil's automine misses a tx that became ready
-   * while a block was being mined (foundry-rs/foundry#10122): it mines nothing more, and
-   * every later order waits behind it, until a new tx enters the pool. On a chain that is
-   * only slow, blocks keep coming (the head moved since the tx was sent), and on a node
-   * whose blocks are seconds apart the usual wait is long: both are left to `stuckAfterMs`.
-   * Once only per tx: its replacement waits for `stuckAfterMs` like any other.
+   * Whether the node has stopped mining while `current`, the first tx at the key's next
+   * nonce, waits in its pool: no block for ten times the key's usual wait (and at least
+   * `reviveAfterMs`), and the tx signed at least that long ago. anvil's automine misses a
+   * tx that became ready while a block was being mined (foundry-rs/foundry#10122): it
+   * mines nothing more, and every later order waits behind it, until a new tx enters the
+   * pool. The blocks before the stall may have come after the tx was signed (the earlier
+   * txs of its batch, or of the batch before, signed ahead), so the quiet is counted from
+   * the last block, not from the tx. On a chain that is only slow, blocks keep coming or
+   * are seconds apart (a long usual wait): both are left to `stuckAfterMs`. Once only per
+   * tx: its replacement waits for `stuckAfterMs` like any other.
+   * @returns how long the node has been quiet and the tx has waited, or undefined.
    */
-  function stalledFor(current: JournalTx): number | undefined {
+  function stalled(current: JournalTx): { quietMs: number; waitedMs: number; usualMs: number } | undefined {
     if (current.kind !== 'order') return undefined
     const movedAt = watcher.pace.movedAt()
-    const usual = watcher.pace.typicalWaitMs()
-    // From when the tx was signed and first sent (the slot's sentAt moves at every round that leaves it be).
-    if (movedAt === undefined || usual === undefined || movedAt >= current.signedAt) return undefined
-    const waited = Date.now() - current.signedAt
-    return waited >= Math.max(options.reviveAfterMs, 10 * usual) ? waited : undefined
+    const usualMs = watcher.pace.typicalWaitMs()
+    if (movedAt === undefined || usualMs === undefined) return undefined
+    const limit = Math.max(options.reviveAfterMs, 10 * usualMs)
+    const now = Date.now()
+    const quietMs = now - movedAt
+    const waitedMs = now - current.signedAt
+    return quietMs >= limit && waitedMs >= limit ? { quietMs, waitedMs, usualMs } : undefined
   }
 
   async function revive(slot: JournalSlot, latest: number) {
@@ -99,7 +104,7 @@ export function createNonceKeeper(options: {
     if (known) {
       if (known.blockNumber !== null) return // mined: the watcher resolves it
       const { baseFeePerGas } = await client.getBlock({ blockTag: 'latest' })
-      const stalled = slot.nonce === latest ? stalledFor(current) : undefined
+      const quiet = slot.nonce === latest ? stalled(current) : undefined
       if (baseFeePerGas !== null && baseFeePerGas > current.maxFeePerGas) {
         await replace(slot, current, 'is priced out of blocks (the base fee rose above its fee cap)')
       } else if (slot.nonce === latest && Date.now() - current.signedAt >= stuckAfterMs) {
@@ -107,8 +112,9 @@ export function createNonceKeeper(options: {
         // holds it back (anvil's automine strands such a tx as "queued" under load, and
         // every later nonce waits behind it). A replacement enters the pool afresh.
         await replace(slot, current, `has waited in the node's pool at the key's next nonce for ${Math.round((Date.now() - current.signedAt) / 1000)} s without being mined`)
-      } else if (stalled !== undefined) {
-        await replace(slot, current, `has waited in the node's pool at the key's next nonce for ${(stalled / 1000).toFixed(1)} s while the node mined no block (this key's txs were mined ${watcher.pace.typicalWaitMs()} ms after sending, at the median)`)
+      } else if (quiet) {
+        const seconds = (ms: number) => (ms / 1000).toFixed(1)
+        await replace(slot, current, `has waited in the node's pool at the key's next nonce for ${seconds(quiet.waitedMs)} s while the node mined no block for ${seconds(quiet.quietMs)} s (this key's txs were mined ${quiet.usualMs} ms after sending, at the median)`)
       } else journal.resent(slot.nonce)
       return
     }
