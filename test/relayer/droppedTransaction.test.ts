@@ -51,16 +51,17 @@ async function pooled(nonce: number) {
   }
 }
 
-async function until(condition: () => boolean) {
-  while (!condition()) await Bun.sleep(20)
+/** With mining off: an order sent to the relayer, its answer still to come, and its tx in the pool at the key's next nonce. */
+async function heldOrder() {
+  await devnet.testClient.setAutomine(false)
+  const nonce = await devnet.publicClient.getTransactionCount({ address: gasKey })
+  const request = await order()
+  const answer = relayer.post(request)
+  return { nonce, request, answer, tx: await pooled(nonce) }
 }
 
 test('a dropped tx is sent again as signed: its order settles with the same txHash, and the order queued behind the gap settles too', async () => {
-  await devnet.testClient.setAutomine(false)
-  const nonce = await devnet.publicClient.getTransactionCount({ address: gasKey })
-  const first = await order()
-  const firstAnswer = relayer.post(first)
-  const lost = await pooled(nonce)
+  const { nonce, answer: firstAnswer, tx: lost } = await heldOrder()
   await devnet.testClient.dropTransaction({ hash: lost.hash })
 
   // The next order takes the next nonce and waits behind the gap.
@@ -69,7 +70,7 @@ test('a dropped tx is sent again as signed: its order settles with the same txHa
   await pooled(nonce + 1)
 
   const revived = `warn: tx ${lost.hash} was no longer known to the node; sent it again as signed`
-  await until(() => relayer.logger.lines.includes(revived))
+  await waitFor('the dropped tx sent again', () => relayer.logger.lines.includes(revived))
   await devnet.testClient.mine({ blocks: 1 })
 
   const [a, b] = await Promise.all([firstAnswer, secondAnswer])
@@ -79,11 +80,7 @@ test('a dropped tx is sent again as signed: its order settles with the same txHa
 }, 30_000)
 
 test('dropped, then underpriced after the base fee rose: the nonce is re-signed at a higher fee and the order settles in the replacement', async () => {
-  await devnet.testClient.setAutomine(false)
-  const nonce = await devnet.publicClient.getTransactionCount({ address: gasKey })
-  const request = await order()
-  const answer = relayer.post(request)
-  const lost = await pooled(nonce)
+  const { nonce, request, answer, tx: lost } = await heldOrder()
   await devnet.testClient.dropTransaction({ hash: lost.hash })
   // A base fee ten times the tx's fee cap: the node refuses it as it was signed.
   await devnet.testClient.setNextBlockBaseFeePerGas({ baseFeePerGas: BigInt(lost.maxFeePerGas!) * 10n })
@@ -125,7 +122,7 @@ test('an order whose wait already gave up: the nonce keeper sends the dropped tx
     await devnet.testClient.setAutomine(true)
 
     const revived = `warn: tx ${lost} was no longer known to the node; sent it again as signed`
-    await until(() => impatient.logger.lines.includes(revived))
+    await waitFor('the dropped tx sent again', () => impatient.logger.lines.includes(revived))
     const retry = await impatient.post(request)
     expect({ status: retry.status, txHash: retry.body.txHash }).toEqual({ status: 200, txHash: lost })
     expect(impatient.logger.lines).toContain(`warn: tx ${lost} was no longer known to the node; sent it again as signed`)
@@ -150,11 +147,7 @@ test('a base fee that jumps past the cached gas price: the refused broadcast is 
 // (foundry-rs/foundry#10122; seen in the flood benchmark, 11 s per stall). A node with
 // automine off stands in for it: the tx at the key's next nonce waits, no block comes.
 test('a node that mines no block while the next nonce waits: the tx is replaced after about a second, not after stuckAfterMs (10 s), and its order settles once, in the replacement', async () => {
-  await devnet.testClient.setAutomine(false)
-  const nonce = await devnet.publicClient.getTransactionCount({ address: gasKey })
-  const request = await order()
-  const answer = relayer.post(request)
-  const stuck = await pooled(nonce)
+  const { nonce, request, answer, tx: stuck } = await heldOrder()
   const nudged = new RegExp(`^warn: tx ${stuck.hash} has waited in the node's pool at the key's next nonce for [\\d.]+ s while the node mined no block`)
   // Well inside the 10 s after which the older rule would replace it.
   await waitFor('the stalled tx replaced within 6 s', () => relayer.logger.lines.some((line) => nudged.test(line)), 6_000)
