@@ -18,7 +18,7 @@ export function createBlockPace(now: () => number = Date.now) {
     headMoved(): void {
       movedAt = now()
     },
-    /** One of the key's txs, last sent at `sentAt`, was found mined. */
+    /** One of the key's txs, signed and sent at `sentAt`, was found mined. */
     mined(sentAt: number): void {
       waits[nextWait] = Math.max(0, now() - sentAt)
       nextWait = (nextWait + 1) % waitsKept

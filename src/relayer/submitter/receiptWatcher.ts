@@ -79,7 +79,7 @@ export function createReceiptWatcher(options: {
   async function resolution(tx: JournalTx, receipt: TransactionReceipt): Promise<SlotResolution | undefined> {
     const slot = journal.slot(tx.nonce)
     if (!slot || slot.status !== 'pending') return undefined
-    pace.mined(slot.sentAt)
+    pace.mined(tx.signedAt)
     const filler = tx.kind === 'filler'
     let outcome: string | undefined
     if (!filler) {
