@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { Database } from 'bun:sqlite'
+import { SQL } from 'bun'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -24,6 +25,13 @@ const stored = (block: number, logIndex = 0): StoredEvent => ({
   event: { name: 'LienProposed', address: '0x0000000000000000000000000000000000000001', blockNumber: String(block), logIndex, transactionHash: hash(1000 + block), fields: { lienId: hash(block), note: 'a "quoted" \\ value' } },
   blockHash: hash(block),
 })
+
+/** Events whose strings need escaping, as the version 1 columns held them and the version 2 JSON must give them back. */
+const oddEvents = (first: number): StoredEvent[] =>
+  ['a "quote" and a \\ backslash', 'line\nbreak\ttab\r', 'control \u0001\u001f', 'é ü 日本 🙂', 'separators \u2028\u2029', ''].map((text, i) => ({
+    event: { name: `Odd${text}`, address: text, blockNumber: String(first + i), logIndex: i, transactionHash: hash(i) + text, fields: { text, other: `${text}!` } },
+    blockHash: hash(first + i),
+  }))
 
 /** The store contract, for each implementation: `open` gives a store of one index (reopening gives the same data). */
 const kinds: { name: string; skip?: string | undefined; open: (key: string, retention?: number) => Promise<IndexerStore> }[] = [
@@ -157,11 +165,8 @@ test('SQLite: events stored out of chain order in the table (written by hand, or
   await first.close()
   // Rows whose table order is not chain order.
   const db = new Database(path)
-  const insert = db.query('INSERT INTO indexer_events (block_number, log_index, block_hash, transaction_hash, address, name, fields) VALUES (?, ?, ?, ?, ?, ?, ?)')
-  for (const each of [stored(3), stored(8), stored(5, 1)]) {
-    const { event } = each
-    insert.run(Number(event.blockNumber), event.logIndex, each.blockHash, event.transactionHash, event.address, event.name, JSON.stringify(event.fields))
-  }
+  const insert = db.query('INSERT INTO indexer_events (block_number, log_index, block_hash, event) VALUES (?, ?, ?, ?)')
+  for (const each of [stored(3), stored(8), stored(5, 1)]) insert.run(Number(each.event.blockNumber), each.event.logIndex, each.blockHash, JSON.stringify(each.event))
   db.close()
   const reopened = openSqliteStore({ path, identity, retention: 10, hashWindow: 2 })
   expect(await reopened.load(10)).toEqual(state({ block: 9n, hash: hash(9) }, false, [stored(3), stored(5), stored(5, 1), stored(8)]))
@@ -169,13 +174,9 @@ test('SQLite: events stored out of chain order in the table (written by hand, or
   await reopened.close()
 })
 
-test('SQLite: the events JSON that SQLite builds on load is byte for byte JSON.stringify of the events, strings that need escaping included', async () => {
+test('SQLite: the events JSON a restart loads is byte for byte JSON.stringify of the events, strings that need escaping included', async () => {
   const path = join(dir, 'escaping.sqlite')
-  const odd = ['a "quote" and a \\ backslash', 'line\nbreak\ttab\r', 'control \u0001\u001f', 'é ü 日本 🙂', 'separators \u2028\u2029', '']
-  const events: StoredEvent[] = odd.map((text, i) => ({
-    event: { name: `Odd${text}`, address: text, blockNumber: String(10 + i), logIndex: i, transactionHash: hash(i) + text, fields: { text, other: `${text}!` } },
-    blockHash: hash(10 + i),
-  }))
+  const events = oddEvents(10)
   const store = openSqliteStore({ path, identity, retention: 100, hashWindow: 2 })
   await store.commit({ events, hashes: [], checkpoint: { block: 20n, hash: hash(20) }, truncated: false })
   await store.close()
@@ -186,5 +187,81 @@ test('SQLite: the events JSON that SQLite builds on load is byte for byte JSON.s
     expect(loaded.eventsJson).toBe(JSON.stringify(kept))
     expect(loaded.events).toEqual(kept)
     await reopened.close()
+  }
+})
+
+/** Version 1's tables (before events were kept as their JSON), as an earlier build wrote them. */
+const version1Tables = (table: (name: string) => string) => [
+  `CREATE TABLE ${table('indexer_meta')} (key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
+  `CREATE TABLE ${table('indexer_events')} (block_number BIGINT NOT NULL, log_index INTEGER NOT NULL, block_hash TEXT NOT NULL,
+    transaction_hash TEXT NOT NULL, address TEXT NOT NULL, name TEXT NOT NULL, fields TEXT NOT NULL, PRIMARY KEY (block_number, log_index))`,
+  `CREATE TABLE ${table('indexer_block_hashes')} (block_number BIGINT PRIMARY KEY, hash TEXT NOT NULL)`,
+]
+const version1Meta = (deployedAt: bigint) => ({
+  schema_version: '1',
+  chain_id: String(identity.chainId),
+  addresses: identity.addresses.join(','),
+  deployed_at: deployedAt.toString(),
+  checkpoint_block: '30',
+  checkpoint_hash: hash(30),
+})
+const version1Row = ({ event, blockHash }: StoredEvent) => [Number(event.blockNumber), event.logIndex, blockHash, event.transactionHash, event.address, event.name, JSON.stringify(event.fields)] as const
+
+test('SQLite: a version 1 file (events in columns) is converted when opened: the same events, byte for byte, and it goes on from there', async () => {
+  const path = join(dir, 'version1.sqlite')
+  const events = oddEvents(20)
+  const db = new Database(path)
+  for (const statement of version1Tables((name) => name)) db.exec(statement)
+  for (const [key, value] of Object.entries(version1Meta(identity.deployedAt))) db.query('INSERT INTO indexer_meta (key, value) VALUES (?, ?)').run(key, value)
+  const insert = db.query('INSERT INTO indexer_events VALUES (?, ?, ?, ?, ?, ?, ?)')
+  for (const each of [...events].reverse()) insert.run(...version1Row(each))
+  db.close()
+
+  const store = openSqliteStore({ path, identity, retention: 100, hashWindow: 2 })
+  expect(await store.load(100)).toEqual(state({ block: 30n, hash: hash(30) }, false, events))
+  await store.commit({ events: [stored(31)], hashes: [], checkpoint: { block: 31n, hash: hash(31) }, truncated: false })
+  await store.close()
+  const check = new Database(path)
+  expect(check.query('SELECT value FROM indexer_meta WHERE key = ?').get('schema_version')).toEqual({ value: '2' })
+  check.close()
+  const reopened = openSqliteStore({ path, identity, retention: 100, hashWindow: 2 })
+  expect(await reopened.load(100)).toEqual(state({ block: 31n, hash: hash(31) }, false, [...events, stored(31)]))
+  // Reorg evidence survives the conversion.
+  expect((await reopened.knownHashes(21n)).slice(0, 2)).toEqual([[20n, hash(20)], [21n, hash(21)]])
+  await reopened.close()
+})
+
+test('SQLite: a file of another index is refused before anything is converted', async () => {
+  const path = join(dir, 'version1-other.sqlite')
+  const db = new Database(path)
+  for (const statement of version1Tables((name) => name)) db.exec(statement)
+  for (const [key, value] of Object.entries(version1Meta(99n))) db.query('INSERT INTO indexer_meta (key, value) VALUES (?, ?)').run(key, value)
+  db.close()
+  expect(() => openSqliteStore({ path, identity, retention: 100, hashWindow: 2 })).toThrow(`INDEXER_DB ${path} holds another index (deployed_at 99, not 1)`)
+  const check = new Database(path)
+  expect(check.query('SELECT value FROM indexer_meta WHERE key = ?').get('schema_version')).toEqual({ value: '1' })
+  check.close()
+})
+
+test.skipIf(postgresMissing !== undefined)('PostgreSQL: a version 1 schema (events in columns) is converted when opened: the same events, byte for byte', async () => {
+  const deployedAt = 300n
+  const store = createPostgresStore({ url: postgres!.url, identity: { ...identity, deployedAt }, retention: 100, hashWindow: 2 })
+  const events = oddEvents(20)
+  const sql = new SQL(postgres!.url)
+  try {
+    await sql.unsafe(`CREATE SCHEMA ${store.schema}`)
+    for (const statement of version1Tables((name) => `${store.schema}.${name}`)) await sql.unsafe(statement)
+    for (const [key, value] of Object.entries(version1Meta(deployedAt))) await sql.unsafe(`INSERT INTO ${store.schema}.indexer_meta (key, value) VALUES ($1, $2)`, [key, value])
+    for (const each of events) await sql.unsafe(`INSERT INTO ${store.schema}.indexer_events VALUES ($1, $2, $3, $4, $5, $6, $7)`, [...version1Row(each)])
+    await store.open()
+    expect(await store.load(100)).toEqual(state({ block: 30n, hash: hash(30) }, false, events))
+    expect(await store.tryLead()).toBe(true)
+    await store.commit({ events: [stored(31)], hashes: [], checkpoint: { block: 31n, hash: hash(31) }, truncated: false })
+    expect((await store.load(100)).events).toEqual([...events, stored(31)].map((each) => each.event))
+    const [version] = await sql.unsafe(`SELECT value FROM ${store.schema}.indexer_meta WHERE key = 'schema_version'`)
+    expect(version).toEqual({ value: '2' })
+  } finally {
+    await store.close()
+    await sql.close()
   }
 })

@@ -3,7 +3,7 @@ import type { Hash } from 'viem'
 import { ConfigError, redactUrl, redactUrls } from '../../shared/index.ts'
 import type { ActivityEvent } from '../../wire/index.ts'
 import { indexDigest } from './location.ts'
-import { schemaStatements, schemaVersion } from './schema.ts'
+import { eventJson, schemaStatements, schemaVersion, upgradeEventsStatements } from './schema.ts'
 import { type Checkpoint, type IndexerStore, lazyEvents, type StoreCommit, type StoredState, type StoreIdentity, StoreMismatchError } from './types.ts'
 
 export type PostgresStoreOptions = {
@@ -89,8 +89,12 @@ export function createPostgresStore(options: PostgresStoreOptions) {
           await tx.unsafe(`SELECT pg_advisory_xact_lock(${BigInt(lockKey) - 1n})`)
           await tx.unsafe(`CREATE SCHEMA IF NOT EXISTS ${schema}`)
           for (const statement of schemaStatements) await tx.unsafe(statement.replace(/\bindexer_(meta|events|block_hashes)\b/, (name) => `${schema}.${name}`))
+          // An index written by an earlier build (schema version 1) is checked as it is, then converted.
+          await tx.unsafe(`INSERT INTO ${table('meta')} (key, value) VALUES ('schema_version', $1) ON CONFLICT (key) DO NOTHING`, [String(schemaVersion)])
+          const [version] = await tx.unsafe(meta('schema_version'))
+          const upgrade = version?.value === '1'
           const expected: Record<string, string> = {
-            schema_version: String(schemaVersion),
+            schema_version: upgrade ? '1' : String(schemaVersion),
             chain_id: String(identity.chainId),
             addresses: identity.addresses.map((address) => address.toLowerCase()).join(','),
             deployed_at: identity.deployedAt.toString(),
@@ -101,6 +105,10 @@ export function createPostgresStore(options: PostgresStoreOptions) {
             if (row?.value !== value) {
               throw new StoreMismatchError(`INDEXER_DATABASE_URL ${shown} schema ${schema} holds another index (${key} ${row?.value ?? 'missing'}, not ${value}): drop that schema or use another database`)
             }
+          }
+          if (upgrade) {
+            for (const statement of upgradeEventsStatements((name) => `${schema}.${name}`, (column) => `to_json(${column})::text`)) await tx.unsafe(statement)
+            await tx.unsafe(setMeta, ['schema_version', String(schemaVersion)])
           }
         })
       } catch (error) {
@@ -129,7 +137,7 @@ export function createPostgresStore(options: PostgresStoreOptions) {
       // One consistent view: the checkpoint and the events of the same commit.
       return sql.begin('isolation level repeatable read read only', async (tx) => {
         const rows: EventRow[] = await tx.unsafe(
-          `SELECT block_number, log_index, transaction_hash, address, name, fields FROM ${table('events')}
+          `SELECT event FROM ${table('events')}
            ORDER BY block_number DESC, log_index DESC LIMIT $1`,
           [limit],
         )
@@ -158,7 +166,7 @@ export function createPostgresStore(options: PostgresStoreOptions) {
         const [kept] = await tx.unsafe(`SELECT hash FROM ${table('block_hashes')} WHERE block_number = $1`, [served.block.toString()])
         if (kept?.hash !== served.hash) return { kind: 'moved' }
         const rows: EventRow[] = await tx.unsafe(
-          `SELECT block_number, log_index, transaction_hash, address, name, fields FROM ${table('events')}
+          `SELECT event FROM ${table('events')}
            WHERE block_number > $1 ORDER BY block_number, log_index LIMIT $2`,
           [served.block.toString(), limit + 1],
         )
@@ -174,16 +182,12 @@ export function createPostgresStore(options: PostgresStoreOptions) {
             block_number: event.blockNumber,
             log_index: event.logIndex,
             block_hash: blockHash,
-            transaction_hash: event.transactionHash,
-            address: event.address,
-            name: event.name,
-            fields: JSON.stringify(event.fields),
+            event: eventJson(event),
           }))
           await tx.unsafe(
-            `INSERT INTO ${table('events')} (block_number, log_index, block_hash, transaction_hash, address, name, fields)
-             SELECT * FROM json_to_recordset(($1::text)::json) AS r(block_number BIGINT, log_index INTEGER, block_hash TEXT, transaction_hash TEXT, address TEXT, name TEXT, fields TEXT)
-             ON CONFLICT (block_number, log_index) DO UPDATE SET block_hash = excluded.block_hash, transaction_hash = excluded.transaction_hash,
-               address = excluded.address, name = excluded.name, fields = excluded.fields`,
+            `INSERT INTO ${table('events')} (block_number, log_index, block_hash, event)
+             SELECT * FROM json_to_recordset(($1::text)::json) AS r(block_number BIGINT, log_index INTEGER, block_hash TEXT, event TEXT)
+             ON CONFLICT (block_number, log_index) DO UPDATE SET block_hash = excluded.block_hash, event = excluded.event`,
             [JSON.stringify(rows)],
           )
         }
@@ -295,17 +299,12 @@ export type StoreChange =
   | { kind: 'moved' }
   | { kind: 'after'; checkpoint: Checkpoint; events: ActivityEvent[]; truncated: boolean }
 
-type EventRow = { block_number: string; log_index: number; transaction_hash: string; address: string; name: string; fields: string }
+type EventRow = { event: string }
 
-/** The events' JSON straight from the stored text (fields are stored as JSON), field for field what JSON.stringify gives. */
+/** The events' JSON array, from each row's stored JSON. */
 function eventsText(rows: readonly EventRow[]): string {
   const texts: string[] = new Array(rows.length)
-  for (let i = 0; i < rows.length; i++) {
-    const row = rows[i]!
-    texts[i] =
-      `{"name":${JSON.stringify(row.name)},"address":${JSON.stringify(row.address)},"blockNumber":"${row.block_number}",` +
-      `"logIndex":${row.log_index},"transactionHash":${JSON.stringify(row.transaction_hash)},"fields":${row.fields}}`
-  }
+  for (let i = 0; i < rows.length; i++) texts[i] = rows[i]!.event
   return `[${texts.join(',')}]`
 }
 

@@ -2,7 +2,7 @@ import { Database } from 'bun:sqlite'
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import type { Hash } from 'viem'
-import { schemaStatements, schemaVersion } from './schema.ts'
+import { eventJson, schemaStatements, schemaVersion, upgradeEventsStatements } from './schema.ts'
 import { type Checkpoint, type IndexerStore, lazyEvents, type StoreCommit, type StoredEvent, type StoredState, type StoreIdentity, StoreMismatchError } from './types.ts'
 
 export type SqliteStoreOptions = {
@@ -18,43 +18,23 @@ export type SqliteStoreOptions = {
 /**
  * Events per INSERT statement: a range of thousands of events (a backfill) costs a
  * statement per 64 instead of one each, a quarter less time (the same rows, fewer
- * calls into SQLite). 448 parameters, far under SQLite's 32,766.
+ * calls into SQLite). 256 parameters, far under SQLite's 32,766.
  */
 const rowsPerInsert = 64
 
-type EventValues = [number, number, string, string, string, string, string]
+type EventValues = [number, number, string, string]
 
-const eventValues = ({ event, blockHash }: StoredEvent): EventValues => [
-  Number(event.blockNumber),
-  event.logIndex,
-  blockHash,
-  event.transactionHash,
-  event.address,
-  event.name,
-  JSON.stringify(event.fields),
-]
+const eventValues = ({ event, blockHash }: StoredEvent): EventValues => [Number(event.blockNumber), event.logIndex, blockHash, eventJson(event)]
 
 /** An upsert of `rows` events (a row already stored at that position is overwritten). */
 function insertEventsSql(rows: number): string {
-  return `INSERT INTO indexer_events (block_number, log_index, block_hash, transaction_hash, address, name, fields)
-    VALUES ${Array.from({ length: rows }, () => '(?, ?, ?, ?, ?, ?, ?)').join(', ')}
-    ON CONFLICT (block_number, log_index) DO UPDATE SET block_hash = excluded.block_hash, transaction_hash = excluded.transaction_hash,
-      address = excluded.address, name = excluded.name, fields = excluded.fields`
+  return `INSERT INTO indexer_events (block_number, log_index, block_hash, event)
+    VALUES ${Array.from({ length: rows }, () => '(?, ?, ?, ?)').join(', ')}
+    ON CONFLICT (block_number, log_index) DO UPDATE SET block_hash = excluded.block_hash, event = excluded.event`
 }
 
-/** An event's position and its wire JSON (see `eventJsonSql`). */
+/** An event's position and its wire JSON, as stored. */
 type EventText = [blockNumber: number, logIndex: number, json: string]
-
-/**
- * An event's wire JSON, built by SQLite from the stored columns: field for field what
- * `JSON.stringify(event)` gives (`fields` is stored as that JSON; the other strings are
- * hex and event names). For 50,000 events this is ~40 ms less of a restart than reading
- * the columns into objects and formatting them in JavaScript: one string per row crosses
- * into JavaScript instead of six.
- */
-const eventJsonSql = `block_number, log_index,
-  '{"name":' || json_quote(name) || ',"address":' || json_quote(address) || ',"blockNumber":"' || block_number ||
-  '","logIndex":' || log_index || ',"transactionHash":' || json_quote(transaction_hash) || ',"fields":' || fields || '}'`
 
 /** Rows sorted by (block, log index): as they are when already in that order, which is the rule. */
 function inChainOrder(rows: EventText[]): EventText[] {
@@ -87,15 +67,18 @@ export function openSqliteStore(options: SqliteStoreOptions): IndexerStore {
     'INSERT INTO indexer_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
   )
   const deleteMeta = db.query<unknown, [string]>('DELETE FROM indexer_meta WHERE key = ?')
+  // Before the event statements are prepared: they name version 2's columns.
+  checkIdentity()
+
   const insertEvent = db.query<unknown, EventValues>(insertEventsSql(1))
   const insertEvents = db.query<unknown, EventValues[number][]>(insertEventsSql(rowsPerInsert))
   const insertHash = db.query<unknown, [number, string]>(
     'INSERT INTO indexer_block_hashes (block_number, hash) VALUES (?, ?) ON CONFLICT (block_number) DO UPDATE SET hash = excluded.hash',
   )
-  const newestEvents = db.query<Record<string, never>, [number]>(`SELECT ${eventJsonSql} FROM indexer_events ORDER BY block_number DESC, log_index DESC LIMIT ?`)
+  const newestEvents = db.query<Record<string, never>, [number]>(`SELECT block_number, log_index, event FROM indexer_events ORDER BY block_number DESC, log_index DESC LIMIT ?`)
   // Every event, in the table's own order: the order they were written in, which is chain order
   // (a commit appends after its checkpoint, a rewind deletes the tail), checked when read.
-  const allEvents = db.query<Record<string, never>, []>(`SELECT ${eventJsonSql} FROM indexer_events`)
+  const allEvents = db.query<Record<string, never>, []>('SELECT block_number, log_index, event FROM indexer_events')
   const countEvents = db.query<{ n: number }, []>('SELECT COUNT(*) AS n FROM indexer_events')
   // The first event to keep, counted from the oldest: the offset is the few events to drop, not the retention.
   const firstKept = db.query<{ block_number: number; log_index: number }, [number]>(
@@ -113,7 +96,6 @@ export function openSqliteStore(options: SqliteStoreOptions): IndexerStore {
   const deleteEventsAbove = db.query<unknown, [number]>('DELETE FROM indexer_events WHERE block_number > ?')
   const deleteHashesAbove = db.query<unknown, [number]>('DELETE FROM indexer_block_hashes WHERE block_number > ?')
 
-  checkIdentity()
   let count = countEvents.get()?.n ?? 0
 
   function checkIdentity() {
@@ -130,7 +112,7 @@ export function openSqliteStore(options: SqliteStoreOptions): IndexerStore {
       })()
       return
     }
-    if (version !== String(schemaVersion)) {
+    if (version !== String(schemaVersion) && version !== '1') {
       db.close()
       throw new StoreMismatchError(`INDEXER_DB ${path} has schema version ${version}, this build reads ${schemaVersion}: point INDEXER_DB at a new file`)
     }
@@ -142,6 +124,13 @@ export function openSqliteStore(options: SqliteStoreOptions): IndexerStore {
           `INDEXER_DB ${path} holds another index (${key} ${stored ?? 'missing'}, not ${value}): point INDEXER_DB at another file or delete this one`,
         )
       }
+    }
+    // Written by an earlier build: each event's columns become its JSON, in one transaction.
+    if (version === '1') {
+      db.transaction(() => {
+        for (const statement of upgradeEventsStatements((name) => name, (column) => `json_quote(${column})`)) db.exec(statement)
+        setMeta.run('schema_version', String(schemaVersion))
+      })()
     }
   }
 
@@ -199,7 +188,7 @@ export function openSqliteStore(options: SqliteStoreOptions): IndexerStore {
       // order (a scan, ~25 % faster than walking the key's index for 50,000), else the newest.
       const all = count <= limit ? inChainOrder(allEvents.values() as EventText[]) : undefined
       const rows = all ? all.slice(Math.max(0, all.length - limit)) : (newestEvents.values(limit) as EventText[]).reverse()
-      // The events' JSON, oldest first, straight from SQLite; the objects are parsed from it when first needed.
+      // The events' JSON, oldest first, as stored; the objects are parsed from it when first needed.
       const texts: string[] = new Array(rows.length)
       for (let i = 0; i < rows.length; i++) texts[i] = rows[i]![2]
       const eventsJson = `[${texts.join(',')}]`
