@@ -69,9 +69,9 @@ export function createIndexer(config: IndexerConfig, dependencies: IndexerDepend
   // INDEXER_DATABASE_URL: one index in PostgreSQL shared by replicas, the writer elected by an advisory lock.
   const postgres =
     dependencies.store === undefined && config.databaseUrl !== undefined
-      ? createPostgresStore({ url: config.databaseUrl, identity, retention: config.retention, hashWindow: config.reorgWindow })
+      ? createPostgresStore({ url: config.databaseUrl, identity, retention: config.retention, hashWindow: config.reorgWindow, logger })
       : undefined
-  const store = dependencies.store ?? postgres ?? openSqliteStore({ path: config.db, identity, retention: config.retention, hashWindow: config.reorgWindow })
+  const store = dependencies.store ?? postgres ?? openSqliteStore({ path: config.db, identity, retention: config.retention, hashWindow: config.reorgWindow, logger })
   const syncer = createSyncer({ client, config, logger, now, store, onReorg: metrics.reorg })
   const roles = postgres ? createReplicaRoles({ store: postgres, syncer, config, logger }) : undefined
   const snapshots = createSnapshotCache(config, syncer.status, now)

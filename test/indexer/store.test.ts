@@ -217,14 +217,17 @@ test('SQLite: a version 1 file (events in columns) is converted when opened: the
   for (const each of [...events].reverse()) insert.run(...version1Row(each))
   db.close()
 
-  const store = openSqliteStore({ path, identity, retention: 100, hashWindow: 2 })
+  const lines: string[] = []
+  const store = openSqliteStore({ path, identity, retention: 100, hashWindow: 2, logger: { info: (line) => lines.push(line) } })
+  expect(lines).toEqual([`indexer: converting ${path} from schema version 1 to 2 (6 events, each kept as its JSON from now on); this happens once`, expect.stringMatching(/^indexer: .+ converted to schema version 2 in \d+ ms$/)])
   expect(await store.load(100)).toEqual(state({ block: 30n, hash: hash(30) }, false, events))
   await store.commit({ events: [stored(31)], hashes: [], checkpoint: { block: 31n, hash: hash(31) }, truncated: false })
   await store.close()
   const check = new Database(path)
   expect(check.query('SELECT value FROM indexer_meta WHERE key = ?').get('schema_version')).toEqual({ value: '2' })
   check.close()
-  const reopened = openSqliteStore({ path, identity, retention: 100, hashWindow: 2 })
+  const reopened = openSqliteStore({ path, identity, retention: 100, hashWindow: 2, logger: { info: (line) => lines.push(line) } })
+  expect(lines).toHaveLength(2)
   expect(await reopened.load(100)).toEqual(state({ block: 31n, hash: hash(31) }, false, [...events, stored(31)]))
   // Reorg evidence survives the conversion.
   expect((await reopened.knownHashes(21n)).slice(0, 2)).toEqual([[20n, hash(20)], [21n, hash(21)]])
@@ -245,7 +248,8 @@ test('SQLite: a file of another index is refused before anything is converted', 
 
 test.skipIf(postgresMissing !== undefined)('PostgreSQL: a version 1 schema (events in columns) is converted when opened: the same events, byte for byte', async () => {
   const deployedAt = 300n
-  const store = createPostgresStore({ url: postgres!.url, identity: { ...identity, deployedAt }, retention: 100, hashWindow: 2 })
+  const lines: string[] = []
+  const store = createPostgresStore({ url: postgres!.url, identity: { ...identity, deployedAt }, retention: 100, hashWindow: 2, logger: { info: (line) => lines.push(line) } })
   const events = oddEvents(20)
   const sql = new SQL(postgres!.url)
   try {
@@ -254,6 +258,8 @@ test.skipIf(postgresMissing !== undefined)('PostgreSQL: a version 1 schema (even
     for (const [key, value] of Object.entries(version1Meta(deployedAt))) await sql.unsafe(`INSERT INTO ${store.schema}.indexer_meta (key, value) VALUES ($1, $2)`, [key, value])
     for (const each of events) await sql.unsafe(`INSERT INTO ${store.schema}.indexer_events VALUES ($1, $2, $3, $4, $5, $6, $7)`, [...version1Row(each)])
     await store.open()
+    expect(lines[0]).toBe(`indexer: converting PostgreSQL schema ${store.schema} from schema version 1 to 2 (6 events, each kept as its JSON from now on); this happens once`)
+    expect(lines).toHaveLength(2)
     expect(await store.load(100)).toEqual(state({ block: 30n, hash: hash(30) }, false, events))
     expect(await store.tryLead()).toBe(true)
     await store.commit({ events: [stored(31)], hashes: [], checkpoint: { block: 31n, hash: hash(31) }, truncated: false })

@@ -1,9 +1,9 @@
 import { SQL } from 'bun'
 import type { Hash } from 'viem'
-import { ConfigError, redactUrl, redactUrls } from '../../shared/index.ts'
+import { ConfigError, type Logger, redactUrl, redactUrls } from '../../shared/index.ts'
 import type { ActivityEvent } from '../../wire/index.ts'
 import { indexDigest } from './location.ts'
-import { eventJson, schemaStatements, schemaVersion, upgradeEventsStatements } from './schema.ts'
+import { eventJson, schemaStatements, schemaVersion, upgradeEventsStatements, upgradeLine } from './schema.ts'
 import { type Checkpoint, type IndexerStore, lazyEvents, type StoreCommit, type StoredState, type StoreIdentity, StoreMismatchError } from './types.ts'
 
 export type PostgresStoreOptions = {
@@ -14,6 +14,8 @@ export type PostgresStoreOptions = {
   retention: number
   /** How many of the newest block hashes `indexer_block_hashes` keeps. */
   hashWindow: number
+  /** Told when a version 1 schema is converted (the one step of opening that can take long). */
+  logger?: Pick<Logger, 'info'>
 }
 
 /** The writer lock was lost (its connection closed): this process must stop writing. */
@@ -107,8 +109,12 @@ export function createPostgresStore(options: PostgresStoreOptions) {
             }
           }
           if (upgrade) {
+            const began = performance.now()
+            const [counted] = await tx.unsafe(`SELECT COUNT(*) AS n FROM ${table('events')}`)
+            options.logger?.info(upgradeLine(`PostgreSQL schema ${schema}`, Number(counted?.n ?? 0)))
             for (const statement of upgradeEventsStatements((name) => `${schema}.${name}`, (column) => `to_json(${column})::text`)) await tx.unsafe(statement)
             await tx.unsafe(setMeta, ['schema_version', String(schemaVersion)])
+            options.logger?.info(`indexer: PostgreSQL schema ${schema} converted to schema version ${schemaVersion} in ${Math.round(performance.now() - began)} ms`)
           }
         })
       } catch (error) {

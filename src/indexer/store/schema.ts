@@ -71,3 +71,7 @@ export function upgradeEventsStatements(table: (name: string) => string, quote: 
     `ALTER TABLE ${table('indexer_events_v2')} RENAME TO indexer_events`,
   ]
 }
+
+/** The log line before a conversion: where, how much, and that it happens once. */
+export const upgradeLine = (where: string, events: number) =>
+  `indexer: converting ${where} from schema version 1 to ${schemaVersion} (${events} events, each kept as its JSON from now on); this happens once`

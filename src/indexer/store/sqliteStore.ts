@@ -2,7 +2,8 @@ import { Database } from 'bun:sqlite'
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import type { Hash } from 'viem'
-import { eventJson, schemaStatements, schemaVersion, upgradeEventsStatements } from './schema.ts'
+import type { Logger } from '../../shared/index.ts'
+import { eventJson, schemaStatements, schemaVersion, upgradeEventsStatements, upgradeLine } from './schema.ts'
 import { type Checkpoint, type IndexerStore, lazyEvents, type StoreCommit, type StoredEvent, type StoredState, type StoreIdentity, StoreMismatchError } from './types.ts'
 
 export type SqliteStoreOptions = {
@@ -13,6 +14,8 @@ export type SqliteStoreOptions = {
   retention: number
   /** How many of the newest block hashes `indexer_block_hashes` keeps. */
   hashWindow: number
+  /** Told when a version 1 file is converted (the one step of opening that can take long). */
+  logger?: Pick<Logger, 'info'>
 }
 
 /**
@@ -127,10 +130,13 @@ export function openSqliteStore(options: SqliteStoreOptions): IndexerStore {
     }
     // Written by an earlier build: each event's columns become its JSON, in one transaction.
     if (version === '1') {
+      const began = performance.now()
+      options.logger?.info(upgradeLine(path, db.query<{ n: number }, []>('SELECT COUNT(*) AS n FROM indexer_events').get()?.n ?? 0))
       db.transaction(() => {
         for (const statement of upgradeEventsStatements((name) => name, (column) => `json_quote(${column})`)) db.exec(statement)
         setMeta.run('schema_version', String(schemaVersion))
       })()
+      options.logger?.info(`indexer: ${path} converted to schema version ${schemaVersion} in ${Math.round(performance.now() - began)} ms`)
     }
   }
 
