@@ -31,11 +31,21 @@ instance = autocannon(
     }
     const statuses = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([status, { count }]) => [status, count]))
     process.stdout.write(
-      `${JSON.stringify({ total: result.requests.total, seconds: result.duration, statuses, errors: result.errors, timeouts: result.timeouts, p50: result.latency.p50, p99: result.latency.p99 })}\n`,
+      `${JSON.stringify({ total: result.requests.total, seconds: result.duration, statuses, errors: result.errors, timeouts: result.timeouts, p50: result.latency.p50, p99: result.latency.p99, cpuSeconds: cpuSince(started) })}\n`,
     )
     process.exit(0)
   },
 )
-instance.on('start', () => process.stdout.write('running\n'))
+// This process's own CPU from the start of the load (Node's start-up not counted): what the
+// load generator takes of the cores it shares with what it loads.
+let started
+const cpuSince = (from) => {
+  const used = process.cpuUsage(from)
+  return (used.user + used.system) / 1e6
+}
+instance.on('start', () => {
+  started = process.cpuUsage()
+  process.stdout.write('running\n')
+})
 const timer = setTimeout(() => instance.stop(), options.seconds * 1000)
 if (stopAsked) instance.stop()

@@ -13,6 +13,8 @@ export type SteadyLoadResult = {
   /** Latency percentiles, ms. */
   p50: number
   p99: number
+  /** CPU seconds (user + system) the load generator itself used while it ran. */
+  cpuSeconds: number
 }
 
 const script = resolve(import.meta.dir, 'steadyLoad.mjs')
