@@ -191,14 +191,20 @@ export function takePrivateKey(config: RelayerConfig): Hex {
 
 export { ConfigError }
 
-/** RELAYER_WS_URL (else `fallback`, the manifest's): ws:// or wss:// only. The value is never repeated: it may hold a key. */
+/**
+ * RELAYER_WS_URL (else `fallback`, the manifest's): ws:// or wss:// only, or `off` for
+ * none even when the manifest names one (an empty value means unset, as for every
+ * variable). The value is never repeated: it may hold a key.
+ */
 function readWsUrl(read: ReturnType<typeof createEnvReader>, fallback: string | undefined): { wsUrl?: string } {
-  const raw = read.string('RELAYER_WS_URL') ?? fallback
+  const own = read.string('RELAYER_WS_URL')
+  if (own?.trim().toLowerCase() === 'off') return {}
+  const raw = own ?? fallback
   if (raw === undefined || raw === '') return {}
   try {
     if (/^wss?:$/.test(new URL(raw).protocol)) return { wsUrl: raw }
   } catch {}
-  read.problem('RELAYER_WS_URL must be a ws:// or wss:// URL of the same node as RELAYER_RPC_URL (for example ws://127.0.0.1:8545 for anvil)')
+  read.problem('RELAYER_WS_URL must be a ws:// or wss:// URL of the same node as RELAYER_RPC_URL (for example ws://127.0.0.1:8545 for anvil), or off')
   return {}
 }
 

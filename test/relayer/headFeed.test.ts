@@ -135,7 +135,7 @@ test('a feed cut off: one warning, orders still settle by polling, and it subscr
 test('RELAYER_WS_URL must be ws:// or wss://', () => {
   const read = (value: string) => () =>
     readRelayerConfig({ RELAYER_PK: devnetAccounts.relayer.privateKey, RELAYER_CHAIN_ID: '421614', RELAYER_BROKER: devnetAccounts.spare.address, RELAYER_WS_URL: value })
-  expect(read('http://127.0.0.1:8545')).toThrow('RELAYER_WS_URL must be a ws:// or wss:// URL of the same node as RELAYER_RPC_URL')
+  expect(read('http://127.0.0.1:8545')).toThrow('RELAYER_WS_URL must be a ws:// or wss:// URL of the same node as RELAYER_RPC_URL (for example ws://127.0.0.1:8545 for anvil), or off')
   expect(read('wss://user:secret@node.example/ws').call(null).wsUrl).toBe('wss://user:secret@node.example/ws')
 })
 
@@ -179,6 +179,10 @@ test("the devnet manifest names anvil's WebSocket, and a relayer reading the man
     // Another node's RPC: the manifest's WebSocket would watch the wrong node, so none.
     expect(read({ RELAYER_RPC_URL: 'http://127.0.0.1:9' }).wsUrl).toBeUndefined()
     expect(read({ RELAYER_WS_URL: 'ws://127.0.0.1:9' }).wsUrl).toBe('ws://127.0.0.1:9')
+    // `off` turns the manifest's off (a node behind a proxy that drops WebSockets); empty is unset.
+    expect(read({ RELAYER_WS_URL: 'off' }).wsUrl).toBeUndefined()
+    expect(read({ RELAYER_WS_URL: 'OFF' }).wsUrl).toBeUndefined()
+    expect(read({ RELAYER_WS_URL: '' }).wsUrl).toBe(devnet.manifest.wsUrl)
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
