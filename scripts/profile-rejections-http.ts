@@ -6,8 +6,12 @@
 //   checks    the same route running the relayer's checks (validate, orderHash, fee
 //             floor) and answering their RelayFailure: the least a relayer does
 //   bunRoute  the checks on a plain Bun.serve route (no hono), with the access line
+//   appBare   the relayer's app without metrics, drain or edge: its shell around the
+//             checks (access line, body limits and deadline, CORS pass-through)
+//   appOps    the same with the metrics
 //   relayer   the relayer's app as served (body limits and deadline, metrics, drain,
 //             access log to /dev/null)
+// `--stages a,b,…` runs some of them (always with the baseline).
 // Bodies: MALFORMED_ORDER (amount "10.5") and FEE_BELOW_FLOOR (feeBps 50, floor 100).
 // No chain is needed: a rejection never reaches the node. See docs/benchmarks.md.
 import { resolve } from 'node:path'
@@ -71,12 +75,16 @@ async function serve(stage: string, port: number) {
         },
       },
     })
+  } else if (stage === 'appBare' || stage === 'appOps') {
+    const { createRelayerApp } = await import('../src/relayer/http/app.ts')
+    const app = createRelayerApp(relayer.context, { version: 'profile', ...(stage === 'appOps' ? { operations: relayer.operations } : {}) })
+    Bun.serve({ hostname, port, fetch: app.fetch })
   } else if (stage === 'relayer') Bun.serve({ hostname, port, fetch: relayer.app.fetch })
   else throw new Error(`unknown stage ${stage}`)
 }
 
 async function drive() {
-  const { values } = parseArgs({ args: Bun.argv.slice(2), options: { rounds: { type: 'string' }, seconds: { type: 'string' } } })
+  const { values } = parseArgs({ args: Bun.argv.slice(2), options: { rounds: { type: 'string' }, seconds: { type: 'string' }, stages: { type: 'string' } } })
   const rounds = Number(values.rounds ?? 5)
   const seconds = Number(values.seconds ?? 3)
   const { signOrder } = await import('../src/client/index.ts')
@@ -91,7 +99,11 @@ async function drive() {
   })
   const bodies = { MALFORMED_ORDER: JSON.stringify({ ...request, order: { ...request.order, amount: '10.5' } }), FEE_BELOW_FLOOR: JSON.stringify(request) }
   const { freePort } = await import('../src/shared/index.ts')
-  const stages = ['baseline', 'checks', 'bunRoute', 'relayer'] as const
+  const known = ['baseline', 'checks', 'bunRoute', 'appBare', 'appOps', 'relayer']
+  const asked = values.stages?.split(',') ?? known
+  const unknown = asked.filter((name) => !known.includes(name))
+  if (unknown.length) throw new Error(`unknown stage ${unknown.join(', ')}; the stages are ${known.join(', ')}`)
+  const stages = known.filter((name) => name === 'baseline' || asked.includes(name))
   const servers = new Map<string, { port: number; child: ReturnType<typeof Bun.spawn> }>()
   for (const name of stages) {
     const port = await freePort()
