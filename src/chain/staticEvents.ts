@@ -1,4 +1,5 @@
-import { type AbiEvent, getAddress, type Hex, toEventSelector } from 'viem'
+import { type AbiEvent, type Hex, toEventSelector } from 'viem'
+import { checksumAddress } from '../wire/index.ts'
 
 /** Decodes one 32-byte word (64 lower-case hex digits) into its field text, or undefined when it is not canonical. */
 type WordDecoder = (word: string) => string | undefined
@@ -101,7 +102,8 @@ function wordDecoder(type: string): WordDecoder | undefined {
 /**
  * Checksummed addresses by their 40 lower-case hex digits: parties repeat in a
  * registry, and viem's getAddress costs ≈ 0.3 µs even when its own cache has the
- * address. Bounded: emptied when full.
+ * address (a new one is checksummed with the WebAssembly Keccak, see checksumAddress).
+ * Bounded: emptied when full.
  */
 const checksums = new Map<string, string>()
 const maxChecksums = 4_096
@@ -110,7 +112,7 @@ function checksummed(hex: string): string {
   let address = checksums.get(hex)
   if (address === undefined) {
     if (checksums.size >= maxChecksums) checksums.clear()
-    address = getAddress(`0x${hex}`)
+    address = checksumAddress(`0x${hex}`)
     checksums.set(hex, address)
   }
   return address

@@ -9,6 +9,7 @@ export * from './activityQuery.ts'
 export * from './codes.ts'
 export { encodeOrder, hashOrder, orderTupleAbi } from './hashOrder.ts'
 export { keccak256, keccakReady } from './keccak.ts'
+export { checksumAddress } from './checksumAddress.ts'
 export {
   receiveAuthorizationTypedData,
   receiveWithAuthorizationTypes,

@@ -46,3 +46,11 @@ export function keccak256Bytes(bytes: Uint8Array): Hex {
   wasm.update(bytes)
   return bytesToHex(wasm.digest('binary'))
 }
+
+/** keccak-256 of a string's UTF-8 bytes as 64 hex digits, no `0x`; undefined until the WebAssembly Keccak has loaded. */
+export function keccakTextHex(text: string): string | undefined {
+  if (!wasm) return undefined
+  wasm.init()
+  wasm.update(text)
+  return wasm.digest('hex')
+}

@@ -1,5 +1,5 @@
 import * as v from 'valibot'
-import { getAddress } from 'viem'
+import { checksumAddress } from './checksumAddress.ts'
 import { AddressSchema, HexSchema, integerIn, Uint256StringSchema } from './primitives.ts'
 
 /**
@@ -41,11 +41,11 @@ export type OrderStruct = {
  */
 export function toOrderStruct(order: Order): OrderStruct {
   return {
-    consumer: getAddress(order.consumer),
-    adapter: getAddress(order.adapter),
+    consumer: checksumAddress(order.consumer),
+    adapter: checksumAddress(order.adapter),
     params: order.params as `0x${string}`,
-    payToken: getAddress(order.payToken),
-    payee: getAddress(order.payee),
+    payToken: checksumAddress(order.payToken),
+    payee: checksumAddress(order.payee),
     amount: BigInt(order.amount),
     nonce: BigInt(order.nonce),
     feeBps: order.feeBps,
