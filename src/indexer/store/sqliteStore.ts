@@ -78,7 +78,7 @@ export function openSqliteStore(options: SqliteStoreOptions): IndexerStore {
   const insertHash = db.query<unknown, [number, string]>(
     'INSERT INTO indexer_block_hashes (block_number, hash) VALUES (?, ?) ON CONFLICT (block_number) DO UPDATE SET hash = excluded.hash',
   )
-  const newestEvents = db.query<Record<string, never>, [number]>(`SELECT block_number, log_index, event FROM indexer_events ORDER BY block_number DESC, log_index DESC LIMIT ?`)
+  const newestEvents = db.query<Record<string, never>, [number]>('SELECT block_number, log_index, event FROM indexer_events ORDER BY block_number DESC, log_index DESC LIMIT ?')
   // Every event, in the table's own order: the order they were written in, which is chain order
   // (a commit appends after its checkpoint, a rewind deletes the tail), checked when read.
   const allEvents = db.query<Record<string, never>, []>('SELECT block_number, log_index, event FROM indexer_events')
