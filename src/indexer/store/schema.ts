@@ -13,6 +13,15 @@ import type { ActivityEvent } from '../../wire/index.ts'
  */
 export const schemaVersion = 2
 
+/** `indexer_events`' columns (version 2), for the table and for the one a version 1 store is converted into. */
+const eventsColumns = `(
+    block_number BIGINT NOT NULL,
+    log_index INTEGER NOT NULL,
+    block_hash TEXT NOT NULL,
+    event TEXT NOT NULL,
+    PRIMARY KEY (block_number, log_index)
+  )`
+
 export const schemaStatements = [
   // One row per key: identity (chain_id, addresses, deployed_at, schema_version) and
   // state (checkpoint_block, checkpoint_hash, truncated).
@@ -22,13 +31,7 @@ export const schemaStatements = [
   )`,
   // The indexed events, newest `INDEXER_RETENTION` kept: the position, the hash of the
   // block each came from (reorg evidence) and the event as served.
-  `CREATE TABLE IF NOT EXISTS indexer_events (
-    block_number BIGINT NOT NULL,
-    log_index INTEGER NOT NULL,
-    block_hash TEXT NOT NULL,
-    event TEXT NOT NULL,
-    PRIMARY KEY (block_number, log_index)
-  )`,
+  `CREATE TABLE IF NOT EXISTS indexer_events ${eventsColumns}`,
   // Hashes of recent range ends and heads (the newest reorg window of them).
   `CREATE TABLE IF NOT EXISTS indexer_block_hashes (
     block_number BIGINT PRIMARY KEY,
@@ -58,13 +61,7 @@ export function upgradeEventsStatements(table: (name: string) => string, quote: 
     `'{"name":' || ${quote('name')} || ',"address":' || ${quote('address')} || ',"blockNumber":"' || block_number || ` +
     `'","logIndex":' || log_index || ',"transactionHash":' || ${quote('transaction_hash')} || ',"fields":' || fields || '}'`
   return [
-    `CREATE TABLE ${table('indexer_events_v2')} (
-      block_number BIGINT NOT NULL,
-      log_index INTEGER NOT NULL,
-      block_hash TEXT NOT NULL,
-      event TEXT NOT NULL,
-      PRIMARY KEY (block_number, log_index)
-    )`,
+    `CREATE TABLE ${table('indexer_events_v2')} ${eventsColumns}`,
     `INSERT INTO ${table('indexer_events_v2')} (block_number, log_index, block_hash, event)
       SELECT block_number, log_index, block_hash, ${json} FROM ${table('indexer_events')} ORDER BY block_number, log_index`,
     `DROP TABLE ${table('indexer_events')}`,
