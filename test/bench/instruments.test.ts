@@ -1,7 +1,8 @@
 // The benchmarks' measuring instruments (scripts/bench/lib), checked against known
 // answers: the /proc CPU reading, percentiles, a latency target given as a difference,
 // and on a real interval-mined anvil the per-block receipt watcher and the count of
-// reverted transactions that every settlement row prints, and `--count-rpc`'s proxy.
+// reverted transactions that every settlement row prints, `--count-rpc`'s proxy, and the
+// steady load (the flood) with its own CPU.
 import { afterAll, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -17,6 +18,7 @@ import { startRpcCounter } from '../../scripts/bench/lib/rpcCounter.ts'
 import { cpuBoundChecks, type RunResult } from '../../scripts/bench/lib/settlementRuns.ts'
 import { startChain } from '../../scripts/bench/lib/settlementWork.ts'
 import { percentile } from '../../scripts/bench/lib/stats.ts'
+import { startSteadyLoad } from '../../scripts/bench/lib/steadyLoad.ts'
 import { devnetAccounts } from '../../src/devnet/index.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'order-relay-bench-test-'))
@@ -101,3 +103,18 @@ test('on a 0.25 s-block anvil, receipts come once per block, reverted txs from a
     await devnet.stop()
   }
 })
+
+test("the steady load holds its rate and reports its own CPU, a share of what it ran for", async () => {
+  const server = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => new Response('ok') })
+  try {
+    const load = await startSteadyLoad({ url: `http://127.0.0.1:${server.port}/`, rate: 400, connections: 4, amount: 400, seconds: 10 })
+    const result = await load.done
+    expect(result.statuses).toEqual({ '200': 400 })
+    expect(result.perSecond).toBeGreaterThan(200)
+    // Its own CPU from the start of the load: some, and at most two cores' worth of the time it ran.
+    expect(result.cpuSeconds).toBeGreaterThan(0)
+    expect(result.cpuSeconds).toBeLessThan(2 * result.seconds + 0.05)
+  } finally {
+    server.stop(true)
+  }
+}, 30_000)
