@@ -213,3 +213,44 @@ test('a node that takes the connection but never answers eth_subscribe: said onc
     silent.stop(true)
   }
 })
+
+test('a subscription that goes quiet while polling sees new blocks: said once, and subscribed again; a feed with nothing newer to push is left alone', async () => {
+  let connections = 0
+  // A node that answers each subscription with head 1, then pushes nothing more.
+  const node = Bun.serve({
+    hostname: '127.0.0.1',
+    port: 0,
+    fetch: (request, server) => (server.upgrade(request, { data: undefined }) ? undefined : new Response('no upgrade', { status: 400 })),
+    websocket: {
+      open() {
+        connections++
+      },
+      message(ws) {
+        ws.send(JSON.stringify({ jsonrpc: '2.0', id: 1, result: '0xs1' }))
+        ws.send(JSON.stringify({ jsonrpc: '2.0', method: 'eth_subscription', params: { subscription: '0xs1', result: { number: '0x1' } } }))
+      },
+    },
+  })
+  const logger = createMemoryLogger()
+  const heads: bigint[] = []
+  const feed = createHeadFeed({ url: `ws://127.0.0.1:${node.port}`, logger, onHead: (number) => heads.push(number), silentMs: 300 })
+  try {
+    await waitFor('the first head', () => heads.length === 1, 5_000)
+    // Polling sees no newer block than the feed pushed: nothing to say, however long it is quiet.
+    feed.polledHead(1n)
+    expect(connections).toBe(1)
+    // Newer blocks, but the subscription is younger than the quiet allowed: left alone.
+    feed.polledHead(5n)
+    expect(connections).toBe(1)
+    await waitFor('the quiet allowed to pass', () => Date.now() - feed.lastHeadAt > 350, 5_000)
+    feed.polledHead(6n)
+    await waitFor('the feed subscribed again', () => connections === 2 && heads.length === 2, 5_000)
+    expect(logger.lines).toEqual([
+      `warn: new block heads: the subscription pushed no head for 0 s while the node mined block 6 at ws://127.0.0.1:${node.port} (RELAYER_WS_URL); polling for blocks meanwhile, trying again`,
+      `new block heads: subscribed again at ws://127.0.0.1:${node.port} (RELAYER_WS_URL)`,
+    ])
+  } finally {
+    feed.stop()
+    node.stop(true)
+  }
+})

@@ -7,6 +7,12 @@ const maxBackoffMs = 30_000
 export type HeadFeed = {
   /** When the last new head arrived (ms since epoch), 0 before the first. */
   readonly lastHeadAt: number
+  /**
+   * The head as the relayer's own polling read it. A subscription that pushed nothing
+   * for `silentMs` while the chain moved past its last head has gone quiet without
+   * closing (some providers drop it on a failover): it is said once and subscribed again.
+   */
+  polledHead(blockNumber: bigint): void
   stop(): void
 }
 
@@ -27,9 +33,12 @@ export function createHeadFeed(options: {
   onHead: (blockNumber: bigint) => void
   /** How long the node may take to answer `eth_subscribe` before the connection is given up (default 10 s). */
   subscribeTimeoutMs?: number
+  /** How long a subscription may push nothing while polling sees new blocks before it is renewed (default 30 s). */
+  silentMs?: number
 }): HeadFeed {
   const { url, logger } = options
   const subscribeTimeoutMs = options.subscribeTimeoutMs ?? 10_000
+  const silentMs = options.silentMs ?? 30_000
   const shown = redactUrl(url)
   let socket: WebSocket | undefined
   let stopped = false
@@ -37,6 +46,8 @@ export function createHeadFeed(options: {
   let retry: ReturnType<typeof setTimeout> | undefined
   let lastHeadAt = 0
   let subscription: string | undefined
+  let subscribedAt = 0
+  let lastPushed: bigint | undefined
   let down = false
 
   function connect() {
@@ -73,6 +84,7 @@ export function createHeadFeed(options: {
         clearTimeout(unanswered)
         if (typeof message.result === 'string') {
           subscription = message.result
+          subscribedAt = Date.now()
           backoffMs = 500
           if (down) logger.info(`new block heads: subscribed again at ${shown} (RELAYER_WS_URL)`)
           down = false
@@ -87,7 +99,8 @@ export function createHeadFeed(options: {
       // A head whose number is not a hex quantity is ignored (BigInt would throw in the socket's handler).
       if (!head || head.subscription !== subscription || typeof head.result?.number !== 'string' || !/^0x[0-9a-f]+$/i.test(head.result.number)) return
       lastHeadAt = Date.now()
-      options.onHead(BigInt(head.result.number))
+      lastPushed = BigInt(head.result.number)
+      options.onHead(lastPushed)
     }
     current.onclose = () => {
       clearTimeout(unanswered)
@@ -112,6 +125,16 @@ export function createHeadFeed(options: {
   return {
     get lastHeadAt() {
       return lastHeadAt
+    },
+    polledHead(blockNumber) {
+      const current = socket
+      if (stopped || subscription === undefined || !current) return
+      if (lastPushed !== undefined && blockNumber <= lastPushed) return
+      const quietMs = Date.now() - Math.max(lastHeadAt, subscribedAt)
+      if (quietMs < silentMs) return
+      current.onclose = null
+      current.close()
+      lost(`the subscription pushed no head for ${Math.round(quietMs / 1000)} s while the node mined block ${blockNumber}`)
     },
     stop() {
       stopped = true

@@ -231,6 +231,10 @@ export function createReceiptWatcher(options: {
     },
     lookup,
     notify,
+    /** The newest block a look has read (undefined before the first). */
+    get head(): bigint | undefined {
+      return lastSeen
+    },
     /** When the head last moved and how soon the key's txs are usually mined (read by the nonce keeper). */
     pace,
     /** The slot once it is resolved, or as it stands after `timeoutMs`. */

@@ -107,6 +107,7 @@ export function createSubmitter(options: SubmitterOptions) {
     running = true
     try {
       await watcher.tick()
+      if (watcher.head !== undefined) feed?.polledHead(watcher.head)
       if (Date.now() >= keeperAt) {
         keeperAt = Date.now() + reviveAfterMs
         await keeper.tick()
