@@ -129,7 +129,8 @@ export function createHeadFeed(options: {
     polledHead(blockNumber) {
       const current = socket
       if (stopped || subscription === undefined || !current) return
-      if (lastPushed !== undefined && blockNumber <= lastPushed) return
+      // Two blocks at least past the last pushed head: a push racing the poll is not silence.
+      if (lastPushed !== undefined && blockNumber <= lastPushed + 1n) return
       const quietMs = Date.now() - Math.max(lastHeadAt, subscribedAt)
       if (quietMs < silentMs) return
       current.onclose = null
