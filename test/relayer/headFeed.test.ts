@@ -188,9 +188,10 @@ test("the devnet manifest names anvil's WebSocket, and a relayer reading the man
   }
 })
 
-test('a node that takes the connection but never answers eth_subscribe: said once, and the feed connects again', async () => {
+/** A WebSocket node on loopback that counts its connections and answers each message with `answer`. */
+function wsNode(answer: (ws: { send(text: string): unknown }) => void = () => {}) {
   let connections = 0
-  const silent = Bun.serve({
+  const server = Bun.serve({
     hostname: '127.0.0.1',
     port: 0,
     fetch: (request, server) => (server.upgrade(request, { data: undefined }) ? undefined : new Response('no upgrade', { status: 400 })),
@@ -198,38 +199,32 @@ test('a node that takes the connection but never answers eth_subscribe: said onc
       open() {
         connections++
       },
-      message() {},
+      message: (ws) => answer(ws),
     },
   })
+  return { port: server.port, connections: () => connections, stop: () => server.stop(true) }
+}
+
+test('a node that takes the connection but never answers eth_subscribe: said once, and the feed connects again', async () => {
+  const silent = wsNode()
   const logger = createMemoryLogger()
   const feed = createHeadFeed({ url: `ws://127.0.0.1:${silent.port}`, logger, onHead: () => {}, subscribeTimeoutMs: 200 })
   try {
-    await waitFor('the feed connected a second time', () => connections >= 2, 5_000)
+    await waitFor('the feed connected a second time', () => silent.connections() >= 2, 5_000)
     expect(logger.lines).toEqual([
       `warn: new block heads: eth_subscribe newHeads got no answer within 200 ms at ws://127.0.0.1:${silent.port} (RELAYER_WS_URL); polling for blocks meanwhile, trying again`,
     ])
   } finally {
     feed.stop()
-    silent.stop(true)
+    silent.stop()
   }
 })
 
 test('a subscription that goes quiet while polling sees new blocks: said once, and subscribed again; a feed with nothing newer to push is left alone', async () => {
-  let connections = 0
   // A node that answers each subscription with head 1, then pushes nothing more.
-  const node = Bun.serve({
-    hostname: '127.0.0.1',
-    port: 0,
-    fetch: (request, server) => (server.upgrade(request, { data: undefined }) ? undefined : new Response('no upgrade', { status: 400 })),
-    websocket: {
-      open() {
-        connections++
-      },
-      message(ws) {
-        ws.send(JSON.stringify({ jsonrpc: '2.0', id: 1, result: '0xs1' }))
-        ws.send(JSON.stringify({ jsonrpc: '2.0', method: 'eth_subscription', params: { subscription: '0xs1', result: { number: '0x1' } } }))
-      },
-    },
+  const node = wsNode((ws) => {
+    ws.send(JSON.stringify({ jsonrpc: '2.0', id: 1, result: '0xs1' }))
+    ws.send(JSON.stringify({ jsonrpc: '2.0', method: 'eth_subscription', params: { subscription: '0xs1', result: { number: '0x1' } } }))
   })
   const logger = createMemoryLogger()
   const heads: bigint[] = []
@@ -239,21 +234,21 @@ test('a subscription that goes quiet while polling sees new blocks: said once, a
     // Polling sees no newer block than the feed pushed, or just the next (a push racing the poll): nothing to say.
     feed.polledHead(1n)
     feed.polledHead(2n)
-    expect(connections).toBe(1)
+    expect(node.connections()).toBe(1)
     // Newer blocks, but the subscription is younger than the quiet allowed: left alone.
     feed.polledHead(5n)
-    expect(connections).toBe(1)
+    expect(node.connections()).toBe(1)
     await waitFor('the quiet allowed to pass', () => Date.now() - feed.lastHeadAt > 350, 5_000)
     feed.polledHead(2n)
-    expect(connections).toBe(1)
+    expect(node.connections()).toBe(1)
     feed.polledHead(6n)
-    await waitFor('the feed subscribed again', () => connections === 2 && heads.length === 2, 5_000)
+    await waitFor('the feed subscribed again', () => node.connections() === 2 && heads.length === 2, 5_000)
     expect(logger.lines).toEqual([
       `warn: new block heads: the subscription pushed no head for 0 s while the node mined block 6 at ws://127.0.0.1:${node.port} (RELAYER_WS_URL); polling for blocks meanwhile, trying again`,
       `new block heads: subscribed again at ws://127.0.0.1:${node.port} (RELAYER_WS_URL)`,
     ])
   } finally {
     feed.stop()
-    node.stop(true)
+    node.stop()
   }
 })
