@@ -68,9 +68,7 @@ export function createHeadFeed(options: {
       // A node that takes the connection but never answers the subscription pushes nothing: say so and try again.
       unanswered = setTimeout(() => {
         if (subscription !== undefined || socket !== current) return
-        current.onclose = null
-        current.close()
-        lost(`eth_subscribe newHeads got no answer within ${subscribeTimeoutMs} ms`)
+        drop(current, `eth_subscribe newHeads got no answer within ${subscribeTimeoutMs} ms`)
       }, subscribeTimeoutMs)
     }
     current.onmessage = ({ data }) => {
@@ -89,9 +87,7 @@ export function createHeadFeed(options: {
           if (down) logger.info(`new block heads: subscribed again at ${shown} (RELAYER_WS_URL)`)
           down = false
         } else {
-          current.onclose = null
-          current.close()
-          lost(`eth_subscribe newHeads was refused (${String(message.error?.message ?? 'no reason given').slice(0, 200)})`)
+          drop(current, `eth_subscribe newHeads was refused (${String(message.error?.message ?? 'no reason given').slice(0, 200)})`)
         }
         return
       }
@@ -107,6 +103,13 @@ export function createHeadFeed(options: {
       if (!stopped) lost(opened ? 'the connection closed' : 'cannot connect')
     }
     current.onerror = () => {}
+  }
+
+  /** Closes a connection the feed gives up on (its close is not reported again) and tries anew. */
+  function drop(connection: WebSocket, why: string) {
+    connection.onclose = null
+    connection.close()
+    lost(why)
   }
 
   function lost(why: string) {
@@ -133,9 +136,7 @@ export function createHeadFeed(options: {
       if (lastPushed !== undefined && blockNumber <= lastPushed + 1n) return
       const quietMs = Date.now() - Math.max(lastHeadAt, subscribedAt)
       if (quietMs < silentMs) return
-      current.onclose = null
-      current.close()
-      lost(`the subscription pushed no head for ${Math.round(quietMs / 1000)} s while the node mined block ${blockNumber}`)
+      drop(current, `the subscription pushed no head for ${Math.round(quietMs / 1000)} s while the node mined block ${blockNumber}`)
     },
     stop() {
       stopped = true
