@@ -6,11 +6,13 @@
 //   checks    the same route running the relayer's checks (validate, orderHash, fee
 //             floor) and answering their RelayFailure: the least a relayer does
 //   bunRoute  the checks on a plain Bun.serve route (no hono), with the access line
-//   appBare   the relayer's app without metrics, drain or edge: its shell around the
-//             checks (access line, body limits and deadline, CORS pass-through)
+//   appBare   the relayer's route without metrics, drain or edge: its shell around the
+//             checks (access line, body limits and deadline)
 //   appOps    the same with the metrics
-//   relayer   the relayer's app as served (body limits and deadline, metrics, drain,
-//             access log to /dev/null)
+//   relayer   the relayer's app as served (POST /broker on its own Bun.serve route:
+//             body limits and deadline, metrics, drain, access log to /dev/null)
+//   hono      the same relayer with POST /broker through its hono app (as
+//             `app.request` reaches it), to show what the route saves
 // `--stages a,b,…` runs some of them (always with the baseline).
 // Bodies: MALFORMED_ORDER (amount "10.5") and FEE_BELOW_FLOOR (feeBps 50, floor 100).
 // No chain is needed: a rejection never reaches the node. See docs/benchmarks.md.
@@ -77,9 +79,10 @@ async function serve(stage: string, port: number) {
     })
   } else if (stage === 'appBare' || stage === 'appOps') {
     const { createRelayerApp } = await import('../src/relayer/http/app.ts')
-    const app = createRelayerApp(relayer.context, { version: 'profile', ...(stage === 'appOps' ? { operations: relayer.operations } : {}) })
-    Bun.serve({ hostname, port, fetch: app.fetch })
-  } else if (stage === 'relayer') Bun.serve({ hostname, port, fetch: relayer.app.fetch })
+    const { app, routes } = createRelayerApp(relayer.context, { version: 'profile', ...(stage === 'appOps' ? { operations: relayer.operations } : {}) })
+    Bun.serve({ hostname, port, routes, fetch: app.fetch })
+  } else if (stage === 'relayer') Bun.serve({ hostname, port, routes: relayer.routes, fetch: relayer.app.fetch })
+  else if (stage === 'hono') Bun.serve({ hostname, port, fetch: relayer.app.fetch })
   else throw new Error(`unknown stage ${stage}`)
 }
 
@@ -99,7 +102,7 @@ async function drive() {
   })
   const bodies = { MALFORMED_ORDER: JSON.stringify({ ...request, order: { ...request.order, amount: '10.5' } }), FEE_BELOW_FLOOR: JSON.stringify(request) }
   const { freePort } = await import('../src/shared/index.ts')
-  const known = ['baseline', 'checks', 'bunRoute', 'appBare', 'appOps', 'relayer']
+  const known = ['baseline', 'checks', 'bunRoute', 'appBare', 'appOps', 'relayer', 'hono']
   const asked = values.stages?.split(',') ?? known
   const unknown = asked.filter((name) => !known.includes(name))
   if (unknown.length) throw new Error(`unknown stage ${unknown.join(', ')}; the stages are ${known.join(', ')}`)

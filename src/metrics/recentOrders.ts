@@ -1,6 +1,3 @@
-/** One answered `POST /broker`. */
-type Answer = { at: number; code: string; seconds: number }
-
 const windowMs = 5 * 60_000
 const maxKept = 10_000
 
@@ -12,36 +9,46 @@ export type RecentOrdersSummary = {
 }
 
 /**
- * The last five minutes of `POST /broker` answers (at most 10,000), kept for the
- * status page: orders per minute by outcome and latency percentiles (Prometheus
- * keeps the long history). Adding is O(1): expired answers are skipped by moving a
- * start index, and the array is compacted only once half of it is dead.
+ * The last five minutes of `POST /broker` answers (at most the newest 10,000), kept
+ * for the status page: orders per minute by outcome and latency percentiles
+ * (Prometheus keeps the long history). A ring of numbers: adding one allocates
+ * nothing, so a flood of rejections leaves no garbage that outlives its request (an
+ * object per answer, kept for seconds, cost each rejection more than its checks).
+ * Answers past the window are skipped when read.
  */
 export function createRecentOrders(now: () => number = Date.now) {
-  let answers: Answer[] = []
-  let start = 0
-  const prune = (at: number) => {
-    while (start < answers.length && (answers[start]!.at < at - windowMs || answers.length - start > maxKept)) start++
-    if (start > 1_024 && start * 2 > answers.length) {
-      answers = answers.slice(start)
-      start = 0
-    }
-  }
+  const at = new Float64Array(maxKept)
+  const seconds = new Float64Array(maxKept)
+  const codeOf = new Uint16Array(maxKept)
+  // Codes are a small closed set (the wire's and the edge's); each is numbered once.
+  const codes: string[] = []
+  const numbers = new Map<string, number>()
+  let next = 0
+  let held = 0
   return {
-    add(code: string, seconds: number) {
-      const at = now()
-      answers.push({ at, code, seconds })
-      prune(at)
+    add(code: string, took: number) {
+      let number = numbers.get(code)
+      if (number === undefined) {
+        number = codes.push(code) - 1
+        numbers.set(code, number)
+      }
+      at[next] = now()
+      seconds[next] = took
+      codeOf[next] = number
+      next = (next + 1) % maxKept
+      if (held < maxKept) held++
     },
     summary(): RecentOrdersSummary {
-      const at = now()
-      prune(at)
+      const time = now()
       const perMinute: Record<string, number> = {}
       const settled: number[] = []
-      for (let i = start; i < answers.length; i++) {
-        const answer = answers[i]!
-        if (answer.at >= at - 60_000) perMinute[answer.code] = (perMinute[answer.code] ?? 0) + 1
-        if (answer.code === 'OK') settled.push(answer.seconds)
+      for (let i = 0; i < held; i++) {
+        const slot = (next - held + i + maxKept) % maxKept
+        const when = at[slot]!
+        if (when < time - windowMs) continue
+        const code = codes[codeOf[slot]!]!
+        if (when >= time - 60_000) perMinute[code] = (perMinute[code] ?? 0) + 1
+        if (code === 'OK') settled.push(seconds[slot]!)
       }
       settled.sort((a, b) => a - b)
       const pick = (q: number) => (settled.length === 0 ? null : settled[Math.min(settled.length - 1, Math.ceil(q * settled.length) - 1)]!)

@@ -108,13 +108,16 @@ export function createRelayerMetrics(address: string, sources: RelayerGaugeSourc
       inflight++
       return performance.now()
     },
+    /** `answered` for a hono route. */
     end(c: Context, began: number) {
+      observe.answered(c.req.method, c.req.path, c.res.status, String((c.get as (key: string) => unknown)('code') ?? '-'), began)
+    },
+    /** One answered request, `began` being `begin`'s value. */
+    answered(method: string, path: string, status: number, code: string, began: number) {
       inflight--
-      const path = c.req.path
       const route = relayerRoutes.includes(path) ? path : 'unmatched'
-      const code = String((c.get as (key: string) => unknown)('code') ?? '-')
-      answers.add(route, c.res.status, code)
-      if (path === '/broker' && c.req.method === 'POST') {
+      answers.add(route, status, code)
+      if (path === '/broker' && method === 'POST') {
         const seconds = (performance.now() - began) / 1000
         if (code === 'OK') settlement.observe(seconds)
         recent.add(code, seconds)

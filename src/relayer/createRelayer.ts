@@ -155,10 +155,13 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
     readBalance: operations.readBalance,
     ...(redis ? { shareBuckets: (local) => createSharedBuckets(redis, local, { ratePerSec: config.edge.ratePerSec, burst: config.edge.rateBurst }) } : {}),
   })
-  const app = createRelayerApp(context, { version: dependencies.version, edge: edge.middleware, drain, operations, bodyTimeoutMs: config.bodyTimeoutMs })
+  const { app, routes } = createRelayerApp(context, { version: dependencies.version, edge, drain, operations, bodyTimeoutMs: config.bodyTimeoutMs })
 
   return {
+    /** The HTTP surface for `app.request` (every route, `POST /broker` included). */
     app,
+    /** `Bun.serve`'s routes: `POST /broker` answered past hono (http/brokerRoute.ts). */
+    routes,
     context,
     address: account.address,
     /** Metrics, readiness and the status page; the journal plugs in with `operations.useJournal`. */
@@ -181,7 +184,7 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
       context.clock.start()
       edge.start()
       operations.start({ edgePollsBalance: config.edge.enabled })
-      const server = Bun.serve({ hostname: config.host, port: config.port, fetch: app.fetch, idleTimeout: 120, maxRequestBodySize: maxServerBodyBytes })
+      const server = Bun.serve({ hostname: config.host, port: config.port, routes, fetch: app.fetch, idleTimeout: 120, maxRequestBodySize: maxServerBodyBytes })
       const url = listenUrl(config.host, server.port as number)
       logger.info(`relayer ${account.address} on chain ${config.chainId}, broker ${config.broker}, listening on ${url}`)
       for (const line of describeEdge(config.edge)) logger.info(line)

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, test } from 'bun:test'
 import { Hono } from 'hono'
-import { clientIp, normalizeIp } from '../../src/relayer/edge/clientIp.ts'
+import { clientIp, normalizeIp, type SocketReader } from '../../src/relayer/edge/clientIp.ts'
 import { type Cidr, contains, parseTrustedProxies, type TrustedProxies } from '../../src/relayer/edge/trustedProxies.ts'
 
 describe('normalizeIp', () => {
@@ -34,7 +34,7 @@ describe('normalizeIp', () => {
 describe('clientIp', () => {
   const keyOf = (trustProxy: boolean) => {
     const app = new Hono()
-    app.get('/', (c) => c.text(clientIp(c, { trustProxy })))
+    app.get('/', (c) => c.text(clientIp(c.req.raw, c.env as SocketReader | undefined, { trustProxy })))
     return app
   }
   const server = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: keyOf(false).fetch })
@@ -67,7 +67,7 @@ describe('clientIp', () => {
 describe('trusted proxies', () => {
   const serveWith = (trustedProxies: TrustedProxies) => {
     const app = new Hono()
-    app.get('/', (c) => c.text(clientIp(c, { trustProxy: true, trustedProxies })))
+    app.get('/', (c) => c.text(clientIp(c.req.raw, c.env as SocketReader, { trustProxy: true, trustedProxies })))
     return Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: app.fetch })
   }
   const parsed = (raw: string) => parseTrustedProxies(raw) as TrustedProxies

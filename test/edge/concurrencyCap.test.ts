@@ -1,54 +1,79 @@
-import { describe, expect, test } from 'bun:test'
-import { Hono } from 'hono'
+// The global in-flight cap (SPEC.md 4.5 item 2): its counter, and its place in the
+// relayer's POST /broker, where a slot is held while the order is in the pipeline and
+// given back when it is answered, failed or not.
+import { afterAll, describe, expect, test } from 'bun:test'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { signOrder } from '../../src/client/index.ts'
 import { concurrencyCap } from '../../src/relayer/edge/concurrencyCap.ts'
-
-/** An app whose handler waits until the test releases it. */
-function slowApp(max: number) {
-  const gates: Array<() => void> = []
-  const app = new Hono()
-  app.use(concurrencyCap({ max }))
-  app.post('/broker', async (c) => {
-    await new Promise<void>((resolve) => gates.push(resolve))
-    if (c.req.header('x-fail')) throw new Error('boom')
-    return c.json({ ok: true })
-  })
-  app.onError((_error, c) => c.json({ ok: false }, 500))
-  const post = (headers: Record<string, string> = {}) => app.request('/broker', { method: 'POST', headers })
-  return { post, gates, releaseAll: () => gates.splice(0).forEach((release) => release()) }
-}
+import { offlineBroker, offlineChainId, offlineRelayer } from './support/offlineRelayer.ts'
 
 describe('concurrencyCap', () => {
-  test('over the cap: 429 SERVER_BUSY at once, the rest complete', async () => {
-    const { post, gates, releaseAll } = slowApp(2)
-    const first = post()
-    const second = post()
-    await Bun.sleep(5)
-    expect(gates.length).toBe(2)
-    // Answered while both slots are still held: refused at once, not queued behind them.
-    const busy = await post()
-    expect(busy.status).toBe(429)
-    expect(busy.headers.get('retry-after')).toBe('1')
-    expect(await busy.json()).toEqual({
-      ok: false,
+  test('over the cap: SERVER_BUSY at once with Retry-After 1; a slot comes back on leave', () => {
+    const cap = concurrencyCap({ max: 2 })
+    expect([cap.enter(), cap.enter()]).toEqual([undefined, undefined])
+    expect(cap.enter()).toEqual({
       code: 'SERVER_BUSY',
       message: 'relayer is at its concurrency cap (2 orders in flight); retry shortly or use another relayer',
+      headers: { 'Retry-After': '1' },
     })
-    expect(gates.length).toBe(2) // the refused request never reached the handler
-    releaseAll()
-    expect([(await first).status, (await second).status]).toEqual([200, 200])
+    expect(cap.inflight).toBe(2)
+    cap.leave()
+    expect(cap.enter()).toBeUndefined()
+    expect(cap.inflight).toBe(2)
   })
+})
 
-  test('slots come back when requests finish, failed ones included', async () => {
-    const { post, gates, releaseAll } = slowApp(1)
-    const failing = post({ 'x-fail': '1' })
-    await Bun.sleep(5)
-    expect((await post()).status).toBe(429)
-    releaseAll()
-    expect((await failing).status).toBe(500)
-    const next = post()
-    await Bun.sleep(5)
-    expect(gates.length).toBe(1)
-    releaseAll()
-    expect((await next).status).toBe(200)
+describe('the cap in POST /broker', () => {
+  // An RPC endpoint that holds every request until the test lets them fail.
+  const held: Array<() => void> = []
+  const rpc = Bun.serve({
+    hostname: '127.0.0.1',
+    port: 0,
+    fetch: () =>
+      new Promise<Response>((resolve) => {
+        held.push(() => resolve(Response.json({ jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'held, then refused by the test' } })))
+      }),
+  })
+  afterAll(() => rpc.stop(true))
+
+  async function order() {
+    const consumer = privateKeyToAccount(generatePrivateKey())
+    const address = (byte: string) => `0x${byte.repeat(20)}` as const
+    const request = await signOrder({
+      account: consumer,
+      order: { consumer: consumer.address, adapter: address('0a'), params: `0x${'00'.repeat(31)}01`, payToken: address('0b'), payee: address('0c'), amount: '10000000', nonce: String(Date.now()), feeBps: 100 },
+      broker: offlineBroker,
+      chainId: offlineChainId,
+      domain: { name: 'USD Coin', version: '2', chainId: offlineChainId, verifyingContract: address('0b') },
+      validBefore: BigInt(Math.floor(Date.now() / 1000) + 3_600),
+    })
+    return { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(request) }
+  }
+
+  test('an order past the checks holds the one slot; the next is refused at once; the slot comes back when the first fails', async () => {
+    const { relayer } = offlineRelayer({ RELAYER_MAX_INFLIGHT: '1', RELAYER_FEE_FLOOR_BPS: '10' }, `http://127.0.0.1:${rpc.port}`)
+    const first = relayer.app.request('/broker', await order())
+    const deadline = Date.now() + 5_000
+    while (held.length === 0) {
+      if (Date.now() > deadline) throw new Error('the first order never reached the RPC')
+      await Bun.sleep(5)
+    }
+    const busy = await relayer.app.request('/broker', await order())
+    expect(busy.status).toBe(429)
+    expect(((await busy.json()) as { code: string }).code).toBe('SERVER_BUSY')
+    // The edge comes before the checks (as in SPEC.md 4.5's order): even a malformed order is told busy.
+    const malformed = await relayer.app.request('/broker', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })
+    expect(((await malformed.json()) as { code: string }).code).toBe('SERVER_BUSY')
+    // Let the first order's RPC calls fail: it is answered with a failure, and its slot is free again.
+    const releasing = setInterval(() => held.splice(0).forEach((fail) => fail()), 5)
+    try {
+      const failed = await first
+      expect(failed.status).not.toBe(200)
+      expect(failed.status).not.toBe(429)
+      const third = await relayer.app.request('/broker', await order())
+      expect(third.status).not.toBe(429)
+    } finally {
+      clearInterval(releasing)
+    }
   })
 })

@@ -1,21 +1,21 @@
+// The edge's CORS (SPEC.md 4.5 item 4) through the relayer's own app: preflights and
+// reads go through hono's middleware, `POST /broker` is answered outside hono with the
+// same headers (checked against hono/cors itself). The browser half is browser.test.ts.
 import { describe, expect, test } from 'bun:test'
 import { Hono } from 'hono'
-import { edgeCors } from '../../src/relayer/edge/cors.ts'
+import { createEdgeCors } from '../../src/relayer/edge/cors.ts'
+import { offlineRelayer } from './support/offlineRelayer.ts'
 
 const allowed = 'https://app.example.com'
 const other = 'https://evil.example.net'
 
+/** The relayer's app with the edge on and these origins; a POST with `{}` reaches the checks (MALFORMED_ORDER). */
 function corsApp(origins: string[]) {
-  let brokerCalls = 0
-  const app = new Hono()
-  app.use(edgeCors({ origins }))
-  app.get('/info', (c) => c.json({ feeFloorBps: 0 }))
-  app.post('/broker', (c) => {
-    brokerCalls++
-    return c.json({ ok: true })
-  })
-  return { app, calls: () => brokerCalls }
+  const { relayer } = offlineRelayer({ RELAYER_HARDENED: '1', ...(origins.length ? { RELAYER_CORS_ORIGINS: origins.join(',') } : {}) })
+  return { app: relayer.app }
 }
+
+const post = (origin?: string) => ({ method: 'POST', headers: { 'content-type': 'application/json', ...(origin ? { origin } : {}) }, body: '{}' })
 
 const preflight = (origin: string) => ({
   method: 'OPTIONS',
@@ -50,9 +50,9 @@ describe('edgeCors', () => {
       'access-control-max-age': '600',
       vary: 'Origin, Access-Control-Request-Headers',
     })
-    const post = await app.request('/broker', { method: 'POST', headers: { origin: allowed } })
-    expect(post.status).toBe(200)
-    expect(post.headers.get('access-control-allow-origin')).toBe(allowed)
+    const answer = await app.request('/broker', post(allowed))
+    expect(answer.status).toBe(400)
+    expect(corsHeaders(answer)).toEqual({ 'access-control-allow-origin': allowed, 'access-control-expose-headers': 'Retry-After', vary: 'Origin' })
   })
 
   test('POST /broker: another origin gets no grant, neither on the preflight nor on the request', async () => {
@@ -61,16 +61,16 @@ describe('edgeCors', () => {
     expect(pre.status).toBe(204)
     expect(pre.headers.get('access-control-allow-origin')).toBeNull()
     expect(pre.headers.get('access-control-allow-methods')).toBeNull()
-    const post = await app.request('/broker', { method: 'POST', headers: { origin: other } })
-    expect(post.headers.get('access-control-allow-origin')).toBeNull()
+    const answer = await app.request('/broker', post(other))
+    expect(answer.headers.get('access-control-allow-origin')).toBeNull()
   })
 
   test('POST /broker without Origin (a server-side agent) passes and gets no CORS grant', async () => {
-    const { app, calls } = corsApp([allowed])
-    const post = await app.request('/broker', { method: 'POST' })
-    expect(post.status).toBe(200)
-    expect(post.headers.get('access-control-allow-origin')).toBeNull()
-    expect(calls()).toBe(1)
+    const { app } = corsApp([allowed])
+    const answer = await app.request('/broker', post())
+    expect(answer.status).toBe(400)
+    expect(((await answer.json()) as { code: string }).code).toBe('MALFORMED_ORDER') // the pipeline's answer, not the edge's
+    expect(answer.headers.get('access-control-allow-origin')).toBeNull()
   })
 
   test('no origins listed: no browser may POST, GET /info still open', async () => {
@@ -90,5 +90,18 @@ describe('edgeCors', () => {
     const pre = await app.request('/broker', preflight(other))
     expect(pre.headers.get('access-control-allow-origin')).toBe('*')
     expect(pre.headers.get('access-control-allow-methods')).toBe('POST')
+  })
+
+  test("POST /broker's answers carry exactly the headers hono/cors gives a POST, for every kind of origin", async () => {
+    for (const origins of [[allowed], ['*'], []]) {
+      const { app } = corsApp(origins)
+      const hono = new Hono()
+      hono.use(createEdgeCors({ origins }).middleware)
+      hono.post('/broker', (c) => c.json({ ok: false }, 400))
+      for (const origin of [allowed, other, undefined]) {
+        const ours = corsHeaders(await app.request('/broker', post(origin)))
+        expect({ origins, origin, headers: ours }).toEqual({ origins, origin, headers: corsHeaders(await hono.request('/broker', post(origin))) })
+      }
+    }
   })
 })

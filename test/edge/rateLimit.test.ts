@@ -6,7 +6,7 @@ import { createTokenBuckets } from '../../src/relayer/edge/tokenBucket.ts'
 function limitedApp(options: { ratePerSec: number; burst: number; trustProxy: boolean; maxBuckets?: number }) {
   const buckets = createTokenBuckets(options)
   const app = new Hono()
-  app.use(rateLimit({ buckets, ...options }))
+  app.use(rateLimit({ buckets, ...options }).middleware)
   app.get('/info', (c) => c.json({ ok: true }))
   app.post('/broker', (c) => c.json({ ok: true }))
   app.options('/broker', (c) => c.body(null, 204))

@@ -19,3 +19,16 @@ test('per-minute counts by code and nearest-rank percentiles; answers older than
   for (let i = 0; i < 3_000; i++) recent.add('OK', 1)
   expect(recent.summary().latencySeconds.count).toBe(3_000)
 })
+
+test('only the newest 10,000 answers are kept, in the order they came', () => {
+  const clock = 5_000_000
+  const recent = createRecentOrders(() => clock)
+  for (let i = 0; i < 4_000; i++) recent.add('WOULD_REVERT', 9)
+  for (let i = 1; i <= 10_000; i++) recent.add('OK', i)
+  const kept = recent.summary()
+  expect(kept.perMinute).toEqual({ OK: 10_000 })
+  expect(kept.latencySeconds).toEqual({ count: 10_000, p50: 5_000, p90: 9_000, p99: 9_900 })
+  recent.add('MALFORMED_ORDER', 0)
+  expect(recent.summary().perMinute).toEqual({ OK: 9_999, MALFORMED_ORDER: 1 })
+  expect(recent.summary().latencySeconds.p50).toBe(5_001)
+})

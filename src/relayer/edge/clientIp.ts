@@ -1,5 +1,3 @@
-import type { Context } from 'hono'
-import { getConnInfo } from 'hono/bun'
 import { oneHop, pickClient, type TrustedProxies } from './trustedProxies.ts'
 
 export type ClientIpOptions = {
@@ -9,25 +7,23 @@ export type ClientIpOptions = {
   trustedProxies?: TrustedProxies
 }
 
+/** What tells a request's socket address: `Bun.serve`'s server (a route's second argument, hono's `c.env`). */
+export type SocketReader = { requestIP(request: Request): { address: string } | null }
+
 /**
  * The key a client is rate-limited by: the socket's address, or with `trustProxy`
  * the rightmost `X-Forwarded-For` address not added by a trusted proxy (entries a
  * client writes itself sit to the left of what its proxies append, so the first entry
  * is never believed). Addresses are normalized by `normalizeIp`; `unknown` when
- * neither is available (e.g. `app.request` in a test).
+ * neither is available (e.g. `app.request` in a test, which has no server).
  *
  * @example
- * const key = clientIp(c, { trustProxy: false }) // '127.0.0.1'
+ * const key = clientIp(request, server, { trustProxy: false }) // '127.0.0.1'
  */
-export function clientIp(c: Context, options: ClientIpOptions): string {
-  let socket: string | undefined
-  try {
-    socket = getConnInfo(c).remote.address
-  } catch {
-    // Not served by Bun.serve (no server in env): no socket to read.
-  }
+export function clientIp(request: Request, server: SocketReader | undefined, options: ClientIpOptions): string {
+  const socket = typeof server?.requestIP === 'function' ? (server.requestIP(request)?.address ?? undefined) : undefined
   if (options.trustProxy) {
-    const forwarded = (c.req.header('x-forwarded-for') ?? '')
+    const forwarded = (request.headers.get('x-forwarded-for') ?? '')
       .split(',')
       .map((entry) => entry.trim())
       .filter(Boolean)

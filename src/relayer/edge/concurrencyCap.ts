@@ -1,38 +1,47 @@
-import { createMiddleware } from 'hono/factory'
-import type { AccessLogVariables } from '../http/accessLog.ts'
-import { edgeReject } from './reject.ts'
+import type { EdgeRefusal } from './reject.ts'
 
 export type ConcurrencyCapOptions = {
   /** Requests allowed in flight at once, over all clients. */
   max: number
 }
 
+export type ConcurrencyCap = {
+  /** Takes a slot, or refuses at once when all are held (nothing ever waits in a queue). */
+  enter(): EdgeRefusal | undefined
+  /** Gives back a slot taken by `enter`, whether its request succeeded or failed. */
+  leave(): void
+  /** Slots held now. */
+  readonly inflight: number
+}
+
 /**
- * Global in-flight cap (SPEC.md 4.5 item 2): while `max` requests are being handled,
- * the next one is answered 429 `SERVER_BUSY` at once (with `Retry-After: 1`); nothing
- * ever waits in a queue. A slot is released when its handler has answered, whether it
- * succeeded or failed.
+ * Global in-flight cap (SPEC.md 4.5 item 2): while `max` orders are being handled,
+ * the next one is refused 429 `SERVER_BUSY` (with `Retry-After: 1`).
  *
  * @example
- * app.use('/broker', concurrencyCap({ max: 64 }))
+ * const cap = concurrencyCap({ max: 64 })
+ * const busy = cap.enter()
+ * if (!busy) try { await settle() } finally { cap.leave() }
  */
-export function concurrencyCap(options: ConcurrencyCapOptions) {
+export function concurrencyCap(options: ConcurrencyCapOptions): ConcurrencyCap {
   const { max } = options
+  const busy: EdgeRefusal = {
+    code: 'SERVER_BUSY',
+    message: `relayer is at its concurrency cap (${max} orders in flight); retry shortly or use another relayer`,
+    headers: { 'Retry-After': '1' },
+  }
   let inflight = 0
-  return createMiddleware<{ Variables: AccessLogVariables }>(async function concurrencyCap(c, next) {
-    if (inflight >= max) {
-      return edgeReject(
-        c,
-        'SERVER_BUSY',
-        `relayer is at its concurrency cap (${max} orders in flight); retry shortly or use another relayer`,
-        { 'Retry-After': '1' },
-      )
-    }
-    inflight++
-    try {
-      await next()
-    } finally {
+  return {
+    enter() {
+      if (inflight >= max) return busy
+      inflight++
+      return undefined
+    },
+    leave() {
       inflight--
-    }
-  })
+    },
+    get inflight() {
+      return inflight
+    },
+  }
 }

@@ -1,10 +1,16 @@
-import type { Context } from 'hono'
+import type { Context, MiddlewareHandler } from 'hono'
 import { cors } from 'hono/cors'
-import { createMiddleware } from 'hono/factory'
 
 export type EdgeCorsOptions = {
   /** Origins allowed to call `POST /broker` from a browser; `*` allows any. */
   origins: readonly string[]
+}
+
+export type EdgeCors = {
+  /** For the hono routes: preflights (`OPTIONS /broker` included) and every read. */
+  middleware: MiddlewareHandler
+  /** The CORS headers of a `POST /broker` answer to a request from `origin` (null: none sent). */
+  brokerHeaders(origin: string | null): Record<string, string>
 }
 
 /** The relayer's routes; any other path gets no CORS headers (and its plain 404). */
@@ -19,31 +25,44 @@ const relayerPaths = new Set(['/broker', '/info', '/api/openapi.json'])
  * - every other route (`GET /info`, `GET /api/openapi.json`): readable from any origin.
  * `Retry-After` is exposed so a page can read it from a 429. Preflights are answered
  * here, before the rate limit and the breaker, so they never see either. Paths that
- * are not relayer routes get no CORS at all.
+ * are not relayer routes get no CORS at all. `POST /broker` itself is answered outside
+ * hono (http/brokerRoute.ts), with `brokerHeaders`: the same headers `hono/cors` gives
+ * a non-preflight request.
  *
  * @example
- * app.use(edgeCors({ origins: ['https://app.example.com'] }))
+ * const edgeCors = createEdgeCors({ origins: ['https://app.example.com'] })
+ * app.use(edgeCors.middleware)
  */
-export function edgeCors(options: EdgeCorsOptions) {
+export function createEdgeCors(options: EdgeCorsOptions): EdgeCors {
   const anyOrigin = options.origins.includes('*')
   const allowed = new Set(options.origins)
   const isBroker = (c: Context) => c.req.path === '/broker'
+  /** Who may call `POST /broker`: the origin to grant, or null. */
+  const brokerOrigin = (origin: string) => (anyOrigin ? '*' : allowed.has(origin) ? origin : null)
+  const exposed = ['Retry-After']
   const grant = cors({
-    origin: (origin, c) => {
-      if (!isBroker(c)) return '*'
-      if (anyOrigin) return '*'
-      return allowed.has(origin) ? origin : null
-    },
+    origin: (origin, c) => (isBroker(c) ? brokerOrigin(origin) : '*'),
     allowMethods: (origin, c) => {
       if (!isBroker(c)) return ['GET', 'HEAD']
-      return anyOrigin || allowed.has(origin) ? ['POST'] : []
+      return brokerOrigin(origin) ? ['POST'] : []
     },
     allowHeaders: ['Content-Type'],
-    exposeHeaders: ['Retry-After'],
+    exposeHeaders: exposed,
     maxAge: 600,
   })
-  return createMiddleware(async function edgeCors(c, next) {
-    if (!relayerPaths.has(c.req.path)) return next()
-    return grant(c, next)
-  })
+  const refused = { 'Access-Control-Expose-Headers': exposed.join(','), Vary: 'Origin' }
+  const granted = new Map<string, Record<string, string>>()
+  return {
+    middleware: async function edgeCors(c, next) {
+      if (!relayerPaths.has(c.req.path)) return next()
+      return grant(c, next)
+    },
+    brokerHeaders(origin) {
+      const grantedTo = brokerOrigin(origin ?? '')
+      if (!grantedTo) return refused
+      let headers = granted.get(grantedTo)
+      if (!headers) granted.set(grantedTo, (headers = { 'Access-Control-Allow-Origin': grantedTo, ...refused }))
+      return headers
+    },
+  }
 }

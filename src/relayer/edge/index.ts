@@ -1,16 +1,19 @@
-import type { Context, MiddlewareHandler } from 'hono'
+import type { MiddlewareHandler } from 'hono'
 import type { Address, PublicClient } from 'viem'
 import type { Logger } from '../../shared/index.ts'
 import type { EdgeConfig } from '../config.ts'
 import { createBalanceWatch } from './balanceWatch.ts'
+import type { SocketReader } from './clientIp.ts'
 import { concurrencyCap } from './concurrencyCap.ts'
-import { edgeCors } from './cors.ts'
+import { createEdgeCors } from './cors.ts'
 import { gasBreaker } from './gasBreaker.ts'
 import { rateLimit } from './rateLimit.ts'
+import type { EdgeRefusal } from './reject.ts'
 import { createTokenBuckets, type TokenBuckets, type TokenVerdict } from './tokenBucket.ts'
 import { describeTrustedProxies } from './trustedProxies.ts'
 
-export { normalizeIp } from './clientIp.ts'
+export { normalizeIp, type SocketReader } from './clientIp.ts'
+export { type EdgeRefusal, refusalAnswer } from './reject.ts'
 
 export type EdgeDependencies = {
   client: PublicClient
@@ -22,9 +25,23 @@ export type EdgeDependencies = {
   shareBuckets?: (local: TokenBuckets) => { take(key: string): Promise<TokenVerdict> }
 }
 
+/**
+ * The edge's rules for `POST /broker`, which is answered outside hono's middleware
+ * (http/brokerRoute.ts): its CORS headers, then the rate limit, the breaker and the cap.
+ */
+export type BrokerGate = {
+  /** The CORS headers of every answer to a request from `origin`. */
+  headers(origin: string | null): Record<string, string>
+  /** A refusal, or undefined: admitted, holding a slot of the cap until `leave`. */
+  admit(request: Request, server: SocketReader | undefined): EdgeRefusal | undefined | Promise<EdgeRefusal | undefined>
+  leave(): void
+}
+
 export type Edge = {
-  /** Run in this order before the routes. Empty when the edge is off. */
+  /** Run in this order before the hono routes (every route but `POST /broker`). Empty when the edge is off. */
   middleware: MiddlewareHandler[]
+  /** The same rules for `POST /broker`; undefined when the edge is off. */
+  broker?: BrokerGate
   /** Starts the background work: the bucket sweep and the balance poll. */
   start(): void
   stop(): void
@@ -34,13 +51,16 @@ export type Edge = {
 export const maxRateLimitBuckets = 100_000
 
 /**
- * The hardened edge (SPEC.md 4.5): hono middleware around the unchanged pipeline,
- * in this order:
+ * The hardened edge (SPEC.md 4.5), around the unchanged pipeline, in this order:
  * 1. CORS (answers preflights itself, so they meet neither the limit nor the breaker);
  * 2. per-client token bucket on every other request → 429 `RATE_LIMITED` + `Retry-After`;
  * 3. on `POST /broker`: gas breaker → 503 `INSUFFICIENT_RELAYER_GAS` while the polled
  *    balance is below the floor;
  * 4. on `POST /broker`: global in-flight cap → 429 `SERVER_BUSY`, never a queue.
+ *
+ * The first two run as hono middleware on every route but `POST /broker`; that route
+ * runs all four through `broker` (its body read first, so the cap counts orders being
+ * settled, never clients slowly sending bytes).
  *
  * @example
  * const edge = createEdge(config.edge, { client, address, logger })
@@ -57,14 +77,22 @@ export function createEdge(config: EdgeConfig, deps: EdgeDependencies): Edge {
     pollMs: config.balancePollMs,
     logger,
   })
-  const middleware: MiddlewareHandler[] = [
-    edgeCors({ origins: config.corsOrigins }),
-    rateLimit({ buckets: deps.shareBuckets ? deps.shareBuckets(buckets) : buckets, trustProxy: config.trustProxy, trustedProxies: config.trustedProxies, ratePerSec: config.ratePerSec, burst: config.rateBurst }),
-    onlyBroker(gasBreaker({ paused: watch.paused })),
-    onlyBroker(concurrencyCap({ max: config.maxInflight })),
-  ]
+  const cors = createEdgeCors({ origins: config.corsOrigins })
+  const limit = rateLimit({ buckets: deps.shareBuckets ? deps.shareBuckets(buckets) : buckets, trustProxy: config.trustProxy, trustedProxies: config.trustedProxies, ratePerSec: config.ratePerSec, burst: config.rateBurst })
+  const breaker = gasBreaker({ paused: watch.paused })
+  const cap = concurrencyCap({ max: config.maxInflight })
+  const past = () => breaker() ?? cap.enter()
   return {
-    middleware,
+    middleware: [cors.middleware, limit.middleware],
+    broker: {
+      headers: cors.brokerHeaders,
+      admit(request, server) {
+        const limited = limit.check(request, server)
+        if (limited instanceof Promise) return limited.then((refusal) => refusal ?? past())
+        return limited ?? past()
+      },
+      leave: cap.leave,
+    },
     start() {
       buckets.start()
       void watch.start()
@@ -73,14 +101,6 @@ export function createEdge(config: EdgeConfig, deps: EdgeDependencies): Edge {
       buckets.stop()
       watch.stop()
     },
-  }
-}
-
-/** Runs `middleware` for `POST /broker` only. */
-function onlyBroker(middleware: MiddlewareHandler): MiddlewareHandler {
-  const isBroker = (c: Context) => c.req.method === 'POST' && c.req.path === '/broker'
-  return async function onlyBroker(c, next) {
-    return isBroker(c) ? middleware(c, next) : next()
   }
 }
 

@@ -25,8 +25,11 @@ export function logAccess<V extends AccessLogVariables>(logger: Logger, c: Conte
   const { method } = c.req
   const raw = c.req.path
   const path = raw === '/broker' ? raw : loggablePath(raw)
-  const { status } = c.res
-  const code = (c.get as (key: 'code') => string | undefined)('code') ?? '-'
+  logAnswer(logger, method, path, c.res.status, (c.get as (key: 'code') => string | undefined)('code') ?? '-')
+}
+
+/** The access line itself, for a route answered outside hono; `path` must already be loggable. */
+export function logAnswer(logger: Logger, method: string, path: string, status: number, code: string) {
   logger.info(`${method} ${path} ${status} ${code}`, { method, path, status, code })
 }
 

@@ -1,28 +1,29 @@
-import { type Context, Hono, type MiddlewareHandler } from 'hono'
+import { type Context, Hono } from 'hono'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { publicReadCors } from '../../shared/index.ts'
 import type { RelayerInfo } from '../../wire/index.ts'
 import type { RelayerContext } from '../context.ts'
-import { RelayError } from '../errors.ts'
-import { asRelayError, checkRequest, relayChecked } from '../pipeline.ts'
+import type { Edge, SocketReader } from '../edge/index.ts'
+import { asRelayError } from '../pipeline.ts'
 import { type AccessLogVariables, logAccess } from './accessLog.ts'
+import { type BrokerRouteOptions, createBrokerRoute } from './brokerRoute.ts'
 import { brokerStatus } from './brokerStatus.ts'
 import { openApiDocument } from './openapi.ts'
-import { maxBodyBytes, readJsonBody } from './readJsonBody.ts'
+import { maxBodyBytes } from './readJsonBody.ts'
 import { createBodyDeadlines } from './bodyDeadlines.ts'
 import type { RequestDrain } from './requestDrain.ts'
 
 export type RelayerAppOptions = {
   version: string
-  /** Hardened-edge middleware, run before the routes (SPEC.md 4.5). */
-  edge?: MiddlewareHandler[]
+  /** The hardened edge (SPEC.md 4.5): middleware for the hono routes, a gate for `POST /broker`. */
+  edge?: Pick<Edge, 'middleware' | 'broker'>
   /**
    * Entered by each request from the moment its headers arrived (body still to come)
    * and left once its answer is ready: the SIGTERM drain waits for these.
    */
   drain?: Pick<RequestDrain, 'enter' | 'leave'>
   /** Operations (docs/operations.md): `observe` counts every request, `routes` adds /ready, /status and /. */
-  operations?: { observe: { begin(): number; end(c: Context, began: number): void }; routes: Hono<{ Variables: AccessLogVariables }> }
+  operations?: { observe: NonNullable<BrokerRouteOptions['metrics']> & { end(c: Context, began: number): void }; routes: Hono<{ Variables: AccessLogVariables }> }
   /** How long a `POST /broker` body may take to arrive (default 10 s). */
   bodyTimeoutMs?: number
 }
@@ -30,30 +31,38 @@ export type RelayerAppOptions = {
 /** Read-only routes any origin may read, edge or not. */
 export const relayerPublicReads = ['/info', '/api/openapi.json', '/health', '/ready', '/status', /^\/broker\/[^/]+$/]
 
-type AppVariables = AccessLogVariables & { body: unknown }
-
 /**
  * The relayer's HTTP surface: `POST /broker`, `GET /broker/{orderHash}`, `GET /info`,
- * `GET /health`, `GET /api/openapi.json`.
- * Every failure is mapped once, in `onError`, to `{ok:false, code, message}`.
+ * `GET /health`, `GET /api/openapi.json`. `POST /broker` is `postBroker`, answered
+ * without hono (brokerRoute.ts): the server routes it there directly (`routes`), and
+ * the hono app hands it over too (for `app.request`), before any middleware. Every
+ * other route is hono's, with every failure mapped once, in `onError`, to
+ * `{ok:false, code, message}`.
+ *
+ * @example
+ * const { app, routes } = createRelayerApp(context, { version })
+ * Bun.serve({ routes, fetch: app.fetch })
  */
 export function createRelayerApp(context: RelayerContext, options: RelayerAppOptions) {
-  const app = new Hono<{ Variables: AppVariables }>()
+  const app = new Hono<{ Variables: AccessLogVariables }>()
   const info: RelayerInfo = {
     feeFloorBps: context.config.feeFloorBps,
     supportedChainIds: [context.config.chainId],
     relayer: context.submitter.address,
   }
-
-  const deadlineMs = options.bodyTimeoutMs ?? 10_000
-  const limits = { maxBytes: maxBodyBytes, deadlineMs, deadlines: createBodyDeadlines(deadlineMs) }
-
-  // Metrics, the drain and the access log in one middleware (one async frame per request,
-  // where three cost a rejection a sixth of its time). In the drain set from the start: a
-  // body still arriving at SIGTERM is read, its order settled and answered before the
-  // process exits (nothing broadcast unanswered).
   const { drain } = options
   const metrics = options.operations?.observe
+  const deadlineMs = options.bodyTimeoutMs ?? 10_000
+  const postBroker = createBrokerRoute(context, {
+    limits: { maxBytes: maxBodyBytes, deadlineMs, deadlines: createBodyDeadlines(deadlineMs) },
+    ...(drain ? { drain } : {}),
+    ...(metrics ? { metrics } : {}),
+    ...(options.edge?.broker ? { gate: options.edge.broker } : {}),
+  })
+  // First, and never calling `next`: none of the middleware below runs for it.
+  app.post('/broker', (c) => postBroker(c.req.raw, c.env as SocketReader | undefined))
+
+  // Metrics, the drain and the access log in one middleware. In the drain from the start.
   const { logger } = context
   app.use(async function observe(c, next) {
     const began = metrics?.begin() ?? 0
@@ -67,24 +76,8 @@ export function createRelayerApp(context: RelayerContext, options: RelayerAppOpt
     logAccess(logger, c)
   })
   app.use(publicReadCors(relayerPublicReads))
-  // The body is read, with its size and time limits, before the edge: the in-flight cap
-  // counts orders being settled, never clients slowly sending bytes.
-  app.use('/broker', async function body(c, next) {
-    if (c.req.method === 'POST') c.set('body', await readJsonBody(c, limits))
-    await next()
-  })
-  for (const middleware of options.edge ?? []) app.use(middleware)
+  for (const middleware of options.edge?.middleware ?? []) app.use(middleware)
 
-  // A refusal by the checks that need no I/O is answered at once: no throw, no async
-  // frames to unwind (together more than half of a rejection's cost under load).
-  app.post('/broker', (c): Response | Promise<Response> => {
-    const checked = checkRequest(context, c.get('body'))
-    if (checked instanceof RelayError) return answerFailure(c, checked)
-    return relayChecked(context, checked).then((success) => {
-      c.set('code', 'OK')
-      return c.json(success, 200)
-    })
-  })
   app.get('/broker/:orderHash', async (c) => {
     const status = await brokerStatus(context, c.req.param('orderHash'))
     c.set('code', 'OK')
@@ -100,12 +93,12 @@ export function createRelayerApp(context: RelayerContext, options: RelayerAppOpt
     c.set('code', 'NOT_FOUND')
     return c.text('not found', 404)
   })
-  app.onError((error, c) => answerFailure(c, error instanceof RelayError ? error : asRelayError(context, error)))
-  return app
-}
-
-/** `{ok:false, code, message}` with the code's status; the code goes to the access log. */
-function answerFailure(c: Context<{ Variables: AppVariables }>, failure: RelayError): Response {
-  c.set('code', failure.code)
-  return c.json(failure.toBody(), failure.status as ContentfulStatusCode)
+  app.onError((error, c) => {
+    const failure = asRelayError(context, error)
+    c.set('code', failure.code)
+    return c.json(failure.toBody(), failure.status as ContentfulStatusCode)
+  })
+  /** For `Bun.serve`: `POST /broker` straight to its route, past hono's router. */
+  const routes = { '/broker': { POST: postBroker } }
+  return { app, routes, postBroker }
 }

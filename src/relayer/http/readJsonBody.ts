@@ -1,4 +1,3 @@
-import type { Context } from 'hono'
 import { RelayError } from '../errors.ts'
 import type { BodyDeadlines } from './bodyDeadlines.ts'
 
@@ -31,17 +30,22 @@ export type BodyLimits = {
  * arriving after `deadlineMs` is refused too (a slow client cannot hold the request
  * open). The body text is never quoted back.
  */
-export async function readJsonBody(c: Context, limits: BodyLimits = { maxBytes: maxBodyBytes, deadlineMs: 10_000 }): Promise<unknown> {
-  const type = c.req.header('content-type') ?? ''
+export function readJsonBody(request: Request, limits: BodyLimits = { maxBytes: maxBodyBytes, deadlineMs: 10_000 }): Promise<unknown> {
+  const { headers } = request
+  const type = headers.get('content-type') ?? ''
   if (!/^application\/(.+\+)?json\b/i.test(type.trim())) {
-    throw new RelayError('MALFORMED_ORDER', 'malformed request: Content-Type must be application/json')
+    return Promise.reject(new RelayError('MALFORMED_ORDER', 'malformed request: Content-Type must be application/json'))
   }
-  const length = c.req.header('content-length')
+  const length = headers.get('content-length')
   const declared = Number(length ?? '0')
-  if (declared > limits.maxBytes) throw tooLarge(limits.maxBytes)
+  if (declared > limits.maxBytes) return Promise.reject(tooLarge(limits.maxBytes))
   // A declared length is enforced by the server (no more bytes are read as body), so
   // it can be read whole; a chunked body (no length) is counted as it arrives.
-  const bytes = length !== undefined && Number.isSafeInteger(declared) ? await readDeclared(c.req.raw, limits) : await readLimited(c.req.raw.body, limits)
+  const bytes = length !== null && Number.isSafeInteger(declared) ? readDeclared(request, limits) : readLimited(request.body, limits)
+  return bytes.then(parseJson)
+}
+
+function parseJson(bytes: Uint8Array): unknown {
   let text: string
   try {
     text = utf8.decode(bytes)
@@ -56,18 +60,19 @@ export async function readJsonBody(c: Context, limits: BodyLimits = { maxBytes: 
 }
 
 /** A body of declared length (at most `maxBytes`), within the deadline. */
-async function readDeclared(request: Request, { deadlineMs, deadlines }: BodyLimits): Promise<Uint8Array> {
+function readDeclared(request: Request, { deadlineMs, deadlines }: BodyLimits): Promise<Uint8Array> {
+  if (deadlines) return deadlines.within(request.bytes(), () => tooSlow(deadlineMs)).catch(brokenRead)
   let timer: ReturnType<typeof setTimeout> | undefined
-  try {
-    if (deadlines) return await deadlines.within(request.bytes(), () => tooSlow(deadlineMs))
-    const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(tooSlow(deadlineMs)), deadlineMs)))
-    return await Promise.race([request.bytes(), late])
-  } catch (error) {
-    if (error instanceof RelayError) throw error
-    throw new RelayError('MALFORMED_ORDER', 'malformed request: the body could not be read (connection broken)')
-  } finally {
-    clearTimeout(timer)
-  }
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(tooSlow(deadlineMs)), deadlineMs)))
+  return Promise.race([request.bytes(), late])
+    .catch(brokenRead)
+    .finally(() => clearTimeout(timer))
+}
+
+/** A read that failed for another reason than its deadline: the connection broke. */
+function brokenRead(error: unknown): never {
+  if (error instanceof RelayError) throw error
+  throw new RelayError('MALFORMED_ORDER', 'malformed request: the body could not be read (connection broken)')
 }
 
 /** Reads a stream into one buffer, giving up (and cancelling it) past the size or the deadline. */

@@ -1,0 +1,92 @@
+import { type BrokerGate, refusalAnswer, type SocketReader } from '../edge/index.ts'
+import type { RelayerContext } from '../context.ts'
+import { RelayError } from '../errors.ts'
+import { asRelayError, checkRequest, relayChecked } from '../pipeline.ts'
+import { logAnswer } from './accessLog.ts'
+import { type BodyLimits, readJsonBody } from './readJsonBody.ts'
+import type { RequestDrain } from './requestDrain.ts'
+
+/** `POST /broker`, as a `Bun.serve` route: the request, and the server that tells its socket address. */
+export type BrokerRoute = (request: Request, server?: SocketReader) => Promise<Response>
+
+export type BrokerRouteOptions = {
+  limits: BodyLimits
+  /** Entered from the moment the headers arrived (body still to come), left once the answer is ready. */
+  drain?: Pick<RequestDrain, 'enter' | 'leave'>
+  /** The metrics' count of every answer and timing of settlements. */
+  metrics?: { begin(): number; answered(method: string, path: string, status: number, code: string, began: number): void }
+  /** The hardened edge's rules for this route; undefined when the edge is off. */
+  gate?: BrokerGate
+}
+
+type Answer = { status: number; code: string; body: unknown; headers?: Record<string, string> }
+
+const json = { 'content-type': 'application/json' }
+
+/**
+ * The relayer's one hot route, answered without a web framework: a rejection under a
+ * flood costs its server little more than the checks themselves (hono's context, its
+ * middleware chain and its response headers cost a rejection about a fifth of its
+ * CPU; docs/benchmarks.md). In order: observed (metrics, drain, access line), the body
+ * read with its size and time limits, the hardened edge (after the body, so the cap
+ * counts orders being settled, never clients slowly sending bytes), the checks that
+ * need no I/O, then the pipeline. Every failure is answered `{ok:false, code, message}`.
+ *
+ * @example
+ * const postBroker = createBrokerRoute(context, { limits: { maxBytes: maxBodyBytes, deadlineMs: 10_000 } })
+ * Bun.serve({ routes: { '/broker': { POST: postBroker } }, fetch: app.fetch })
+ */
+export function createBrokerRoute(context: RelayerContext, options: BrokerRouteOptions): BrokerRoute {
+  const { logger } = context
+  const { limits, drain, metrics, gate } = options
+  const failed = (failure: RelayError): Answer => ({ status: failure.status, code: failure.code, body: failure.toBody() })
+
+  // A refusal by the checks is answered at once: no throw, no async frame.
+  function settle(body: unknown): Answer | Promise<Answer> {
+    const checked = checkRequest(context, body)
+    if (checked instanceof RelayError) return failed(checked)
+    return relayChecked(context, checked).then(
+      (success): Answer => ({ status: 200, code: 'OK', body: success }),
+      (error: unknown) => failed(asRelayError(context, error)),
+    )
+  }
+
+  async function gated(edge: BrokerGate, request: Request, server: SocketReader | undefined, body: unknown): Promise<Answer> {
+    const refusal = await edge.admit(request, server)
+    if (refusal) return { ...refusalAnswer(refusal), code: refusal.code, ...(refusal.headers ? { headers: refusal.headers } : {}) }
+    try {
+      return await settle(body)
+    } finally {
+      edge.leave()
+    }
+  }
+
+  async function answer(request: Request, server: SocketReader | undefined): Promise<Answer> {
+    try {
+      const body = await readJsonBody(request, limits)
+      return await (gate ? gated(gate, request, server, body) : settle(body))
+    } catch (error) {
+      return failed(asRelayError(context, error))
+    }
+  }
+
+  function headersOf(request: Request, reply: Answer): Record<string, string> {
+    if (!gate) return reply.headers ? { ...json, ...reply.headers } : json
+    return { ...json, ...gate.headers(request.headers.get('origin')), ...reply.headers }
+  }
+
+  return async function postBroker(request, server) {
+    const began = metrics?.begin() ?? 0
+    drain?.enter()
+    let reply: Answer
+    try {
+      reply = await answer(request, server)
+    } finally {
+      drain?.leave()
+    }
+    const response = new Response(JSON.stringify(reply.body), { status: reply.status, headers: headersOf(request, reply) })
+    metrics?.answered('POST', '/broker', reply.status, reply.code, began)
+    logAnswer(logger, 'POST', '/broker', reply.status, reply.code)
+    return response
+  }
+}
