@@ -5,7 +5,7 @@ import { afterAll, describe, expect, test } from 'bun:test'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { signOrder } from '../../src/client/index.ts'
 import { concurrencyCap } from '../../src/relayer/edge/concurrencyCap.ts'
-import { offlineBroker, offlineChainId, offlineRelayer } from './support/offlineRelayer.ts'
+import { offlineBroker, offlineChainId, offlineRelayer } from '../helpers/offlineRelayer.ts'
 
 describe('concurrencyCap', () => {
   test('over the cap: SERVER_BUSY at once with Retry-After 1; a slot comes back on leave', () => {

@@ -4,7 +4,7 @@
 import { describe, expect, test } from 'bun:test'
 import { Hono } from 'hono'
 import { createEdgeCors } from '../../src/relayer/edge/cors.ts'
-import { offlineRelayer } from './support/offlineRelayer.ts'
+import { offlineRelayer } from '../helpers/offlineRelayer.ts'
 
 const allowed = 'https://app.example.com'
 const other = 'https://evil.example.net'

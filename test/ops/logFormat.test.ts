@@ -3,8 +3,7 @@
 import { describe, expect, test } from 'bun:test'
 import { main } from '../../src/cli/index.ts'
 import { ConfigError, createMemoryLogger, readLogFormat } from '../../src/shared/index.ts'
-import { accessLog } from '../../src/relayer/http/accessLog.ts'
-import { Hono } from 'hono'
+import { offlineRelayer } from '../helpers/offlineRelayer.ts'
 
 describe('LOG_FORMAT', () => {
   test('text is the default; json and text are accepted; anything else is a ConfigError', () => {
@@ -26,23 +25,22 @@ describe('LOG_FORMAT', () => {
     expect(error).toMatchObject({ level: 'error', message: 'boom' })
   })
 
-  test('the access log keeps exactly method, path, status and code', async () => {
+  test('the access log keeps exactly method, path, status and code, on POST /broker and on the hono routes', async () => {
     for (const format of ['text', 'json'] as const) {
-      const logger = createMemoryLogger(format)
-      const app = new Hono<{ Variables: { code: string | undefined } }>()
-      app.use(accessLog(logger))
-      app.post('/broker', (c) => {
-        c.set('code', 'WOULD_REVERT')
-        return c.json({ ok: false }, 422)
-      })
-      await app.request('/broker?secret=1', { method: 'POST', body: JSON.stringify({ order: { nonce: 1 }, signature: '0xdead' }) })
-      expect(logger.lines).toHaveLength(1)
+      const { relayer, logger } = offlineRelayer({}, undefined, format)
+      const body = JSON.stringify({ order: { nonce: 1 }, signature: '0xdead' })
+      await relayer.app.request('/broker?secret=1', { method: 'POST', headers: { 'content-type': 'application/json' }, body })
+      await relayer.app.request('/nope?secret=1')
+      const expected = [
+        { message: 'POST /broker 400 MALFORMED_ORDER', method: 'POST', path: '/broker', status: 400, code: 'MALFORMED_ORDER' },
+        { message: 'GET /nope 404 NOT_FOUND', method: 'GET', path: '/nope', status: 404, code: 'NOT_FOUND' },
+      ]
       if (format === 'text') {
-        expect(logger.lines[0]).toBe('POST /broker 422 WOULD_REVERT')
+        expect(logger.lines).toEqual(expected.map((line) => line.message))
       } else {
-        const line = JSON.parse(logger.lines[0]!)
-        expect(Object.keys(line)).toEqual(['time', 'level', 'message', 'method', 'path', 'status', 'code'])
-        expect(line).toMatchObject({ level: 'info', message: 'POST /broker 422 WOULD_REVERT', method: 'POST', path: '/broker', status: 422, code: 'WOULD_REVERT' })
+        const lines = logger.lines.map((line) => JSON.parse(line) as Record<string, unknown>)
+        for (const line of lines) expect(Object.keys(line)).toEqual(['time', 'level', 'message', 'method', 'path', 'status', 'code'])
+        expect(lines.map(({ time: _, ...rest }) => rest)).toEqual(expected.map((line) => ({ level: 'info', ...line })))
       }
     }
   })

@@ -1,5 +1,4 @@
 import type { Context } from 'hono'
-import { createMiddleware } from 'hono/factory'
 import type { Logger } from '../../shared/index.ts'
 
 export type AccessLogVariables = { code: string | undefined }
@@ -13,14 +12,6 @@ const maxLoggedPath = 256
  * percent-decoded one, so a control character, a space or a line separator in it is
  * written back percent-encoded: `/%0Afake` can never forge a second log line.
  */
-export function accessLog(logger: Logger) {
-  return createMiddleware<{ Variables: AccessLogVariables }>(async function accessLog(c, next) {
-    await next()
-    logAccess(logger, c)
-  })
-}
-
-/** The access line of an answered request (the middleware's work, for a middleware that does more). */
 export function logAccess<V extends AccessLogVariables>(logger: Logger, c: Context<{ Variables: V }>) {
   const { method } = c.req
   const raw = c.req.path
