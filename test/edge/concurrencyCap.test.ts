@@ -6,6 +6,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { signOrder } from '../../src/client/index.ts'
 import { concurrencyCap } from '../../src/relayer/edge/concurrencyCap.ts'
 import { offlineBroker, offlineChainId, offlineRelayer } from '../helpers/offlineRelayer.ts'
+import { waitFor } from '../helpers/waitFor.ts'
 
 describe('concurrencyCap', () => {
   test('over the cap: SERVER_BUSY at once with Retry-After 1; a slot comes back on leave', () => {
@@ -53,11 +54,7 @@ describe('the cap in POST /broker', () => {
   test('an order past the checks holds the one slot; the next is refused at once; the slot comes back when the first fails', async () => {
     const { relayer } = offlineRelayer({ RELAYER_MAX_INFLIGHT: '1', RELAYER_FEE_FLOOR_BPS: '10' }, `http://127.0.0.1:${rpc.port}`)
     const first = relayer.app.request('/broker', await order())
-    const deadline = Date.now() + 5_000
-    while (held.length === 0) {
-      if (Date.now() > deadline) throw new Error('the first order never reached the RPC')
-      await Bun.sleep(5)
-    }
+    await waitFor('the first order to reach the RPC', () => held.length > 0, 5_000, 5)
     const busy = await relayer.app.request('/broker', await order())
     expect(busy.status).toBe(429)
     expect(((await busy.json()) as { code: string }).code).toBe('SERVER_BUSY')
