@@ -1,4 +1,3 @@
-import type { Context, MiddlewareHandler } from 'hono'
 import { Counter, Gauge, Histogram, Registry } from 'prom-client'
 import { createAnswerCounts } from './answerCounts.ts'
 import { createRecentOrders } from './recentOrders.ts'
@@ -21,8 +20,8 @@ export const relayerRoutes = ['/broker', '/info', '/ready', '/status', '/', '/ap
 export const settlementBuckets = [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 120]
 
 /**
- * The relayer's Prometheus metrics (docs/operations.md lists each one): the HTTP
- * middleware counts answers and in-flight requests and times settlements, the RPC
+ * The relayer's Prometheus metrics (docs/operations.md lists each one): `observe`
+ * counts HTTP answers and in-flight requests and times settlements, the RPC
  * observer counts calls by method and reads the gas of the relayer's own receipts,
  * the gauges read `sources` at scrape time.
  */
@@ -100,17 +99,13 @@ export function createRelayerMetrics(address: string, sources: RelayerGaugeSourc
 
   /**
    * One request, around its handling: `begin()` as it comes (it counts as in flight),
-   * then `end(c, began)` once answered. Synchronous, so the app can call it from a
-   * middleware it shares with the drain and the access log (one async frame, not three).
+   * then `answered(…, began)`. Synchronous, so the app's request observer calls it
+   * beside the drain and the access line (http/requestObserver.ts).
    */
   const observe = {
     begin(): number {
       inflight++
       return performance.now()
-    },
-    /** `answered` for a hono route. */
-    end(c: Context, began: number) {
-      observe.answered(c.req.method, c.req.path, c.res.status, String((c.get as (key: string) => unknown)('code') ?? '-'), began)
     },
     /** One answered request, `began` being `begin`'s value. */
     answered(method: string, path: string, status: number, code: string, began: number) {
@@ -124,15 +119,6 @@ export function createRelayerMetrics(address: string, sources: RelayerGaugeSourc
       }
     },
   }
-  const middleware: MiddlewareHandler = async function metrics(c, next) {
-    const began = observe.begin()
-    try {
-      await next()
-    } finally {
-      observe.end(c, began)
-    }
-  }
-
   const redis = {
     up(up: boolean) {
       redisGauges().up.set(up ? 1 : 0)
@@ -141,7 +127,7 @@ export function createRelayerMetrics(address: string, sources: RelayerGaugeSourc
       redisGauges().errors.inc()
     },
   }
-  return { registry, middleware, observe, rpc: createRpcMetrics(registry, receiptGas), recent, redis }
+  return { registry, observe, rpc: createRpcMetrics(registry, receiptGas), recent, redis }
 }
 
 export type RelayerMetrics = ReturnType<typeof createRelayerMetrics>

@@ -1,28 +1,14 @@
-import type { Context } from 'hono'
-import type { Logger } from '../../shared/index.ts'
-
+/**
+ * The access log: one line per request, `METHOD PATH STATUS CODE`, and nothing else:
+ * no query string, no client address, no body (SPEC.md 4.3); written by the request
+ * observer (requestObserver.ts). A route sets `code` for its line. The path is hono's
+ * percent-decoded one, so a control character, a space or a line separator in it is
+ * written back percent-encoded: `/%0Afake` can never forge a second log line.
+ */
 export type AccessLogVariables = { code: string | undefined }
 
 /** Longest path written to the log; the rest is cut (a path is an attacker's choice). */
 const maxLoggedPath = 256
-
-/**
- * One line per request: `METHOD PATH STATUS CODE`, and nothing else: no query
- * string, no client address, no body (SPEC.md 4.3). The path is hono's
- * percent-decoded one, so a control character, a space or a line separator in it is
- * written back percent-encoded: `/%0Afake` can never forge a second log line.
- */
-export function logAccess<V extends AccessLogVariables>(logger: Logger, c: Context<{ Variables: V }>) {
-  const { method } = c.req
-  const raw = c.req.path
-  const path = raw === '/broker' ? raw : loggablePath(raw)
-  logAnswer(logger, method, path, c.res.status, (c.get as (key: 'code') => string | undefined)('code') ?? '-')
-}
-
-/** The access line itself, for a route answered outside hono; `path` must already be loggable. */
-export function logAnswer(logger: Logger, method: string, path: string, status: number, code: string) {
-  logger.info(`${method} ${path} ${status} ${code}`, { method, path, status, code })
-}
 
 /** `path` with C0/C1 controls, DEL, whitespace and Unicode line/paragraph separators percent-encoded, cut at 256 characters. */
 export function loggablePath(path: string): string {

@@ -1,17 +1,18 @@
-import { type Context, Hono } from 'hono'
+import { Hono } from 'hono'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { publicReadCors } from '../../shared/index.ts'
 import type { RelayerInfo } from '../../wire/index.ts'
 import type { RelayerContext } from '../context.ts'
 import type { Edge, SocketReader } from '../edge/index.ts'
 import { asRelayError } from '../pipeline.ts'
-import { type AccessLogVariables, logAccess } from './accessLog.ts'
-import { type BrokerRouteOptions, createBrokerRoute } from './brokerRoute.ts'
+import type { AccessLogVariables } from './accessLog.ts'
+import { createBrokerRoute } from './brokerRoute.ts'
 import { brokerStatus } from './brokerStatus.ts'
 import { openApiDocument } from './openapi.ts'
 import { maxBodyBytes } from './readJsonBody.ts'
 import { createBodyDeadlines } from './bodyDeadlines.ts'
 import type { RequestDrain } from './requestDrain.ts'
+import { createRequestObserver, type RequestMetrics } from './requestObserver.ts'
 
 export type RelayerAppOptions = {
   version: string
@@ -23,7 +24,7 @@ export type RelayerAppOptions = {
    */
   drain?: Pick<RequestDrain, 'enter' | 'leave'>
   /** Operations (docs/operations.md): `observe` counts every request, `routes` adds /ready, /status and /. */
-  operations?: { observe: NonNullable<BrokerRouteOptions['metrics']> & { end(c: Context, began: number): void }; routes: Hono<{ Variables: AccessLogVariables }> }
+  operations?: { observe: RequestMetrics; routes: Hono<{ Variables: AccessLogVariables }> }
   /** How long a `POST /broker` body may take to arrive (default 10 s). */
   bodyTimeoutMs?: number
 }
@@ -52,28 +53,24 @@ export function createRelayerApp(context: RelayerContext, options: RelayerAppOpt
   }
   const { drain } = options
   const metrics = options.operations?.observe
+  const observer = createRequestObserver({ logger: context.logger, ...(drain ? { drain } : {}), ...(metrics ? { metrics } : {}) })
   const deadlineMs = options.bodyTimeoutMs ?? 10_000
   const postBroker = createBrokerRoute(context, {
     limits: { maxBytes: maxBodyBytes, deadlineMs, deadlines: createBodyDeadlines(deadlineMs) },
-    ...(drain ? { drain } : {}),
-    ...(metrics ? { metrics } : {}),
+    observer,
     ...(options.edge?.broker ? { gate: options.edge.broker } : {}),
   })
   // First, and never calling `next`: none of the middleware below runs for it.
   app.post('/broker', (c) => postBroker(c.req.raw, c.env as SocketReader | undefined))
 
-  // Metrics, the drain and the access log in one middleware. In the drain from the start.
-  const { logger } = context
+  // The drain, the metrics and the access line, in one middleware (one async frame).
   app.use(async function observe(c, next) {
-    const began = metrics?.begin() ?? 0
-    drain?.enter()
+    const began = observer.begin()
     try {
       await next()
     } finally {
-      drain?.leave()
-      metrics?.end(c, began)
+      observer.end(began, c.req.method, c.req.path, c.res.status, c.get('code') ?? '-')
     }
-    logAccess(logger, c)
   })
   app.use(publicReadCors(relayerPublicReads))
   for (const middleware of options.edge?.middleware ?? []) app.use(middleware)

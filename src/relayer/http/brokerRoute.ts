@@ -2,19 +2,16 @@ import { type BrokerGate, refusalAnswer, type SocketReader } from '../edge/index
 import type { RelayerContext } from '../context.ts'
 import { RelayError } from '../errors.ts'
 import { asRelayError, checkRequest, relayChecked } from '../pipeline.ts'
-import { logAnswer } from './accessLog.ts'
 import { type BodyLimits, readJsonBody } from './readJsonBody.ts'
-import type { RequestDrain } from './requestDrain.ts'
+import type { RequestObserver } from './requestObserver.ts'
 
 /** `POST /broker`, as a `Bun.serve` route: the request, and the server that tells its socket address. */
 export type BrokerRoute = (request: Request, server?: SocketReader) => Promise<Response>
 
 export type BrokerRouteOptions = {
   limits: BodyLimits
-  /** Entered from the moment the headers arrived (body still to come), left once the answer is ready. */
-  drain?: Pick<RequestDrain, 'enter' | 'leave'>
-  /** The metrics' count of every answer and timing of settlements. */
-  metrics?: { begin(): number; answered(method: string, path: string, status: number, code: string, began: number): void }
+  /** The drain, the metrics and the access line, as for every route. */
+  observer: RequestObserver
   /** The hardened edge's rules for this route; undefined when the edge is off. */
   gate?: BrokerGate
 }
@@ -33,12 +30,11 @@ const json = { 'content-type': 'application/json' }
  * need no I/O, then the pipeline. Every failure is answered `{ok:false, code, message}`.
  *
  * @example
- * const postBroker = createBrokerRoute(context, { limits: { maxBytes: maxBodyBytes, deadlineMs: 10_000 } })
+ * const postBroker = createBrokerRoute(context, { limits: { maxBytes: maxBodyBytes, deadlineMs: 10_000 }, observer })
  * Bun.serve({ routes: { '/broker': { POST: postBroker } }, fetch: app.fetch })
  */
 export function createBrokerRoute(context: RelayerContext, options: BrokerRouteOptions): BrokerRoute {
-  const { logger } = context
-  const { limits, drain, metrics, gate } = options
+  const { limits, observer, gate } = options
   const failed = (failure: RelayError): Answer => ({ status: failure.status, code: failure.code, body: failure.toBody() })
 
   // A refusal by the checks is answered at once: no throw, no async frame.
@@ -76,17 +72,11 @@ export function createBrokerRoute(context: RelayerContext, options: BrokerRouteO
   }
 
   return async function postBroker(request, server) {
-    const began = metrics?.begin() ?? 0
-    drain?.enter()
-    let reply: Answer
-    try {
-      reply = await answer(request, server)
-    } finally {
-      drain?.leave()
-    }
+    const began = observer.begin()
+    // `answer` never throws: every failure is an answer.
+    const reply = await answer(request, server)
     const response = new Response(JSON.stringify(reply.body), { status: reply.status, headers: headersOf(request, reply) })
-    metrics?.answered('POST', '/broker', reply.status, reply.code, began)
-    logAnswer(logger, 'POST', '/broker', reply.status, reply.code)
+    observer.end(began, 'POST', '/broker', reply.status, reply.code)
     return response
   }
 }

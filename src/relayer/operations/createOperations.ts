@@ -31,7 +31,7 @@ export type JournalHooks = {
 /**
  * Everything an operator looks at: the Prometheus metrics (and their listener when
  * RELAYER_METRICS_PORT is set), `GET /ready`, `GET /status` and the status page at
- * `GET /`. The relayer mounts `routes`, runs `middleware` first, passes `rpc` to
+ * `GET /`. The relayer mounts `routes`, gives `observe` every request, passes `rpc` to
  * its transport and `readBalance` to the edge's balance watch.
  */
 export function createRelayerOperations(options: RelayerOperationsOptions) {
@@ -119,8 +119,7 @@ export function createRelayerOperations(options: RelayerOperationsOptions) {
   let listener: MetricsListener | undefined
 
   return {
-    middleware: metrics.middleware,
-    /** The metrics' begin/end of a request, for a middleware that does more (see http/app.ts). */
+    /** The metrics' begin/answered of a request, for the app's request observer (http/requestObserver.ts). */
     observe: metrics.observe,
     rpc: metrics.rpc,
     routes,
