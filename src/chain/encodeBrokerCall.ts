@@ -1,26 +1,47 @@
-import { encodeFunctionData, type Hex } from 'viem'
-import { type RelayRequest, toOrderStruct } from '../wire/index.ts'
+import { type AbiFunction, type Hex, toFunctionSelector } from 'viem'
+import { encodeOrderBytes, writeUint256 } from '../wire/hashOrder.ts'
+import { bytesToHex, writeHex } from '../wire/hexBytes.ts'
+import { maxUint256, type RelayRequest } from '../wire/index.ts'
 import { brokerAbi } from './generated/artifacts.ts'
+
+const brokerFunction = brokerAbi.find((item): item is Extract<(typeof brokerAbi)[number], { name: 'broker' }> => item.type === 'function' && item.name === 'broker')!
+/** `broker(...)`'s selector, from the ABI once (viem derives it again on every `encodeFunctionData`). */
+const selector = toFunctionSelector(brokerFunction as AbiFunction)
+const word = 32
+// Head: the order's offset, validAfter, validBefore, v, r, s; the order's tuple follows it.
+const headWords = 6
 
 /**
  * The calldata of `Broker.broker(order, validAfter, validBefore, v, r, s)` for a
- * signed request, the order passed through verbatim.
+ * signed request, the order passed through verbatim: the same bytes as viem's
+ * `encodeFunctionData` over the Broker's ABI, written straight into bytes (viem's
+ * encoder took ~70 µs of every order the relayer simulates; this ~5). Throws on a
+ * value the ABI cannot carry, as viem does.
  *
  * @example
  * const data = encodeBrokerCall(request)
  * await client.call({ account: relayer, to: broker, data })
  */
 export function encodeBrokerCall(request: RelayRequest): Hex {
-  return encodeFunctionData({
-    abi: brokerAbi,
-    functionName: 'broker',
-    args: [
-      toOrderStruct(request.order),
-      BigInt(request.validAfter),
-      BigInt(request.validBefore),
-      request.signature.v,
-      request.signature.r as Hex,
-      request.signature.s as Hex,
-    ],
-  })
+  // abi.encode(order) is [0x20 (the tuple's offset), the tuple]: the tuple is what follows the head here.
+  const order = encodeOrderBytes(request.order)
+  const bytes = new Uint8Array(4 + headWords * word + order.length - word)
+  writeHex(bytes, 0, 4, selector, 2)
+  const head = 4
+  bytes[head + word - 1] = headWords * word
+  const validAfter = BigInt(request.validAfter)
+  const validBefore = BigInt(request.validBefore)
+  if (validAfter < 0n || validAfter > maxUint256 || validBefore < 0n || validBefore > maxUint256) throw new Error('encodeBrokerCall: validAfter and validBefore must fit in uint256')
+  writeUint256(bytes, head + word, validAfter)
+  writeUint256(bytes, head + 2 * word, validBefore)
+  const { v, r, s } = request.signature
+  if (!Number.isInteger(v) || v < 0 || v > 255) throw new Error('encodeBrokerCall: signature.v must fit in uint8')
+  bytes[head + 4 * word - 1] = v
+  if (!isWord(r) || !writeHex(bytes, head + 4 * word, word, r, 2) || !isWord(s) || !writeHex(bytes, head + 5 * word, word, s, 2)) {
+    throw new Error('encodeBrokerCall: signature.r and signature.s must be 0x followed by 64 hex digits')
+  }
+  bytes.set(order.subarray(word), head + headWords * word)
+  return bytesToHex(bytes)
 }
+
+const isWord = (value: string) => value.length === 2 + 2 * word && value.startsWith('0x')

@@ -82,7 +82,7 @@ function writeAddress(bytes: Uint8Array, at: number, address: string): boolean {
 }
 
 /** A uint256 already range-checked, big-endian in the word at `at`. */
-function writeUint256(bytes: Uint8Array, at: number, value: bigint): void {
+export function writeUint256(bytes: Uint8Array, at: number, value: bigint): void {
   const hex = value.toString(16)
   writeHex(bytes, at, word, hex.length % 2 ? `0${hex}` : hex, 0)
 }
