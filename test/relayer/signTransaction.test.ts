@@ -36,3 +36,11 @@ test('an account without sign() signs the viem way', async () => {
   const transaction = { type: 'eip1559' as const, chainId: 421614, nonce: 1, to: account.address, data: '0x' as Hex, gas: 21_000n, maxFeePerGas: 2n, maxPriorityFeePerGas: 1n }
   expect(await signTransaction({ ...account, sign: undefined }, transaction)).toBe(await account.signTransaction(transaction))
 })
+
+test('a transaction with a value or an access list is signed the viem way, and so a nonce 0, zero fees and empty data are too', async () => {
+  const account = privateKeyToAccount(generatePrivateKey())
+  const base = { type: 'eip1559' as const, chainId: 421614, nonce: 0, to: account.address, data: '0x' as Hex, gas: 21_000n, maxFeePerGas: 0n, maxPriorityFeePerGas: 0n }
+  const withValue = { ...base, value: 5n }
+  const withAccessList = { ...base, accessList: [{ address: account.address, storageKeys: [viemKeccak('0x01')] }] }
+  for (const transaction of [base, withValue, withAccessList]) expect(await signTransaction(account, transaction)).toBe(await account.signTransaction(transaction))
+})
