@@ -9,6 +9,7 @@ import type { Hex } from 'viem'
 import { devnetAccounts } from '../../src/devnet/index.ts'
 import { createRelayer, readRelayerConfig } from '../../src/relayer/index.ts'
 import { createMemoryLogger } from '../../src/shared/index.ts'
+import { waitFor } from '../helpers/waitFor.ts'
 import { JournalLockedError, JournalMismatchError, type NewSlot, openJournal } from '../../src/relayer/journal/index.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'order-relay-journal-test-'))
@@ -155,10 +156,10 @@ function commitsSeenBy(reader: Database) {
   return () => version() - start
 }
 
-test('what one look found mined is written in one commit; answer codes are written behind, one commit per turn, and read back at once', async () => {
+test('what one look found mined is written in one commit; answer codes ride the next commit, or one of their own after answerDelayMs, and are read back at once', async () => {
   const path = join(dir, 'commits.sqlite')
-  const journal = openJournal(path, owner)
-  await journal.record([slot(1), slot(2), slot(3), slot(4)])
+  const journal = openJournal(path, owner, { answerDelayMs: 50 })
+  await journal.record([slot(1), slot(2), slot(3), slot(4), slot(5)])
   const reader = new Database(path, { readonly: true })
   const commits = commitsSeenBy(reader)
   journal.resolveAll([
@@ -167,23 +168,36 @@ test('what one look found mined is written in one commit; answer codes are writt
     { nonce: 3, status: 'settled', txHash: word(3), blockNumber: 10n },
   ])
   expect(commits()).toBe(1)
-  expect(journal.pending().map((each) => each.nonce)).toEqual([4])
+  expect(journal.pending().map((each) => each.nonce)).toEqual([4, 5])
   expect(journal.lastMinedNonce()).toBe(3)
 
   journal.answered(1, 'OK')
   journal.answered(2, 'WOULD_REVERT')
-  journal.answered(3, 'OK')
   const answerOf = (nonce: number) => reader.query<{ answer: string | null }, [number]>('SELECT answer FROM slots WHERE nonce = ?').get(nonce)!.answer
-  // Not written yet; this process reads them at once all the same.
+  // Not written yet; this process reads them at once all the same, and a read writes nothing.
   expect(answerOf(2)).toBeNull()
   expect(journal.slot(2)?.answer).toBe('WOULD_REVERT')
+  expect(journal.byOrder(word(1, 'b'))?.answer).toBe('OK')
+  expect(commits()).toBe(1)
+  // The next commit the journal makes anyway carries them.
+  journal.resolveAll([{ nonce: 4, status: 'settled', txHash: word(4), blockNumber: 11n }])
   expect(commits()).toBe(2)
+  expect([answerOf(1), answerOf(2)]).toEqual(['OK', 'WOULD_REVERT'])
+
+  // With no other commit, they get one of their own: once for all the answers of the delay.
+  journal.answered(3, 'OK')
   journal.answered(3, 'UPSTREAM_RPC')
-  await new Promise((resolve) => setImmediate(resolve))
+  journal.answered(5, 'OK')
+  expect(journal.pending()[0]?.answer).toBe('OK')
+  await waitFor('the answers written on their own', () => commits() >= 3, 5_000, 5)
   expect(commits()).toBe(3)
-  expect([answerOf(1), answerOf(2), answerOf(3)]).toEqual(['OK', 'WOULD_REVERT', 'UPSTREAM_RPC'])
-  reader.close()
+  expect([answerOf(3), answerOf(5)]).toEqual(['UPSTREAM_RPC', 'OK'])
+
+  // What waits at close is written then.
+  journal.answered(4, 'OK')
   journal.close()
+  expect(answerOf(4)).toBe('OK')
+  reader.close()
 })
 
 test('lastMinedNonce is the highest resolved nonce below the pending ones, among many', async () => {
@@ -197,29 +211,48 @@ test('lastMinedNonce is the highest resolved nonce below the pending ones, among
   journal.close()
 })
 
-test('an answer code the journal cannot write at the end of the turn is kept, not thrown out of the event loop, and written once it can', async () => {
+test('an answer code the journal cannot write is kept, not thrown out of the event loop nor into a batch, and written once it can', async () => {
   const path = join(dir, 'answer-failure.sqlite')
-  const journal = openJournal(path, owner)
+  const journal = openJournal(path, owner, { answerDelayMs: 20 })
   await journal.record([slot(1)])
   // A second connection makes every write of an answer fail, as a full disk would.
   const other = new Database(path)
   other.exec("CREATE TRIGGER refuse_answers BEFORE UPDATE OF answer ON slots BEGIN SELECT RAISE(ABORT, 'disk full'); END")
+  const answerOf = () => other.query<{ answer: string | null }, []>('SELECT answer FROM slots WHERE nonce = 1').get()?.answer
   const uncaught: unknown[] = []
   const onError = (error: unknown) => uncaught.push(error)
   process.on('uncaughtException', onError)
   try {
     journal.answered(1, 'OK')
-    await new Promise((resolve) => setImmediate(resolve))
-    await new Promise((resolve) => setImmediate(resolve))
+    // Long enough for the write of its own to have been tried and refused a few times.
+    const answeredAt = Date.now()
+    await waitFor('five answer delays to pass', () => Date.now() >= answeredAt + 100, 5_000, 5)
     expect(uncaught).toEqual([])
-    // A read still has to write what waits first: it says so, and the code is kept.
-    expect(() => journal.slot(1)).toThrow('disk full')
-    other.exec('DROP TRIGGER refuse_answers')
     expect(journal.slot(1)?.answer).toBe('OK')
-    expect(other.query<{ answer: string }, []>('SELECT answer FROM slots WHERE nonce = 1').get()?.answer).toBe('OK')
+    // A batch that would carry it is written all the same, without it.
+    await journal.record([slot(2)])
+    expect(journal.slot(2)?.status).toBe('pending')
+    expect(other.query<{ n: number }, []>('SELECT COUNT(*) AS n FROM slots').get()?.n).toBe(2)
+    expect(answerOf()).toBeNull()
+    other.exec('DROP TRIGGER refuse_answers')
+    await waitFor('the answer written once it can be', () => answerOf() === 'OK', 5_000, 5)
+    expect(journal.slot(1)?.answer).toBe('OK')
   } finally {
     process.off('uncaughtException', onError)
     other.close()
     journal.close()
   }
+})
+
+test('byOrder is the latest slot that carries the order, among several, and undefined for an order it never carried', async () => {
+  const journal = openJournal(':memory:', owner)
+  const order = word(7, 'c')
+  await journal.record([{ ...slot(3), orderHash: order }, slot(4), { ...slot(5), orderHash: order }, slot(6)])
+  journal.resolve(3, { status: 'filled' })
+  await journal.record([{ ...slot(7), orderHash: order }])
+  expect(journal.byOrder(order)?.nonce).toBe(7)
+  journal.reject([7])
+  expect(journal.byOrder(order)?.nonce).toBe(5)
+  expect(journal.byOrder(word(8, 'c'))).toBeUndefined()
+  journal.close()
 })

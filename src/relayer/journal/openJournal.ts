@@ -95,14 +95,15 @@ export class JournalMismatchError extends Error {
  * of the process or the machine), a whole batch in one commit and one fsync of the
  * WAL; what became of it is written without an fsync of its own (it survives a crash
  * of the process, and the chain holds it anyway), the outcomes found in one look at
- * the chain in one commit. The code a client was answered is written behind, once per
- * turn of the event loop for all the answers of that turn (every read of a slot writes
- * what is waiting first): a crash in between loses only which code the last answers
- * were, so a replay of such an order is answered as if its first answer had not gone out.
+ * the chain in one commit. The code a client was answered is written behind: with the
+ * next commit the journal makes anyway (a batch, a look's outcomes), or on its own
+ * within `answerDelayMs` when none comes; reads see it at once (from memory until it is
+ * written). A crash in between loses only which code the last answers were, so a
+ * replay of such an order is answered as if its first answer had not gone out.
  * Holds the process lock from open to `close` (see lock.ts).
  * @throws JournalLockedError when another live process holds it; JournalMismatchError for another chain or key
  */
-export function openJournal(path: string, owner: { chainId: number; address: Address }) {
+export function openJournal(path: string, owner: { chainId: number; address: Address }, options: { /** How long an answer code waits for another commit to ride (default 200 ms). */ answerDelayMs?: number } = {}) {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
   const db = new Database(path, { create: true, strict: true })
   db.exec('PRAGMA busy_timeout = 5000')
@@ -184,10 +185,12 @@ export function openJournal(path: string, owner: { chainId: number; address: Add
       })
       addTx(slot.tx)
     }
+    writeWaitingAnswers()
   })
   const replaceTx = db.transaction((tx: JournalTx, to: Address, data: Hex, gas: bigint) => {
     addTx(tx)
     db.query('UPDATE slots SET tx_hash = ?, sent_at = ?, to_address = ?, data = ?, gas = ? WHERE nonce = ?').run(tx.hash, tx.signedAt, to, data, gas.toString(), tx.nonce)
+    writeWaitingAnswers()
   })
   const resolveSlot = db.query(
     `UPDATE slots SET status = $status, tx_hash = COALESCE($txHash, tx_hash), block_number = $block, outcome = COALESCE($outcome, outcome)
@@ -203,33 +206,48 @@ export function openJournal(path: string, owner: { chainId: number; address: Add
         outcome: result.outcome ?? null,
       })
     }
+    writeWaitingAnswers()
   })
-  // Answer codes not yet written (nonce → code), written together (see the doc comment above).
+  // Answer codes not yet written (nonce → code): see the doc comment above. Reads take them from here.
   const unwrittenAnswers = new Map<number, string>()
-  let answersScheduled = false
+  const answerDelayMs = options.answerDelayMs ?? 200
+  let answerTimer: ReturnType<typeof setTimeout> | undefined
   const writeAnswer = db.query('UPDATE slots SET answer = ? WHERE nonce = ?')
-  const writeAnswers = db.transaction((answers: Array<[number, string]>) => {
-    for (const [nonce, code] of answers) writeAnswer.run(code, nonce)
-  })
-  /** Writes the answer codes waiting, if any: before every read of a slot, at the end of the turn, at close. */
-  const flushAnswers = () => {
-    answersScheduled = false
-    if (unwrittenAnswers.size === 0) return
-    const answers = [...unwrittenAnswers]
-    unwrittenAnswers.clear()
-    try {
-      writeAnswers(answers)
-    } catch (error) {
-      // Kept for the next write (an answer given since wins); the caller hears of the failure.
-      for (const [nonce, code] of answers) if (!unwrittenAnswers.has(nonce)) unwrittenAnswers.set(nonce, code)
-      throw error
+  /**
+   * Inside a transaction, last: writes the answer codes waiting. One that cannot be written
+   * (a full disk) stays waiting for the next commit, and the transaction's own writes go on:
+   * an answer code never holds back a batch or an outcome.
+   */
+  function writeWaitingAnswers() {
+    for (const [nonce, code] of unwrittenAnswers) {
+      try {
+        writeAnswer.run(code, nonce)
+        unwrittenAnswers.delete(nonce)
+      } catch {}
     }
   }
-  /** The end-of-turn write: a failure there (disk full, a locked file) must not become an uncaught error; the next read or write tries again. */
-  const flushAnswersLater = () => {
+  const writeAnswersAlone = db.transaction(writeWaitingAnswers)
+  /** The commit of their own, when no other came within `answerDelayMs`; a failure there must not become an uncaught error. */
+  const writeAnswersLater = () => {
+    answerTimer = undefined
+    if (unwrittenAnswers.size === 0) return
     try {
-      flushAnswers()
+      writeAnswersAlone()
     } catch {}
+    if (unwrittenAnswers.size > 0) scheduleAnswers()
+  }
+  let closed = false
+  const scheduleAnswers = () => {
+    if (closed) return
+    answerTimer ??= setTimeout(writeAnswersLater, answerDelayMs)
+    // The timer alone never keeps the process alive: `close` writes what is waiting.
+    answerTimer.unref?.()
+  }
+  /** A slot as read, with the answer code this process gave it and has not written yet. */
+  const withAnswer = (slot: JournalSlot): JournalSlot => {
+    const code = unwrittenAnswers.get(slot.nonce)
+    if (code !== undefined) slot.answer = code
+    return slot
   }
   const dropSlots = db.transaction((nonces: number[]) => {
     for (const nonce of nonces) {
@@ -289,26 +307,25 @@ export function openJournal(path: string, owner: { chainId: number; address: Add
     /** The code a client was answered for this slot. */
     answered(nonce: number, code: string) {
       unwrittenAnswers.set(nonce, code)
-      if (!answersScheduled) {
-        answersScheduled = true
-        setImmediate(flushAnswersLater)
-      }
+      scheduleAnswers()
     },
     slot(nonce: number): JournalSlot | undefined {
-      flushAnswers()
       const row = db.query<SlotRow, [number]>('SELECT * FROM slots WHERE nonce = ?').get(nonce)
-      return row ? slotOf(row) : undefined
+      return row ? withAnswer(slotOf(row)) : undefined
     },
     /** The latest slot that carries this order. */
     byOrder(orderHash: Hex): JournalSlot | undefined {
-      flushAnswers()
-      const row = db.query<SlotRow, [string]>('SELECT * FROM slots WHERE order_hash = ? ORDER BY nonce DESC LIMIT 1').get(orderHash.toLowerCase())
-      return row ? slotOf(row) : undefined
+      // The highest nonce picked here: `ORDER BY nonce DESC LIMIT 1` made SQLite take ~10× as
+      // long for the usual answer, no slot at all (every new order asks).
+      let latest: SlotRow | undefined
+      for (const row of db.query<SlotRow, [string]>('SELECT * FROM slots WHERE order_hash = ?').all(orderHash.toLowerCase())) {
+        if (!latest || row.nonce > latest.nonce) latest = row
+      }
+      return latest ? withAnswer(slotOf(latest)) : undefined
     },
     /** Every slot still pending, lowest nonce first. */
     pending(limit = 1_000_000): JournalSlot[] {
-      flushAnswers()
-      return db.query<SlotRow, [number]>("SELECT * FROM slots WHERE status = 'pending' ORDER BY nonce LIMIT ?").all(limit).map(slotOf)
+      return db.query<SlotRow, [number]>("SELECT * FROM slots WHERE status = 'pending' ORDER BY nonce LIMIT ?").all(limit).map((row) => withAnswer(slotOf(row)))
     },
     pendingCount(): number {
       return db.query<{ n: number }, []>("SELECT COUNT(*) AS n FROM slots WHERE status = 'pending'").get()!.n
@@ -332,7 +349,11 @@ export function openJournal(path: string, owner: { chainId: number; address: Add
     close() {
       try {
         // Best effort: the answer codes are the one thing written behind (see above); the lock is released whatever.
-        flushAnswersLater()
+        closed = true
+        clearTimeout(answerTimer)
+        try {
+          if (unwrittenAnswers.size > 0) writeAnswersAlone()
+        } catch {}
         unlock()
       } finally {
         if (walFd !== undefined) closeSync(walFd)
