@@ -1,13 +1,14 @@
-import { type Address, decodeAbiParameters, decodeFunctionResult, encodeFunctionData, type Hex, type PublicClient, size } from 'viem'
-import { batchSimulatorAbi, batchSimulatorRuntimeBytecode } from '../../chain/index.ts'
+import { type Address, type PublicClient, size } from 'viem'
+import { batchSimulatorRuntimeBytecode } from '../../chain/index.ts'
+import { decodeSimulateResults, encodeSimulateCall, type SimulateCall, type SimulateResult } from './batchAbi.ts'
 
 export type Fees = { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }
 
 /** One order's call in a batch: its calldata and the execution gas its transaction would have. */
-export type BatchItem = { data: Hex; executionGas: bigint }
+export type BatchItem = SimulateCall
 
 /** What one call did: passed, or reverted with this data ('0x' when empty or out of gas); undefined when it could not run. */
-export type BatchItemResult = { ok: true } | { ok: false; data: Hex } | undefined
+export type BatchItemResult = SimulateResult
 
 // Per item beyond its own gas: the 1/64 a CALL keeps back, `attempt`'s own work and the
 // copies of its calldata and results; per batch: the loop and the outer call's calldata.
@@ -30,11 +31,7 @@ export function batchGas(items: readonly BatchItem[]): bigint {
  * sender, each in isolation. Throws what the node answered when the call itself fails.
  */
 export async function callBatch(client: PublicClient, address: Address, target: Address, items: readonly BatchItem[], fees: Fees): Promise<BatchItemResult[]> {
-  const data = encodeFunctionData({
-    abi: batchSimulatorAbi,
-    functionName: 'simulate',
-    args: [target, items.map((item) => item.data), items.map((item) => item.executionGas)],
-  })
+  const data = encodeSimulateCall(target, items)
   const { data: returned } = await client.call({
     account: address,
     to: address,
@@ -45,17 +42,7 @@ export async function callBatch(client: PublicClient, address: Address, target: 
     stateOverride: [{ address, code: batchSimulatorRuntimeBytecode }],
   })
   if (returned === undefined) throw new Error('the batch simulation returned no data')
-  const results = decodeFunctionResult({ abi: batchSimulatorAbi, functionName: 'simulate', data: returned }) as readonly Hex[]
+  const results = decodeSimulateResults(returned)
   if (results.length !== items.length) throw new Error(`the batch simulation returned ${results.length} results for ${items.length} calls`)
-  return results.map(decodeItem)
-}
-
-function decodeItem(packed: Hex): BatchItemResult {
-  if (size(packed) < 64) return undefined
-  try {
-    const [ok, out] = decodeAbiParameters([{ type: 'bool' }, { type: 'bytes' }], packed)
-    return ok ? { ok: true } : { ok: false, data: out }
-  } catch {
-    return undefined
-  }
+  return results
 }
