@@ -256,3 +256,17 @@ test('byOrder is the latest slot that carries the order, among several, and unde
   expect(journal.byOrder(word(8, 'c'))).toBeUndefined()
   journal.close()
 })
+
+test("a dropped slot's answer code waiting to be written never lands on the next slot at its nonce", async () => {
+  const path = join(dir, 'reused-nonce.sqlite')
+  const journal = openJournal(path, owner, { answerDelayMs: 10 })
+  await journal.record([slot(1)])
+  journal.answered(1, 'UPSTREAM_RPC')
+  journal.reject([1])
+  await journal.record([{ ...slot(1), orderHash: word(1, 'd') }])
+  expect(journal.slot(1)?.answer).toBeNull()
+  journal.close()
+  const reader = new Database(path, { readonly: true })
+  expect(reader.query<{ answer: string | null }, []>('SELECT answer FROM slots WHERE nonce = 1').get()?.answer).toBeNull()
+  reader.close()
+})

@@ -171,6 +171,8 @@ export function openJournal(path: string, owner: { chainId: number; address: Add
   }
   const recordAll = db.transaction((slots: NewSlot[]) => {
     for (const slot of slots) {
+      // A code still waiting at this nonce was a dropped slot's: never the new one's.
+      unwrittenAnswers.delete(slot.nonce)
       insertSlot.run({
         nonce: slot.nonce,
         orderHash: slot.orderHash,
@@ -251,6 +253,7 @@ export function openJournal(path: string, owner: { chainId: number; address: Add
   }
   const dropSlots = db.transaction((nonces: number[]) => {
     for (const nonce of nonces) {
+      unwrittenAnswers.delete(nonce)
       db.query("DELETE FROM slots WHERE nonce = ? AND status = 'pending'").run(nonce)
       db.query('DELETE FROM txs WHERE nonce = ?').run(nonce)
     }
