@@ -326,6 +326,15 @@ export function openJournal(path: string, owner: { chainId: number; address: Add
       }
       return latest ? withAnswer(slotOf(latest)) : undefined
     },
+    /** The slots at these nonces, by nonce (one read for a look's worth of mined txs). */
+    slots(nonces: readonly number[]): Map<number, JournalSlot> {
+      const found = new Map<number, JournalSlot>()
+      if (nonces.length === 0) return found
+      for (const row of db.query<SlotRow, [string]>('SELECT * FROM slots WHERE nonce IN (SELECT value FROM json_each(?))').all(JSON.stringify(nonces))) {
+        found.set(row.nonce, withAnswer(slotOf(row)))
+      }
+      return found
+    },
     /** Every slot still pending, lowest nonce first. */
     pending(limit = 1_000_000): JournalSlot[] {
       return db.query<SlotRow, [number]>("SELECT * FROM slots WHERE status = 'pending' ORDER BY nonce LIMIT ?").all(limit).map((row) => withAnswer(slotOf(row)))
@@ -336,6 +345,16 @@ export function openJournal(path: string, owner: { chainId: number; address: Add
     /** Every tx signed at a nonce, oldest first. */
     txs(nonce: number): JournalTx[] {
       return db.query<TxRow, [number]>('SELECT * FROM txs WHERE nonce = ? ORDER BY signed_at, rowid').all(nonce).map(txOf)
+    },
+    /** The txs with these hashes that the journal holds, by lower-case hash (one read for a block's receipts). */
+    txsByHash(hashes: readonly Hex[]): Map<Hex, JournalTx> {
+      const found = new Map<Hex, JournalTx>()
+      if (hashes.length === 0) return found
+      const lower = hashes.map((hash) => hash.toLowerCase())
+      for (const row of db.query<TxRow, [string]>('SELECT * FROM txs WHERE hash IN (SELECT value FROM json_each(?))').all(JSON.stringify(lower))) {
+        found.set(row.hash as Hex, txOf(row))
+      }
+      return found
     },
     tx(hash: Hex): JournalTx | undefined {
       const row = db.query<TxRow, [string]>('SELECT * FROM txs WHERE hash = ?').get(hash.toLowerCase())

@@ -76,8 +76,7 @@ export function createReceiptWatcher(options: {
   }
 
   /** What a mined tx of ours means for its pending slot (undefined when the slot is not pending). */
-  async function resolution(tx: JournalTx, receipt: TransactionReceipt): Promise<SlotResolution | undefined> {
-    const slot = journal.slot(tx.nonce)
+  async function resolution(tx: JournalTx, receipt: TransactionReceipt, slot: JournalSlot | undefined): Promise<SlotResolution | undefined> {
     if (!slot || slot.status !== 'pending') return undefined
     pace.mined(tx.signedAt)
     const filler = tx.kind === 'filler'
@@ -101,8 +100,9 @@ export function createReceiptWatcher(options: {
   /** Writes what the mined txs mean, in one commit, then wakes their waiters. */
   async function resolveMined(mined: Array<{ tx: JournalTx; receipt: TransactionReceipt }>): Promise<void> {
     const results: SlotResolution[] = []
+    const slots = journal.slots(mined.map(({ tx }) => tx.nonce))
     for (const { tx, receipt } of mined) {
-      const result = await resolution(tx, receipt)
+      const result = await resolution(tx, receipt, slots.get(tx.nonce))
       if (result) results.push(result)
     }
     journal.resolveAll(results)
@@ -119,18 +119,20 @@ export function createReceiptWatcher(options: {
     const each = (via: PublicClient) => Promise.all(blocks.map((block) => receiptsOf(block, via)))
     const fetched = blocks.length > 1 ? await inBatch(each, () => each(client)) : await each(client)
     for (const [i, block] of blocks.entries()) known.set(block, fetched[i] ?? [])
-    const mined: Array<{ tx: JournalTx; receipt: TransactionReceipt }> = []
+    const ours: RpcTransactionReceipt[] = []
     for (let block = from; block <= to; block++) {
-      for (const raw of known.get(block) ?? []) {
-        if (raw.from?.toLowerCase() !== address) continue
-        const hash = raw.transactionHash.toLowerCase() as Hex
-        const tx = journal.tx(hash)
-        if (tx) mined.push({ tx, receipt: formatTransactionReceipt(raw) })
-        else if (!foreignSeen.has(hash)) {
-          foreignSeen.add(hash)
-          if (foreignSeen.size > 10_000) foreignSeen.clear()
-          logger.warn(`tx ${hash} from this relayer's key is not in its journal: another process is signing with the same key; run one relayer process per gas key`)
-        }
+      for (const raw of known.get(block) ?? []) if (raw.from?.toLowerCase() === address) ours.push(raw)
+    }
+    const txs = journal.txsByHash(ours.map((raw) => raw.transactionHash))
+    const mined: Array<{ tx: JournalTx; receipt: TransactionReceipt }> = []
+    for (const raw of ours) {
+      const hash = raw.transactionHash.toLowerCase() as Hex
+      const tx = txs.get(hash)
+      if (tx) mined.push({ tx, receipt: formatTransactionReceipt(raw) })
+      else if (!foreignSeen.has(hash)) {
+        foreignSeen.add(hash)
+        if (foreignSeen.size > 10_000) foreignSeen.clear()
+        logger.warn(`tx ${hash} from this relayer's key is not in its journal: another process is signing with the same key; run one relayer process per gas key`)
       }
     }
     await resolveMined(mined)
