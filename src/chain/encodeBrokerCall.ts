@@ -15,7 +15,7 @@ const headWords = 6
  * The calldata of `Broker.broker(order, validAfter, validBefore, v, r, s)` for a
  * signed request, the order passed through verbatim: the same bytes as viem's
  * `encodeFunctionData` over the Broker's ABI, written straight into bytes (viem's
- * encoder took ~70 µs of every order the relayer simulates; this ~5). Throws on a
+ * encoder took ~70 µs of every order the relayer simulates; this ~15). Throws on a
  * value the ABI cannot carry, as viem does.
  *
  * @example
