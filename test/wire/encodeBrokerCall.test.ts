@@ -4,30 +4,18 @@
 import { expect, test } from 'bun:test'
 import { encodeFunctionData, type Hex } from 'viem'
 import { brokerAbi, encodeBrokerCall } from '../../src/chain/index.ts'
-import { type Order, type RelayRequest, toOrderStruct } from '../../src/wire/index.ts'
+import { type RelayRequest, toOrderStruct } from '../../src/wire/index.ts'
 import { createRandom } from '../helpers/random.ts'
+import { anyCase, maxUint256, randomOrder, randomUint256 } from '../helpers/randomOrder.ts'
 
 const rng = createRandom(0xb20c4e)
-const maxUint256 = 2n ** 256n - 1n
-const anyCase = (hex: string) => hex.replace(/[a-f]/g, (c) => (rng.chance(0.5) ? c.toUpperCase() : c))
-const integer = () => rng.pick([0n, 1n, maxUint256, maxUint256 - 1n, rng.uint256()]).toString()
 
 function randomRequest(): RelayRequest {
-  const order: Order = {
-    consumer: `0x${anyCase(rng.hex(20))}`,
-    adapter: `0x${rng.hex(20)}`,
-    params: `0x${anyCase(rng.hex(rng.pick([0, 1, 31, 32, 33, 64, 65, rng.int(0, 300)])))}`,
-    payToken: `0x${rng.hex(20).toUpperCase()}`,
-    payee: `0x${rng.hex(20)}`,
-    amount: integer(),
-    nonce: integer(),
-    feeBps: rng.pick([0, 1, 10_000, 65_535, rng.int(0, 65_535)]),
-  }
   return {
-    order,
-    signature: { v: rng.pick([0, 1, 27, 28, 255, rng.int(0, 255)]), r: `0x${anyCase(rng.hex(32))}`, s: `0x${rng.hex(32)}` },
-    validAfter: integer(),
-    validBefore: integer(),
+    order: randomOrder(rng),
+    signature: { v: rng.pick([0, 1, 27, 28, 255, rng.int(0, 255)]), r: `0x${anyCase(rng, rng.hex(32))}`, s: `0x${rng.hex(32)}` },
+    validAfter: randomUint256(rng),
+    validBefore: randomUint256(rng),
     chainId: 421614,
   }
 }

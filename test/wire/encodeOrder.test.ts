@@ -6,24 +6,11 @@ import { expect, test } from 'bun:test'
 import { encodeAbiParameters, type Hex, keccak256 } from 'viem'
 import { encodeOrder, hashOrder, type Order, orderTupleAbi, toOrderStruct } from '../../src/wire/index.ts'
 import { createRandom } from '../helpers/random.ts'
+import { maxUint256, randomOrder as randomOrderOf } from '../helpers/randomOrder.ts'
 
 const rng = createRandom(0xe2c0de)
-const maxUint256 = 2n ** 256n - 1n
+const randomOrder = () => randomOrderOf(rng)
 
-const anyCase = (hex: string) => hex.replace(/[a-f]/g, (c) => (rng.chance(0.5) ? c.toUpperCase() : c))
-function randomOrder(): Order {
-  const integer = () => rng.pick([0n, 1n, maxUint256, maxUint256 - 1n, rng.uint256()]).toString()
-  return {
-    consumer: `0x${anyCase(rng.hex(20))}`,
-    adapter: `0x${rng.hex(20)}`,
-    params: `0x${anyCase(rng.hex(rng.pick([0, 1, 31, 32, 33, 64, 65, rng.int(0, 300)])))}`,
-    payToken: `0x${rng.hex(20).toUpperCase()}`,
-    payee: `0x${rng.hex(20)}`,
-    amount: integer(),
-    nonce: integer(),
-    feeBps: rng.pick([0, 1, 10_000, 65_535, rng.int(0, 65_535)]),
-  }
-}
 const viemEncoding = (order: Order) => encodeAbiParameters(orderTupleAbi, [toOrderStruct(order)])
 
 test('2,000 random orders: the same bytes as viem, the same hash', () => {
