@@ -2,6 +2,7 @@ import { Database } from 'bun:sqlite'
 import { closeSync, fdatasync, mkdirSync, openSync } from 'node:fs'
 import { dirname } from 'node:path'
 import type { Address, Hex } from 'viem'
+import { createAnswerCodes } from './answerCodes.ts'
 import { takeLock } from './lock.ts'
 import type { Cooldown, JournalSlot, JournalTx, NewSlot, SlotResolution, SlotStatus } from './types.ts'
 
@@ -128,6 +129,7 @@ export function openJournal(path: string, owner: { chainId: number; address: Add
     throw error
   }
 
+  const answers = createAnswerCodes(db, options.answerDelayMs ?? 200)
   const insertSlot = db.query(
     `INSERT INTO slots (nonce, order_hash, consumer, adapter, pay_token, to_address, data, gas, status, tx_hash, sent_at)
      VALUES ($nonce, $orderHash, $consumer, $adapter, $payToken, $to, $data, $gas, 'pending', $txHash, $sentAt)`,
@@ -172,7 +174,7 @@ export function openJournal(path: string, owner: { chainId: number; address: Add
   const recordAll = db.transaction((slots: NewSlot[]) => {
     for (const slot of slots) {
       // A code still waiting at this nonce was a dropped slot's: never the new one's.
-      unwrittenAnswers.delete(slot.nonce)
+      answers.forget(slot.nonce)
       insertSlot.run({
         nonce: slot.nonce,
         orderHash: slot.orderHash,
@@ -187,12 +189,12 @@ export function openJournal(path: string, owner: { chainId: number; address: Add
       })
       addTx(slot.tx)
     }
-    writeWaitingAnswers()
+    answers.writeWaiting()
   })
   const replaceTx = db.transaction((tx: JournalTx, to: Address, data: Hex, gas: bigint) => {
     addTx(tx)
     db.query('UPDATE slots SET tx_hash = ?, sent_at = ?, to_address = ?, data = ?, gas = ? WHERE nonce = ?').run(tx.hash, tx.signedAt, to, data, gas.toString(), tx.nonce)
-    writeWaitingAnswers()
+    answers.writeWaiting()
   })
   const resolveSlot = db.query(
     `UPDATE slots SET status = $status, tx_hash = COALESCE($txHash, tx_hash), block_number = $block, outcome = COALESCE($outcome, outcome)
@@ -208,52 +210,11 @@ export function openJournal(path: string, owner: { chainId: number; address: Add
         outcome: result.outcome ?? null,
       })
     }
-    writeWaitingAnswers()
+    answers.writeWaiting()
   })
-  // Answer codes not yet written (nonce → code): see the doc comment above. Reads take them from here.
-  const unwrittenAnswers = new Map<number, string>()
-  const answerDelayMs = options.answerDelayMs ?? 200
-  let answerTimer: ReturnType<typeof setTimeout> | undefined
-  const writeAnswer = db.query('UPDATE slots SET answer = ? WHERE nonce = ?')
-  /**
-   * Inside a transaction, last: writes the answer codes waiting. One that cannot be written
-   * (a full disk) stays waiting for the next commit, and the transaction's own writes go on:
-   * an answer code never holds back a batch or an outcome.
-   */
-  function writeWaitingAnswers() {
-    for (const [nonce, code] of unwrittenAnswers) {
-      try {
-        writeAnswer.run(code, nonce)
-        unwrittenAnswers.delete(nonce)
-      } catch {}
-    }
-  }
-  const writeAnswersAlone = db.transaction(writeWaitingAnswers)
-  /** The commit of their own, when no other came within `answerDelayMs`; a failure there must not become an uncaught error. */
-  const writeAnswersLater = () => {
-    answerTimer = undefined
-    if (unwrittenAnswers.size === 0) return
-    try {
-      writeAnswersAlone()
-    } catch {}
-    if (unwrittenAnswers.size > 0) scheduleAnswers()
-  }
-  let closed = false
-  const scheduleAnswers = () => {
-    if (closed) return
-    answerTimer ??= setTimeout(writeAnswersLater, answerDelayMs)
-    // The timer alone never keeps the process alive: `close` writes what is waiting.
-    answerTimer.unref?.()
-  }
-  /** A slot as read, with the answer code this process gave it and has not written yet. */
-  const withAnswer = (slot: JournalSlot): JournalSlot => {
-    const code = unwrittenAnswers.get(slot.nonce)
-    if (code !== undefined) slot.answer = code
-    return slot
-  }
   const dropSlots = db.transaction((nonces: number[]) => {
     for (const nonce of nonces) {
-      unwrittenAnswers.delete(nonce)
+      answers.forget(nonce)
       db.query("DELETE FROM slots WHERE nonce = ? AND status = 'pending'").run(nonce)
       db.query('DELETE FROM txs WHERE nonce = ?').run(nonce)
     }
@@ -309,12 +270,11 @@ export function openJournal(path: string, owner: { chainId: number; address: Add
     },
     /** The code a client was answered for this slot. */
     answered(nonce: number, code: string) {
-      unwrittenAnswers.set(nonce, code)
-      scheduleAnswers()
+      answers.set(nonce, code)
     },
     slot(nonce: number): JournalSlot | undefined {
       const row = db.query<SlotRow, [number]>('SELECT * FROM slots WHERE nonce = ?').get(nonce)
-      return row ? withAnswer(slotOf(row)) : undefined
+      return row ? answers.overlay(slotOf(row)) : undefined
     },
     /** The latest slot that carries this order. */
     byOrder(orderHash: Hex): JournalSlot | undefined {
@@ -324,20 +284,20 @@ export function openJournal(path: string, owner: { chainId: number; address: Add
       for (const row of db.query<SlotRow, [string]>('SELECT * FROM slots WHERE order_hash = ?').all(orderHash.toLowerCase())) {
         if (!latest || row.nonce > latest.nonce) latest = row
       }
-      return latest ? withAnswer(slotOf(latest)) : undefined
+      return latest ? answers.overlay(slotOf(latest)) : undefined
     },
     /** The slots at these nonces, by nonce (one read for a look's worth of mined txs). */
     slots(nonces: readonly number[]): Map<number, JournalSlot> {
       const found = new Map<number, JournalSlot>()
       if (nonces.length === 0) return found
       for (const row of db.query<SlotRow, [string]>('SELECT * FROM slots WHERE nonce IN (SELECT value FROM json_each(?))').all(JSON.stringify(nonces))) {
-        found.set(row.nonce, withAnswer(slotOf(row)))
+        found.set(row.nonce, answers.overlay(slotOf(row)))
       }
       return found
     },
     /** Every slot still pending, lowest nonce first. */
     pending(limit = 1_000_000): JournalSlot[] {
-      return db.query<SlotRow, [number]>("SELECT * FROM slots WHERE status = 'pending' ORDER BY nonce LIMIT ?").all(limit).map((row) => withAnswer(slotOf(row)))
+      return db.query<SlotRow, [number]>("SELECT * FROM slots WHERE status = 'pending' ORDER BY nonce LIMIT ?").all(limit).map((row) => answers.overlay(slotOf(row)))
     },
     pendingCount(): number {
       return db.query<{ n: number }, []>("SELECT COUNT(*) AS n FROM slots WHERE status = 'pending'").get()!.n
@@ -371,11 +331,7 @@ export function openJournal(path: string, owner: { chainId: number; address: Add
     close() {
       try {
         // Best effort: the answer codes are the one thing written behind (see above); the lock is released whatever.
-        closed = true
-        clearTimeout(answerTimer)
-        try {
-          if (unwrittenAnswers.size > 0) writeAnswersAlone()
-        } catch {}
+        answers.close()
         unlock()
       } finally {
         if (walFd !== undefined) closeSync(walFd)
