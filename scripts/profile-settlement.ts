@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import type { BenchContext } from './bench/lib/context.ts'
+import type { ThreadCpu } from './bench/lib/cpu.ts'
 import { relayerRun } from './bench/lib/settlementRuns.ts'
 import { type ChainKind, prepareWork } from './bench/lib/settlementWork.ts'
 
@@ -29,13 +30,15 @@ const exe = process.env.PROFILE_EXE ?? join(dir, 'order-relay')
 const main = resolve(import.meta.dir, '../src/cli/main.ts')
 const profile = values['no-profile'] ? '' : `--cpu-prof --cpu-prof-interval 250 --cpu-prof-dir='${out}'`
 if (!process.env.PROFILE_EXE) writeFileSync(exe, `#!/bin/sh\nexec '${process.execPath}' ${profile} '${main}' "$@"\n`, { mode: 0o755 })
+const threadSplit = (split?: ThreadCpu) =>
+  split ? `main ${split.main.toFixed(2)} s, signer ${split.signer.toFixed(2)} s, JIT compiler ${split.jit.toFixed(2)} s, other ${split.other.toFixed(2)} s` : 'no thread split'
 const context: BenchContext = { exe, baselineExe: '', dir, runs: 1, quick: true, relayerEnv: Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('RELAYER_'))) as Record<string, string>, log: (line) => console.error(line) }
 try {
   const work = await prepareWork(context, chain, { orders, clients, label: 'profile', baseline: false })
   const result = await relayerRun(context, work)
   console.log(
     `${chain}, ${orders} orders, ${clients} clients: ${result.perSecond.toFixed(0)} orders/s, p50 ${result.p50.toFixed(0)} ms, p99 ${result.p99.toFixed(0)} ms, ` +
-      `relayer ${result.relayerCpuPer1000?.toFixed(2)} s CPU per 1000, anvil ${result.anvilCpuPer1000.toFixed(2)} s, statuses ${JSON.stringify(result.statuses)}`,
+      `relayer ${result.relayerCpuPer1000?.toFixed(2)} s CPU per 1000 (${threadSplit(result.relayerThreadsPer1000)}), anvil ${result.anvilCpuPer1000.toFixed(2)} s, statuses ${JSON.stringify(result.statuses)}`,
   )
   if (!values['no-profile']) console.log(`profile written to ${out}`)
 } finally {

@@ -6,7 +6,7 @@
 import type { BenchContext } from './lib/context.ts'
 import { type Row, row } from './lib/report.ts'
 import { median, round } from './lib/stats.ts'
-import { baselineRun, cpuBoundChecks, type RunResult, relayerRun, rpcChecks, settlementChecks } from './lib/settlementRuns.ts'
+import { baselineRun, cpuBoundChecks, type RunResult, relayerRun, rpcChecks, settlementChecks, threadChecks } from './lib/settlementRuns.ts'
 import { prepareWork } from './lib/settlementWork.ts'
 
 export type SettlementOptions = { orders: number; clients: number }
@@ -75,7 +75,7 @@ export async function benchSettlement(context: BenchContext, options: Settlement
         subject: runs.relayer.map((result) => result.relayerCpuPer1000 ?? Number.NaN),
         baseline: anvilCpu(runs.relayer),
         target: { op: '<=', value: 0.4 },
-        checks,
+        checks: { ...checks, ...threadChecks(runs.relayer) },
         failedChecks,
       }),
     ],

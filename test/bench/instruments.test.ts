@@ -11,11 +11,11 @@ import { type Hex, parseEther } from 'viem'
 import { watchBlockReceipts } from '../../scripts/bench/lib/blockReceipts.ts'
 import { revertedFrom } from '../../scripts/bench/lib/chainChecks.ts'
 import type { BenchContext } from '../../scripts/bench/lib/context.ts'
-import { cpuSeconds, cpuSecondsOf } from '../../scripts/bench/lib/cpu.ts'
+import { cpuSeconds, cpuSecondsOf, relayerThreadCpu } from '../../scripts/bench/lib/cpu.ts'
 import { row } from '../../scripts/bench/lib/report.ts'
 import { rpc, rpcBatch } from '../../scripts/bench/lib/rpc.ts'
 import { startRpcCounter } from '../../scripts/bench/lib/rpcCounter.ts'
-import { cpuBoundChecks, type RunResult } from '../../scripts/bench/lib/settlementRuns.ts'
+import { cpuBoundChecks, type RunResult, threadChecks } from '../../scripts/bench/lib/settlementRuns.ts'
 import { startChain } from '../../scripts/bench/lib/settlementWork.ts'
 import { percentile } from '../../scripts/bench/lib/stats.ts'
 import { startSteadyLoad } from '../../scripts/bench/lib/steadyLoad.ts'
@@ -33,6 +33,33 @@ test('CPU seconds are utime + stime, counted after the command name even when it
   while (cpuSeconds(process.pid) - before < 0.05) {
     if (performance.now() > deadline) throw new Error('20 s of spinning never showed 0.05 s of CPU in /proc/<pid>/stat')
   }
+})
+
+test("a process's CPU split by thread: a Worker's spinning is the signer's, the main thread's its own, and the parts add up to the whole", async () => {
+  const before = relayerThreadCpu(process.pid)
+  // A Worker that spins until it has used 0.1 s of CPU, as the relayer's signer thread would.
+  const source = 'const t = performance.now(); let x = 0; while (performance.now() - t < 150) x++; postMessage(x)'
+  const worker = new Worker(URL.createObjectURL(new Blob([source], { type: 'text/javascript' })))
+  const done = new Promise((resolve) => (worker.onmessage = resolve))
+  const deadline = performance.now() + 20_000
+  const spinning = performance.now()
+  while (performance.now() - spinning < 150) {}
+  await Promise.race([done, Bun.sleep(20_000).then(() => Promise.reject(new Error('the spinning Worker never answered within 20 s')))])
+  // Read while the Worker's thread is still there (a thread gone counts as "other").
+  let after = relayerThreadCpu(process.pid)
+  try {
+    while (after.signer - before.signer < 0.05 || after.main - before.main < 0.05) {
+      if (performance.now() > deadline) throw new Error(`20 s on, /proc showed signer +${after.signer - before.signer} s, main +${after.main - before.main} s`)
+      await Bun.sleep(20)
+      after = relayerThreadCpu(process.pid)
+    }
+  } finally {
+    worker.terminate()
+  }
+  expect(after.main + after.signer + after.jit + after.other).toBeCloseTo(cpuSeconds(process.pid), 1)
+  expect(threadChecks([{ relayerThreadsPer1000: { main: 1, signer: 0.5, jit: 0.25, other: 0.125 } } as RunResult])).toEqual({
+    'relayer CPU per 1000 orders by thread': 'main 1.00 s, signer 0.50 s, JIT compiler 0.25 s, other 0.13 s',
+  })
 })
 
 test('the CPU-bound ratio: a baseline filling the cores with half the CPU per order allows the subject half its throughput', () => {

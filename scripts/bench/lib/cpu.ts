@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 
 /** Clock ticks per second of /proc/<pid>/stat's times (USER_HZ: 100 on every Linux build that matters). */
@@ -18,6 +18,36 @@ export function cpuSecondsOf(stat: string): number {
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
   // fields[0] is field 3 (state), so utime (14) is fields[11] and stime (15) fields[12].
   return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond
+}
+
+/** A relayer process's CPU seconds so far by thread: see `relayerThreadCpu`. */
+export type ThreadCpu = { main: number; signer: number; jit: number; other: number }
+
+/**
+ * A relayer process's CPU seconds so far, split by thread (`/proc/<pid>/task/<tid>/stat`
+ * and `comm`): its main thread (the event loop), the signer thread (the relayer's one
+ * Bun Worker), JavaScriptCore's JIT compiler threads, and the rest (the allocator's and
+ * collector's helpers, the thread pool that runs the journal's fsync, Bun's HTTP
+ * thread, threads gone since): the process's total less the first three.
+ */
+export function relayerThreadCpu(pid: number): ThreadCpu {
+  const split: ThreadCpu = { main: 0, signer: 0, jit: 0, other: 0 }
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    let stat: string
+    let name: string
+    try {
+      stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8')
+      name = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim()
+    } catch {
+      continue // the thread ended meanwhile
+    }
+    const seconds = cpuSecondsOf(stat)
+    if (Number(tid) === pid) split.main += seconds
+    else if (name.startsWith('Worker')) split.signer += seconds
+    else if (name.includes('JIT')) split.jit += seconds
+  }
+  split.other = Math.max(0, cpuSeconds(pid) - split.main - split.signer - split.jit)
+  return split
 }
 
 /** The 1-, 5- and 15-minute load averages, as /proc/loadavg prints them. */

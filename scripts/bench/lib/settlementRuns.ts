@@ -9,7 +9,7 @@ import { freePort } from '../../../src/shared/index.ts'
 import { watchBlockReceipts } from './blockReceipts.ts'
 import { revertedFrom, settledCount } from './chainChecks.ts'
 import { type BenchContext, childEnv } from './context.ts'
-import { busyShare, cpuSeconds, workCpu } from './cpu.ts'
+import { busyShare, cpuSeconds, relayerThreadCpu, type ThreadCpu, workCpu } from './cpu.ts'
 import { brokerCalldata } from './orders.ts'
 import { type Child, spawnChild, waitForOk } from './processes.ts'
 import { rpc } from './rpc.ts'
@@ -27,6 +27,8 @@ export type RunResult = {
   anvilCpuPer1000: number
   /** The relayer process's CPU seconds per 1,000 settled orders (relayer runs only). */
   relayerCpuPer1000?: number
+  /** Relayer side: the same CPU split by thread (main, signer, JIT compiler, other), seconds per 1,000 settled orders. */
+  relayerThreadsPer1000?: ThreadCpu
   /**
    * The run's own processes while the orders ran (anvil, the relayer, and the bench
    * process playing the clients): CPU seconds per 1,000 orders, and the share of all
@@ -180,6 +182,8 @@ export async function relayerRun(
     counter?.reset()
     const relayerCpu = () => children.reduce((total, each) => total + cpuSeconds(each.pid), 0)
     const relayerCpuBefore = relayerCpu()
+    const threads = () => children.map((each) => relayerThreadCpu(each.pid))
+    const threadsBefore = threads()
     const anvilCpuBefore = cpuSeconds(devnet.anvilPid)
     const workPids = [devnet.anvilPid, ...children.map((each) => each.pid)]
     const workBefore = workCpu(workPids)
@@ -200,6 +204,13 @@ export async function relayerRun(
     })
     const seconds = (performance.now() - started) / 1000
     const relayerCpuUsed = relayerCpu() - relayerCpuBefore
+    const threadsUsed = threads().reduce<ThreadCpu>(
+      (sum, after, i) => {
+        const before = threadsBefore[i]!
+        return { main: sum.main + after.main - before.main, signer: sum.signer + after.signer - before.signer, jit: sum.jit + after.jit - before.jit, other: sum.other + after.other - before.other }
+      },
+      { main: 0, signer: 0, jit: 0, other: 0 },
+    )
     const anvilCpu = cpuSeconds(devnet.anvilPid) - anvilCpuBefore
     const runCpu = workCpu(workPids) - workBefore
     const rpcPerOrder = counter?.perOrder(requests.length)
@@ -221,6 +232,9 @@ export async function relayerRun(
       p99: latencies.length ? percentile(latencies, 99) : Number.NaN,
       anvilCpuPer1000: (anvilCpu * 1000) / requests.length,
       relayerCpuPer1000: settled ? (relayerCpuUsed * 1000) / settled : Number.NaN,
+      relayerThreadsPer1000: settled
+        ? { main: (threadsUsed.main * 1000) / settled, signer: (threadsUsed.signer * 1000) / settled, jit: (threadsUsed.jit * 1000) / settled, other: (threadsUsed.other * 1000) / settled }
+        : undefined,
       runCpuPer1000: (runCpu * 1000) / requests.length,
       coresBusy: busyShare(runCpu, seconds),
       settled,
@@ -291,5 +305,18 @@ export function cpuBoundChecks(subject: readonly RunResult[], baseline: readonly
     'CPU of the run per 1000 orders, subject': `${a.toFixed(2)} s (cores ${share(subject)} busy)`,
     baseline: `${b.toFixed(2)} s (cores ${share(baseline)} busy)`,
     'CPU-bound ratio': bound.toFixed(2),
+  }
+}
+
+/** Where the relayer's CPU went, by thread: the medians over the relayer runs, seconds per 1,000 settled orders. */
+export function threadChecks(subject: readonly RunResult[]): Record<string, string> {
+  const splits = subject.flatMap((run) => (run.relayerThreadsPer1000 ? [run.relayerThreadsPer1000] : []))
+  if (splits.length === 0) return {}
+  const mid = (pick: (split: ThreadCpu) => number) => {
+    const values = splits.map(pick).sort((a, b) => a - b)
+    return values[Math.floor(values.length / 2)]!.toFixed(2)
+  }
+  return {
+    'relayer CPU per 1000 orders by thread': `main ${mid((split) => split.main)} s, signer ${mid((split) => split.signer)} s, JIT compiler ${mid((split) => split.jit)} s, other ${mid((split) => split.other)} s`,
   }
 }
