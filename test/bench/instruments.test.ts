@@ -20,6 +20,7 @@ import { startChain } from '../../scripts/bench/lib/settlementWork.ts'
 import { percentile } from '../../scripts/bench/lib/stats.ts'
 import { startSteadyLoad } from '../../scripts/bench/lib/steadyLoad.ts'
 import { devnetAccounts } from '../../src/devnet/index.ts'
+import { waitFor } from '../helpers/waitFor.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'order-relay-bench-test-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -37,22 +38,22 @@ test('CPU seconds are utime + stime, counted after the command name even when it
 
 test("a process's CPU split by thread: a Worker's spinning is the signer's, the main thread's its own, and the parts add up to the whole", async () => {
   const before = relayerThreadCpu(process.pid)
-  // A Worker that spins until it has used 0.1 s of CPU, as the relayer's signer thread would.
-  const source = 'const t = performance.now(); let x = 0; while (performance.now() - t < 150) x++; postMessage(x)'
+  // A Worker that spins for 0.15 s, as the relayer's signer thread would, then stays (a
+  // Worker with nothing left to do ends, and its thread's CPU would count as "other").
+  const source = 'const t = performance.now(); let x = 0; while (performance.now() - t < 150) x++; postMessage(x); setInterval(() => {}, 1000)'
   const worker = new Worker(URL.createObjectURL(new Blob([source], { type: 'text/javascript' })))
-  const done = new Promise((resolve) => (worker.onmessage = resolve))
-  const deadline = performance.now() + 20_000
+  let answered = false
+  worker.onmessage = () => (answered = true)
   const spinning = performance.now()
   while (performance.now() - spinning < 150) {}
-  await Promise.race([done, Bun.sleep(20_000).then(() => Promise.reject(new Error('the spinning Worker never answered within 20 s')))])
-  // Read while the Worker's thread is still there (a thread gone counts as "other").
-  let after = relayerThreadCpu(process.pid)
+  let after = before
   try {
-    while (after.signer - before.signer < 0.05 || after.main - before.main < 0.05) {
-      if (performance.now() > deadline) throw new Error(`20 s on, /proc showed signer +${after.signer - before.signer} s, main +${after.main - before.main} s`)
-      await Bun.sleep(20)
+    await waitFor('the spinning Worker to answer', () => answered)
+    // Read while the Worker's thread is still there (a thread gone counts as "other").
+    await waitFor('/proc to show 0.05 s more CPU on the signer and the main thread', () => {
       after = relayerThreadCpu(process.pid)
-    }
+      return after.signer - before.signer >= 0.05 && after.main - before.main >= 0.05
+    })
   } finally {
     worker.terminate()
   }
