@@ -32,6 +32,13 @@ export function writeHex(into: Uint8Array, at: number, width: number, text: stri
   return true
 }
 
+/** `0x` followed by an even number of hex digits, as bytes; undefined for anything else. */
+export function hexToBytes(hex: string): Uint8Array | undefined {
+  if (hex.length % 2 !== 0 || !hex.startsWith('0x')) return undefined
+  const bytes = new Uint8Array((hex.length - 2) / 2)
+  return writeHex(bytes, 0, bytes.length, hex, 2) ? bytes : undefined
+}
+
 type WithToHex = Uint8Array & { toHex(): string }
 /** The engine's own `Uint8Array.prototype.toHex` (Bun, recent browsers; lower-case digits), ~10× the loop below on a 1 KB transaction. */
 const nativeToHex = typeof (Uint8Array.prototype as Partial<WithToHex>).toHex === 'function'

@@ -1,7 +1,7 @@
 import { type AbiFunction, type Address, type Hex, toFunctionSelector } from 'viem'
 import { batchSimulatorAbi } from '../../chain/index.ts'
 import { writeUint256 } from '../../wire/hashOrder.ts'
-import { bytesToHex, writeHex } from '../../wire/hexBytes.ts'
+import { bytesToHex, hexToBytes, writeHex } from '../../wire/hexBytes.ts'
 
 // BatchSimulator's `simulate(address target, bytes[] calls, uint256[] gas) returns (bytes[])`,
 // encoded and decoded by hand for its one layout: viem's encoder and decoder took ~35 µs
@@ -93,10 +93,4 @@ function readSize(bytes: Uint8Array, at: number | undefined): number | undefined
   if (at === undefined || at + word > bytes.length) return undefined
   for (let i = at; i < at + word - 4; i++) if (bytes[i] !== 0) return undefined
   return ((bytes[at + 28]! << 24) >>> 0) + (bytes[at + 29]! << 16) + (bytes[at + 30]! << 8) + bytes[at + 31]!
-}
-
-function hexToBytes(hex: Hex): Uint8Array | undefined {
-  if (hex.length % 2 !== 0 || !hex.startsWith('0x')) return undefined
-  const bytes = new Uint8Array((hex.length - 2) / 2)
-  return writeHex(bytes, 0, bytes.length, hex, 2) ? bytes : undefined
 }

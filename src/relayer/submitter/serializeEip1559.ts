@@ -1,5 +1,5 @@
 import type { TransactionSerializableEIP1559 } from 'viem'
-import { writeHex } from '../../wire/hexBytes.ts'
+import { hexToBytes } from '../../wire/hexBytes.ts'
 
 /** The signature fields an EIP-1559 transaction carries: y parity and r, s as big-endian bytes. */
 export type Eip1559Signature = { yParity: number; r: Uint8Array; s: Uint8Array }
@@ -59,8 +59,8 @@ function integerBytes(value: bigint): Uint8Array {
 }
 
 function hexBytes(hex: string, what: string): Uint8Array {
-  const bytes = new Uint8Array((hex.length - 2) / 2)
-  if (!hex.startsWith('0x') || !writeHex(bytes, 0, bytes.length, hex, 2)) throw new Error(`serializeEip1559: ${what} is not 0x-prefixed, even-length hex`)
+  const bytes = hexToBytes(hex)
+  if (!bytes) throw new Error(`serializeEip1559: ${what} is not 0x-prefixed, even-length hex`)
   return bytes
 }
 

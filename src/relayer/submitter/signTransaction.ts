@@ -1,5 +1,5 @@
 import { type Hex, type LocalAccount, parseSignature, serializeTransaction, type TransactionSerializableEIP1559 } from 'viem'
-import { bytesToHex, writeHex } from '../../wire/hexBytes.ts'
+import { bytesToHex, hexToBytes } from '../../wire/hexBytes.ts'
 import { keccak256, keccak256Bytes } from '../../wire/keccak.ts'
 import { type Eip1559Signature, isPlainEip1559, serializeEip1559 } from './serializeEip1559.ts'
 
@@ -26,8 +26,8 @@ export async function signTransaction(account: LocalAccount, transaction: Transa
 
 /** r ‖ s ‖ v (v 27/28, or 0/1) as the transaction carries them. */
 function splitSignature(signature: Hex): Eip1559Signature {
-  const bytes = new Uint8Array(65)
-  if (signature.length !== 132 || !writeHex(bytes, 0, 65, signature, 2)) throw new Error('the signature is not 65 bytes of hex')
+  const bytes = hexToBytes(signature)
+  if (bytes?.length !== 65) throw new Error('the signature is not 65 bytes of hex')
   const v = bytes[64]!
   if (v !== 0 && v !== 1 && v !== 27 && v !== 28) throw new Error(`the signature's v is ${v}, not 27 or 28`)
   return { yParity: v === 1 || v === 28 ? 1 : 0, r: bytes.subarray(0, 32), s: bytes.subarray(32, 64) }
