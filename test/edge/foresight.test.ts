@@ -37,7 +37,7 @@ test('for validAfter the earlier of chain and wall counts: a fast relayer clock 
 })
 
 test('validAfter is judged by the earliest time, validBefore by the latest', async () => {
-  const skewed = { clock: { now: async () => 500n, earliest: async () => 490n } } as unknown as Parameters<typeof checkAuthorizationWindow>[0]
+  const skewed = { clock: { now: async () => 500n, earliest: async () => 490n, refresh: async () => {} } } as unknown as Parameters<typeof checkAuthorizationWindow>[0]
   expect(await outcome(checkAuthorizationWindow(skewed, request(495n, 1000n)))).toBe(
     'WOULD_REVERT: would revert: authorization not yet valid (validAfter 495, chain time 490); valid from 496 (unix seconds, in 6 s): send the same order again then, no need to re-sign',
   )
@@ -47,7 +47,7 @@ test('validAfter is judged by the earliest time, validBefore by the latest', asy
 })
 
 const request = (validAfter: bigint, validBefore: bigint) => ({ validAfter: validAfter.toString(), validBefore: validBefore.toString() }) as unknown as RelayRequest
-const at = (now: bigint) => ({ clock: { now: async () => now, earliest: async () => now } }) as unknown as Parameters<typeof checkAuthorizationWindow>[0]
+const at = (now: bigint) => ({ clock: { now: async () => now, earliest: async () => now, refresh: async () => {} } }) as unknown as Parameters<typeof checkAuthorizationWindow>[0]
 const outcome = (promise: Promise<void>) =>
   promise.then(
     () => 'open',
@@ -63,6 +63,32 @@ test('validAfter is strict (USDC: now > validAfter); validBefore keeps a 2 s mar
   expect(await outcome(checkAuthorizationWindow(at(998n), request(0n, 1000n)))).toBe(
     'AUTH_EXPIRED: authorization window has passed (validBefore 1000, chain time 998); re-sign with a fresh window',
   )
+})
+
+test('an order sent at the second it was told is valid from is not refused for the clock rounding a sample to whole seconds', async () => {
+  // A node that stamps its pending block with the whole second of its (here: the test's) clock.
+  let wallMs = 1_800_000_000_999 // the clock's sample is read 1 ms before a second ends: it says ...000
+  let reads = 0
+  const stamping = {
+    getBlock: async () => {
+      reads++
+      return { timestamp: BigInt(Math.floor(wallMs / 1000)) }
+    },
+  } as unknown as PublicClient
+  const clock = createChainClock(stamping, { refreshMs: 1_000, logger: silentLogger, wallClockMs: () => wallMs })
+  const context = { clock } as unknown as Parameters<typeof checkAuthorizationWindow>[0]
+  expect(await outcome(checkAuthorizationWindow(context, request(1_800_000_001n, 1_800_000_600n)))).toBe(
+    'WOULD_REVERT: would revert: authorization not yet valid (validAfter 1800000001, chain time 1800000000); valid from 1800000002 (unix seconds, in 2 s): send the same order again then, no need to re-sign',
+  )
+  expect(reads).toBe(2) // the sample, then a fresh read at the edge: still not valid
+  // 1.5 s on, the chain's clock says ...002, but the sample plus whole seconds elapsed says ...001.
+  wallMs = 1_800_000_002_500
+  expect(await clock.earliest()).toBe(1_800_000_001n)
+  expect(await outcome(checkAuthorizationWindow(context, request(1_800_000_001n, 1_800_000_600n)))).toBe('open')
+  expect(reads).toBe(3)
+  // Far from the edge the sample answers alone: no read per order.
+  expect(await outcome(checkAuthorizationWindow(context, request(1_800_000_100n, 1_800_000_600n)))).toStartWith('WOULD_REVERT')
+  expect(reads).toBe(3)
 })
 
 test("a token's expired revert is AUTH_EXPIRED, the mock's and Circle's wording alike", () => {

@@ -15,9 +15,29 @@ export const authorizationSafetyMarginSeconds = 2n
  * - Not yet valid under the strictest token rule, Circle's USDC `now > validAfter`
  *   (the mock takes `>=`): WOULD_REVERT saying from when it is valid. Not AUTH_EXPIRED:
  *   nothing has passed and nothing needs re-signing; the same order can be sent again
- *   once its window opens. Refused before any simulation, so no gas and no RPC call.
+ *   once its window opens. Refused before any simulation, so no gas, and no RPC call
+ *   unless the window opens within the clock's rounding (then one fresh read of the chain time).
  * @throws RelayError AUTH_EXPIRED, WOULD_REVERT, UPSTREAM_RPC (the chain time could not be read)
  */
+/**
+ * How far the clock's cached estimate may lag the chain: block timestamps are whole
+ * seconds, so a sample read at 10.9 s says 10, and the estimate carries that second
+ * (plus the read's latency) until the next sample. Within this of `validAfter` the
+ * clock is read afresh before a refusal, so an order sent at the "valid from" second
+ * it was told is not refused for the rounding.
+ */
+const edgeSeconds = 2n
+
+/** The earliest time from a fresh read; the cached one if the read fails (a refusal costs nothing). */
+async function freshEarliest(clock: RelayerContext['clock'], cached: bigint): Promise<bigint> {
+  try {
+    await clock.refresh()
+    return await clock.earliest()
+  } catch {
+    return cached
+  }
+}
+
 export async function checkAuthorizationWindow(context: Pick<RelayerContext, 'clock'>, request: RelayRequest): Promise<void> {
   const validBefore = BigInt(request.validBefore)
   const validAfter = BigInt(request.validAfter)
@@ -32,6 +52,7 @@ export async function checkAuthorizationWindow(context: Pick<RelayerContext, 'cl
   if (validBefore <= minedAt + authorizationSafetyMarginSeconds) {
     throw new RelayError('AUTH_EXPIRED', `authorization window has passed (validBefore ${validBefore}, chain time ${minedAt}); re-sign with a fresh window`)
   }
+  if (earliest <= validAfter && validAfter - earliest < edgeSeconds) earliest = await freshEarliest(context.clock, earliest)
   if (earliest <= validAfter) {
     const validFrom = validAfter + 1n
     throw new RelayError(
