@@ -4,6 +4,13 @@ import { backgroundRefresh, type Logger, sharedInFlight } from '../shared/index.
 export type ChainClock = ReturnType<typeof createChainClock>
 
 /**
+ * How far the cached estimate may lag the chain: block timestamps are whole seconds,
+ * so a sample read at 10.9 s says 10, and the estimate carries that second (and the
+ * read's latency) until the next sample.
+ */
+const roundingSeconds = 2n
+
+/**
  * When a transaction sent now would be mined, in unix seconds: the `pending` block's
  * timestamp (the node's own idea of the next block's time, a devnet's warps included;
  * the latest block's where `pending` is not served) plus the wall time since it was
@@ -27,6 +34,17 @@ export function createChainClock(client: PublicClient, options: { refreshMs: num
     return { chain: sample!.timestamp + elapsed, wall: BigInt(Math.floor(wallMs() / 1000)) }
   }
 
+  /**
+   * The earliest it may be mined at, as far as `validAfter` goes: the smaller of the
+   * chain's estimate and the wall clock, so neither a relayer clock running fast nor
+   * an old head makes a not-yet-valid order look valid (a refusal costs nothing; a
+   * revert costs the key gas).
+   */
+  async function earliest(): Promise<bigint> {
+    const { chain, wall } = await bounds()
+    return chain < wall ? chain : wall
+  }
+
   return {
     /**
      * The latest a transaction sent now may be mined at, as far as expiry goes: the
@@ -36,15 +54,18 @@ export function createChainClock(client: PublicClient, options: { refreshMs: num
       const { chain, wall } = await bounds()
       return chain > wall ? chain : wall
     },
+    earliest,
     /**
-     * The earliest it may be mined at, as far as `validAfter` goes: the smaller of the
-     * chain's estimate and the wall clock, so neither a relayer clock running fast nor
-     * an old head makes a not-yet-valid order look valid (a refusal costs nothing; a
-     * revert costs the key gas).
+     * `earliest()` for judging `validAfter`: near it (at or below it by less than the
+     * estimate's rounding) the node is read afresh, so an order sent at the second it
+     * was told it is valid from is not refused for the rounding alone. Elsewhere the
+     * cached estimate answers, with no RPC call; a failed fresh read keeps it too (a
+     * refusal costs nothing).
      */
-    async earliest(): Promise<bigint> {
-      const { chain, wall } = await bounds()
-      return chain < wall ? chain : wall
+    async earliestFor(validAfter: bigint): Promise<bigint> {
+      const cached = await earliest()
+      if (cached > validAfter || validAfter - cached >= roundingSeconds) return cached
+      return refresh().then(earliest, () => cached)
     },
     refresh,
     start: ticker.start,

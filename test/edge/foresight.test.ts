@@ -37,7 +37,7 @@ test('for validAfter the earlier of chain and wall counts: a fast relayer clock 
 })
 
 test('validAfter is judged by the earliest time, validBefore by the latest', async () => {
-  const skewed = { clock: { now: async () => 500n, earliest: async () => 490n, refresh: async () => {} } } as unknown as Parameters<typeof checkAuthorizationWindow>[0]
+  const skewed = { clock: { now: async () => 500n, earliest: async () => 490n, earliestFor: async () => 490n } } as unknown as Parameters<typeof checkAuthorizationWindow>[0]
   expect(await outcome(checkAuthorizationWindow(skewed, request(495n, 1000n)))).toBe(
     'WOULD_REVERT: would revert: authorization not yet valid (validAfter 495, chain time 490); valid from 496 (unix seconds, in 6 s): send the same order again then, no need to re-sign',
   )
@@ -47,7 +47,7 @@ test('validAfter is judged by the earliest time, validBefore by the latest', asy
 })
 
 const request = (validAfter: bigint, validBefore: bigint) => ({ validAfter: validAfter.toString(), validBefore: validBefore.toString() }) as unknown as RelayRequest
-const at = (now: bigint) => ({ clock: { now: async () => now, earliest: async () => now, refresh: async () => {} } }) as unknown as Parameters<typeof checkAuthorizationWindow>[0]
+const at = (now: bigint) => ({ clock: { now: async () => now, earliest: async () => now, earliestFor: async () => now } }) as unknown as Parameters<typeof checkAuthorizationWindow>[0]
 const outcome = (promise: Promise<void>) =>
   promise.then(
     () => 'open',
@@ -89,6 +89,19 @@ test('an order sent at the second it was told is valid from is not refused for t
   // Far from the edge the sample answers alone: no read per order.
   expect(await outcome(checkAuthorizationWindow(context, request(1_800_000_100n, 1_800_000_600n)))).toStartWith('WOULD_REVERT')
   expect(reads).toBe(3)
+})
+
+test('at the edge, a fresh read that fails keeps the cached estimate: the order is refused, not answered UPSTREAM_RPC', async () => {
+  let reads = 0
+  const failingAfterOne = {
+    getBlock: async () => {
+      if (++reads > 1) throw new Error('node down')
+      return { timestamp: 1_800_000_000n }
+    },
+  } as unknown as PublicClient
+  const clock = createChainClock(failingAfterOne, { refreshMs: 1_000, logger: silentLogger, wallClockMs: () => wall })
+  expect(await clock.earliestFor(1_800_000_000n)).toBe(1_800_000_000n)
+  expect(reads).toBeGreaterThan(1) // the sample, then the fresh read (and its fallback to latest), which failed
 })
 
 test("a token's expired revert is AUTH_EXPIRED, the mock's and Circle's wording alike", () => {

@@ -8,7 +8,7 @@ export const authorizationSafetyMarginSeconds = 2n
 /**
  * Step 4: the signed window must be open at the time the transaction will be mined,
  * taken on the safe side each way (the chain clock: `now()`, never behind the wall
- * clock, for expiry; `earliest()`, never ahead of it, for `validAfter`), with a small
+ * clock, for expiry; `earliestFor()`, never ahead of it, for `validAfter`), with a small
  * margin to be mined in.
  * - Expired (`validBefore` at or before that time plus the margin; Circle's USDC wants
  *   `now < validBefore`): AUTH_EXPIRED, re-sign.
@@ -19,25 +19,6 @@ export const authorizationSafetyMarginSeconds = 2n
  *   unless the window opens within the clock's rounding (then one fresh read of the chain time).
  * @throws RelayError AUTH_EXPIRED, WOULD_REVERT, UPSTREAM_RPC (the chain time could not be read)
  */
-/**
- * How far the clock's cached estimate may lag the chain: block timestamps are whole
- * seconds, so a sample read at 10.9 s says 10, and the estimate carries that second
- * (plus the read's latency) until the next sample. Within this of `validAfter` the
- * clock is read afresh before a refusal, so an order sent at the "valid from" second
- * it was told is not refused for the rounding.
- */
-const edgeSeconds = 2n
-
-/** The earliest time from a fresh read; the cached one if the read fails (a refusal costs nothing). */
-async function freshEarliest(clock: RelayerContext['clock'], cached: bigint): Promise<bigint> {
-  try {
-    await clock.refresh()
-    return await clock.earliest()
-  } catch {
-    return cached
-  }
-}
-
 export async function checkAuthorizationWindow(context: Pick<RelayerContext, 'clock'>, request: RelayRequest): Promise<void> {
   const validBefore = BigInt(request.validBefore)
   const validAfter = BigInt(request.validAfter)
@@ -45,14 +26,13 @@ export async function checkAuthorizationWindow(context: Pick<RelayerContext, 'cl
   let earliest: bigint
   try {
     minedAt = await context.clock.now()
-    earliest = await context.clock.earliest()
+    earliest = await context.clock.earliestFor(validAfter)
   } catch (error) {
     throw new RelayError('UPSTREAM_RPC', "the relayer's RPC failed while reading the chain time; retry or try another relayer", { cause: error })
   }
   if (validBefore <= minedAt + authorizationSafetyMarginSeconds) {
     throw new RelayError('AUTH_EXPIRED', `authorization window has passed (validBefore ${validBefore}, chain time ${minedAt}); re-sign with a fresh window`)
   }
-  if (earliest <= validAfter && validAfter - earliest < edgeSeconds) earliest = await freshEarliest(context.clock, earliest)
   if (earliest <= validAfter) {
     const validFrom = validAfter + 1n
     throw new RelayError(
