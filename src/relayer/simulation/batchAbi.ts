@@ -2,6 +2,7 @@ import { type AbiFunction, type Address, type Hex, toFunctionSelector } from 'vi
 import { batchSimulatorAbi } from '../../chain/index.ts'
 import { writeUint256 } from '../../wire/hashOrder.ts'
 import { bytesToHex, hexToBytes, writeHex } from '../../wire/hexBytes.ts'
+import { maxUint256 } from '../../wire/primitives.ts'
 
 // BatchSimulator's `simulate(address target, bytes[] calls, uint256[] gas) returns (bytes[])`,
 // encoded and decoded by hand for its one layout: viem's encoder and decoder took ~35 µs
@@ -46,7 +47,7 @@ export function encodeSimulateCall(target: Address, calls: readonly SimulateCall
   writeUint256(bytes, head + gasAt, BigInt(n))
   for (let i = 0; i < n; i++) {
     const gas = calls[i]!.executionGas
-    if (gas < 0n || gas >= 2n ** 256n) throw new Error('encodeSimulateCall: a gas limit does not fit in uint256')
+    if (gas < 0n || gas > maxUint256) throw new Error('encodeSimulateCall: a gas limit does not fit in uint256')
     writeUint256(bytes, head + gasAt + word + i * word, gas)
   }
   return bytesToHex(bytes)

@@ -1,10 +1,9 @@
 import type { TransactionSerializableEIP1559 } from 'viem'
 import { hexToBytes } from '../../wire/hexBytes.ts'
+import { maxUint256 } from '../../wire/primitives.ts'
 
 /** The signature fields an EIP-1559 transaction carries: y parity and r, s as big-endian bytes. */
 export type Eip1559Signature = { yParity: number; r: Uint8Array; s: Uint8Array }
-
-const maxUint256 = 2n ** 256n - 1n
 
 /**
  * Whether `serializeEip1559` takes this transaction: the kind the relayer signs (no value,
