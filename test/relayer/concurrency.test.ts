@@ -33,6 +33,9 @@ async function orders(count: number): Promise<RelayRequest[]> {
   return requests
 }
 
+/** The stall rule's warning: a ready tx at the key's next nonce, and no block mined meanwhile. */
+const anvilStall = /^warn: tx 0x[0-9a-f]{64} has waited in the node's pool at the key's next nonce for [\d.]+ s while the node mined no block for [\d.]+ s .*; replaced it by tx 0x[0-9a-f]{64} at a higher fee$/
+
 const brokeredLogs = (orderHash: Hex) =>
   devnet.publicClient.getLogs({ address: devnet.manifest.contracts.broker, event: brokeredEvent, args: { orderHash }, fromBlock: 0n })
 
@@ -52,9 +55,13 @@ test('100 concurrent orders from one consumer all settle, each in its own tx wit
   expect(nonces).toEqual(Array.from({ length: 100 }, (_, i) => nonceBefore + i))
   for (const tx of txs) expect(tx.from).toBe(relayerAddress.toLowerCase() as Hex)
   expect(await devnet.publicClient.getTransactionCount({ address: relayerAddress })).toBe(nonceBefore + 100)
-  // Exactly one Brokered event per order, and not one warning or error on the way.
+  // Exactly one Brokered event per order, and not one warning or error on the way but
+  // the one a node fault earns: anvil's automine now and then stops mining with a ready
+  // tx at the key's next nonce (foundry-rs/foundry#10122), and the relayer says so when
+  // it replaces that tx (the nonce checks above hold either way).
   for (const request of requests.slice(0, 10)) expect(await brokeredLogs(request.orderHash as Hex)).toHaveLength(1)
-  expect(relayer.logger.lines.slice(linesBefore).filter((line) => !line.startsWith('POST /broker 200 OK'))).toEqual([])
+  const said = relayer.logger.lines.slice(linesBefore).filter((line) => !line.startsWith('POST /broker 200 OK'))
+  expect(said.filter((line) => !anvilStall.test(line))).toEqual([])
 }, 60_000)
 
 describe('the same order twice at once settles once', () => {
