@@ -206,7 +206,12 @@ test.skipIf(postgresMissing !== undefined)(
     expect(await devnet.publicClient.getBlockNumber({ cacheTime: 0 })).toBe(height)
 
     await first.stop()
-    await until('the second to become the writer and repair', async () => (await second.get('/ready')).status === 200 && second.sync.replica()?.role === 'writer', 15_000)
+    // One /ready answer says both: a role read apart from it could be the writer's while the 200 was
+    // still the reader's (ready at lag 0 on what the old writer stored, orphan included).
+    await until('the second to become the writer and repair', async () => {
+      const ready = await second.get('/ready')
+      return ready.status === 200 && (ready.json as IndexerReadiness).role === 'writer'
+    }, 15_000)
     const events = second.sync.snapshot().events
     expect(events.some((event) => event.transactionHash === orphan.receipt.transactionHash)).toBe(false)
     expect(events.at(-1)?.transactionHash).toBe(replacement.receipt.transactionHash)
