@@ -82,7 +82,7 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
         chain: chainFor(config.chainId, config.rpcUrl),
         transport: observeTransport(http(config.rpcUrl, { batch: { batchSize: txsPerBatch }, retryCount: 0, timeout: 15_000 }), operations.rpc),
       }) as PublicClient)
-  // The receipt watcher's looks (the head and the next block's receipts), batched on their own.
+  // The receipt watcher's looks (the head and the next block's tx hashes, then its logs), batched on their own.
   const watchClient = dependencies.client
     ? undefined
     : (createPublicClient({
@@ -130,6 +130,8 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
     receiptPollMs: config.receiptPollMs,
     ...(config.wsUrl ? { headFeedUrl: config.wsUrl } : {}),
     describe: (slot, receipt) => describeOutcome(context, slot, receipt),
+    // The gas counters read the receipts the relayer fetches; with metrics off none is needed.
+    gasReceipts: config.metrics !== undefined,
     wouldRevert: (slot) => wouldRevertNow(context, slot),
   })
   context = {

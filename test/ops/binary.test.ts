@@ -10,6 +10,7 @@ import { type Devnet, devnetAccounts, startDevnet } from '../../src/devnet/index
 import { freePort } from '../../src/shared/index.ts'
 import { allocationOrder, signed } from '../helpers/orders.ts'
 import { watchOutput } from '../helpers/processes.ts'
+import { waitFor } from '../helpers/waitFor.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'order-relay-ops-bin-'))
 const exe = join(dir, 'order-relay')
@@ -64,7 +65,12 @@ test('relayer and indexer from the executable: metrics, /ready, pages, JSON logs
     expect((await fetch(`${relayerUrl}/ready`)).status).toBe(200)
     const settled = await fetch(`${relayerUrl}/broker`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(await signed(devnet, allocationOrder(devnet))) })
     expect(settled.status).toBe(200)
-    const relayerText = await (await fetch(`http://127.0.0.1:${relayerMetrics}/metrics`)).text()
+    // The gas counters read the tx's receipt after its answer went out (the receipt watcher's gasReceipts).
+    let relayerText = ''
+    await waitFor('the mined tx counted by the gas counters', async () => {
+      relayerText = await (await fetch(`http://127.0.0.1:${relayerMetrics}/metrics`)).text()
+      return relayerText.includes('order_relay_relayer_transactions_total{status="success"} 1')
+    })
     expect(relayerText).toContain('order_relay_relayer_http_requests_total{route="/ready",status="200",code="-"} 1')
     expect(relayerText).toContain('order_relay_relayer_http_requests_total{route="/broker",status="200",code="OK"} 1')
     expect(relayerText).toContain('order_relay_relayer_transactions_total{status="success"} 1')

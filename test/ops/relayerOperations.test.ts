@@ -6,6 +6,7 @@ import { createRelayer, readRelayerConfig } from '../../src/relayer/index.ts'
 import { freePort, silentLogger } from '../../src/shared/index.ts'
 import { allocationOrder, signed } from '../helpers/orders.ts'
 import { startTestRelayer, type TestRelayer } from '../helpers/relayer.ts'
+import { waitFor } from '../helpers/waitFor.ts'
 
 let devnet: Devnet
 let relayer: TestRelayer
@@ -126,6 +127,8 @@ describe('metrics and /status after a settled order', () => {
     const refused = await relayer.post({ nope: true })
     expect(refused.status).toBe(400)
 
+    // The gas counters read the tx's receipt after its answer went out (the receipt watcher's gasReceipts).
+    await waitFor('the mined tx counted by the gas counters', async () => (await (await fetch(metricsUrl)).text()).includes('order_relay_relayer_transactions_total{status="success"} 1'))
     const response = await fetch(metricsUrl)
     expect(response.status).toBe(200)
     expect(response.headers.get('content-type')).toStartWith('text/plain; version=0.0.4')

@@ -54,7 +54,7 @@ async function pooledAt({ baseFee, feeCap, signedAt = 0, pace, reviveAfterMs = 1
   await journal.record([{ nonce: 7, orderHash: `0x${'ee'.repeat(32)}`, consumer: null, adapter: null, payToken: null, ...call, tx: { hash, nonce: 7, raw, maxFeePerGas: feeCap, maxPriorityFeePerGas: gwei, kind: 'order', signedAt } }])
   await node.client.request({ method: 'eth_sendRawTransaction', params: [raw] })
   const fees = { fresh: async () => ({ maxFeePerGas: 61n * gwei, maxPriorityFeePerGas: gwei }) } as never
-  const watcher = createReceiptWatcher({ client: node.client, journal, address: account.address, logger, describe: async () => undefined, ...(pace ? { pace } : {}) })
+  const watcher = createReceiptWatcher({ client: node.client, journal, logger, describe: async () => undefined, ...(pace ? { pace } : {}) })
   const keeper = createNonceKeeper({ client: node.client, account, chainId: 421614, journal, fees, watcher, logger, reviveAfterMs, wouldRevert: async () => undefined, signer: createTxSigner({ account, logger }) })
   return { node, logger, journal, keeper, hash, raw }
 }

@@ -190,7 +190,7 @@ describe('an RPC that fails one step at a time', () => {
   test('the receipt cannot be read: 502 naming the tx; a retry once the RPC is back returns the settlement', async () => {
     const request = await order()
     rpc.fail('eth_getTransactionReceipt')
-    rpc.fail('eth_getBlockReceipts')
+    rpc.fail('eth_getLogs')
     let answer: Awaited<ReturnType<WatchedRelayer['post']>>
     try {
       answer = await relayer.post(request)

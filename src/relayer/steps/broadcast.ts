@@ -1,9 +1,10 @@
-import type { Hex, TransactionReceipt } from 'viem'
+import type { Hex } from 'viem'
 import { decodeRevert, errorAbis, extractRevertData, isRevertError } from '../../chain/index.ts'
 import type { RelayRequest, RelaySuccess } from '../../wire/index.ts'
 import type { RelayerContext } from '../context.ts'
 import { RelayError } from '../errors.ts'
 import type { JournalSlot } from '../journal/index.ts'
+import type { MinedReceipt } from '../submitter/index.ts'
 import { answerSlot } from './answerSlot.ts'
 import { decodeSettlement } from './decodeSettlement.ts'
 import type { SimulatedOrder } from './simulate.ts'
@@ -42,7 +43,7 @@ export async function broadcast(context: RelayerContext, simulated: SimulatedOrd
  * (RELAYER_REVERT_COOLDOWN_MS): its orders passed simulation and failed on chain,
  * and the key must not pay for that again and again.
  */
-export async function describeOutcome(context: RelayerContext, slot: JournalSlot, receipt: TransactionReceipt): Promise<string | undefined> {
+export async function describeOutcome(context: RelayerContext, slot: JournalSlot, receipt: MinedReceipt): Promise<string | undefined> {
   if (!slot.orderHash) return undefined
   const adapter = (slot.adapter ?? slot.to) as Hex
   if (receipt.status === 'success') {
@@ -70,7 +71,7 @@ export async function describeOutcome(context: RelayerContext, slot: JournalSlot
 }
 
 // Re-run the call at the block it reverted in to name the reason; best effort.
-async function replayReason(context: RelayerContext, slot: JournalSlot, receipt: TransactionReceipt): Promise<string | undefined> {
+async function replayReason(context: RelayerContext, slot: JournalSlot, receipt: MinedReceipt & { status: 'reverted' }): Promise<string | undefined> {
   try {
     await context.client.call({ account: context.submitter.address, to: slot.to, data: slot.data, blockNumber: receipt.blockNumber })
     return receipt.gasUsed >= slot.gas ? 'out of gas' : undefined

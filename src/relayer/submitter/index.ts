@@ -3,6 +3,7 @@ export { createSubmitter, type Submitter, type SubmitterOptions } from './submit
 export { createGasLimitCache } from './gasLimitCache.ts'
 export { type SendRequest, type Sent, txsPerBatch } from './batchSender.ts'
 export { createReceiptWatcher, type DescribeOutcome, type ReceiptWatcher } from './receiptWatcher.ts'
+export type { MinedReceipt } from './minedTxs.ts'
 export { createNonceKeeper, type WouldRevert } from './nonceKeeper.ts'
 export { type BlockPace, createBlockPace } from './blockPace.ts'
 export { underpriced } from './sendRaw.ts'

@@ -1,21 +1,11 @@
-import {
-  type Address,
-  BaseError,
-  MethodNotFoundRpcError,
-  MethodNotSupportedRpcError,
-  formatTransactionReceipt,
-  type Hex,
-  type PublicClient,
-  type RpcTransactionReceipt,
-  type TransactionReceipt,
-  toHex,
-} from 'viem'
+import { BaseError, type Hex, MethodNotFoundRpcError, MethodNotSupportedRpcError, type PublicClient, type RpcTransactionReceipt } from 'viem'
 import type { Logger } from '../../shared/index.ts'
 import type { Journal, JournalSlot, JournalTx, SlotResolution } from '../journal/index.ts'
 import { type BlockPace, createBlockPace } from './blockPace.ts'
+import { type BlockTxs, blockTxs, type Mined, type MinedReceipt, minedReceipt, minedTxs } from './minedTxs.ts'
 
 /** What a mined tx means for its slot: the outcome JSON to store (see JournalSlot.outcome). */
-export type DescribeOutcome = (slot: JournalSlot, receipt: TransactionReceipt) => Promise<string | undefined>
+export type DescribeOutcome = (slot: JournalSlot, receipt: MinedReceipt) => Promise<string | undefined>
 
 /** The node answered that it has no such method (not a transport failure, which is retried next look). */
 function isUnsupported(error: unknown): boolean {
@@ -30,43 +20,52 @@ function isUnsupported(error: unknown): boolean {
  */
 const mostBlocksPerLook = 64
 
+/** Successes (proven by their logs) whose receipts the gas counters still wait for; the oldest are dropped past this. */
+const mostUncounted = 10_000
+
 /**
  * One watcher for every pending tx of the gas key: each look asks for the block
- * number and, for each new block, its receipts (`eth_getBlockReceipts`; per-tx
- * receipts on a node without it, or after a long gap). With a batching client the
- * look asks for the head and the next block's receipts in one JSON-RPC batch, so a
- * look that finds one new block is one round trip. A receipt of one of the journal's
- * txs resolves its slot (all the slots a look resolves in one journal commit); a
- * receipt from the key that the journal does not know is another process's tx,
- * logged once. Waiters on a nonce are told when its slot is resolved.
+ * number and, for each new block, its tx hashes (`eth_getBlockByNumber` without
+ * bodies); a block holding txs of the journal is then asked for their logs
+ * (`eth_getLogs` by block hash), and only a tx that logged nothing there for its
+ * receipt (minedTxs.ts). On a node without those, or after a long gap, receipts are
+ * looked up per pending tx. With a batching client the look asks for the head and the
+ * next block in one JSON-RPC batch, so a look that finds a block with none of the
+ * key's txs is one round trip. A mined tx of the journal resolves its slot (all the
+ * slots a look resolves in one journal commit), and waiters on a nonce are told when
+ * its slot is resolved. A tx from the key that the journal does not know takes a
+ * nonce the journal holds: the nonce keeper finds it (nonceKeeper.ts).
+ *
+ * With `gasReceipts` (the gas counters are on), the receipts of the successes are
+ * read after their waiters are woken, so the metrics' RPC observer counts their gas.
  */
 export function createReceiptWatcher(options: {
   client: PublicClient
   /** A client over the same RPC that puts the requests made together in one JSON-RPC batch. */
   batchClient?: PublicClient
   journal: Journal
-  address: Address
   logger: Logger
   describe: DescribeOutcome
   /** Where the pace of blocks is kept (default: a new one). */
   pace?: BlockPace
+  /** Read the receipts of successes too, after the look, for the gas counters (default false). */
+  gasReceipts?: boolean
 }) {
   const { client, journal, logger } = options
   const batchClient = options.batchClient ?? client
-  const address = options.address.toLowerCase()
   const waiters = new Map<number, Set<() => void>>()
   const pace = options.pace ?? createBlockPace()
-  const foreignSeen = new Set<Hex>()
+  const uncounted: Hex[] = []
   let lastSeen: bigint | undefined
-  let blockReceipts = true
+  let blockLooks = true
   // Batched looks that failed in a row while a single call worked; NaN once batching is off.
   let batchFailures = options.batchClient ? 0 : Number.NaN
   const batching = () => !Number.isNaN(batchFailures)
 
-  function withoutBlockReceipts() {
-    if (!blockReceipts) return
-    blockReceipts = false
-    logger.info('the RPC has no eth_getBlockReceipts; looking receipts up per pending tx')
+  function withoutBlockLooks() {
+    if (!blockLooks) return
+    blockLooks = false
+    logger.info("the RPC has no eth_getLogs by block hash (or no eth_getBlockByNumber); looking receipts up per pending tx")
   }
 
   function notify(nonce: number) {
@@ -76,7 +75,7 @@ export function createReceiptWatcher(options: {
   }
 
   /** What a mined tx of ours means for its pending slot (undefined when the slot is not pending). */
-  async function resolution(tx: JournalTx, receipt: TransactionReceipt, slot: JournalSlot | undefined): Promise<SlotResolution | undefined> {
+  async function resolution(tx: JournalTx, receipt: MinedReceipt, slot: JournalSlot | undefined): Promise<SlotResolution | undefined> {
     if (!slot || slot.status !== 'pending') return undefined
     pace.mined(tx.signedAt)
     const filler = tx.kind === 'filler'
@@ -98,44 +97,53 @@ export function createReceiptWatcher(options: {
   }
 
   /** Writes what the mined txs mean, in one commit, then wakes their waiters. */
-  async function resolveMined(mined: Array<{ tx: JournalTx; receipt: TransactionReceipt }>): Promise<void> {
+  async function resolveMined(mined: readonly Mined[], read?: Map<number, JournalSlot>): Promise<void> {
     const results: SlotResolution[] = []
-    const slots = journal.slots(mined.map(({ tx }) => tx.nonce))
+    const slots = read ?? journal.slots(mined.map(({ tx }) => tx.nonce))
     for (const { tx, receipt } of mined) {
       const result = await resolution(tx, receipt, slots.get(tx.nonce))
       if (result) results.push(result)
     }
     journal.resolveAll(results)
     for (const result of results) notify(result.nonce)
+    if (!options.gasReceipts) return
+    for (const { receipt } of mined) if (receipt.gasUsed === undefined) uncounted.push(receipt.transactionHash)
+    if (uncounted.length > mostUncounted) uncounted.splice(0, uncounted.length - mostUncounted)
   }
 
-  const receiptsOf = (block: bigint, via: PublicClient = client) =>
-    via.request({ method: 'eth_getBlockReceipts', params: [toHex(block)] }) as Promise<RpcTransactionReceipt[] | null>
+  /**
+   * The gas counters' receipts (see `gasReceipts`): read once the waiters are woken, a
+   * batch at a time; the metrics' RPC observer counts what comes back. A failed read is
+   * tried again at the next look.
+   */
+  async function countGas(): Promise<void> {
+    if (uncounted.length === 0) return
+    const hashes = uncounted.slice(0, 256)
+    const read = (via: PublicClient) => Promise.all(hashes.map((hash) => via.request({ method: 'eth_getTransactionReceipt', params: [hash] })))
+    try {
+      await inBatch(read, () => read(client))
+      uncounted.splice(0, hashes.length)
+    } catch {}
+  }
 
-  /** The receipts of blocks `from`…`to` (those not given in `known`), fetched together in one batch, matched in block order. */
-  async function byBlocks(from: bigint, to: bigint, known: Map<bigint, RpcTransactionReceipt[]> = new Map()): Promise<void> {
-    const blocks: bigint[] = []
-    for (let block = from; block <= to; block++) if (!known.has(block)) blocks.push(block)
-    const each = (via: PublicClient) => Promise.all(blocks.map((block) => receiptsOf(block, via)))
-    const fetched = blocks.length > 1 ? await inBatch(each, () => each(client)) : await each(client)
-    for (const [i, block] of blocks.entries()) known.set(block, fetched[i] ?? [])
-    const ours: RpcTransactionReceipt[] = []
+  /** Blocks `from`…`to` (those not given in `known`) read together in one batch, their txs of the journal resolved in block order. */
+  async function byBlocks(from: bigint, to: bigint, known: Map<bigint, BlockTxs> = new Map()): Promise<void> {
+    const numbers: bigint[] = []
+    for (let block = from; block <= to; block++) if (!known.has(block)) numbers.push(block)
+    const each = (via: PublicClient) => Promise.all(numbers.map((block) => blockTxs(via, block)))
+    const fetched = numbers.length > 1 ? await inBatch(each, () => each(client)) : numbers.length === 1 ? await each(client) : []
+    for (const [i, block] of numbers.entries()) {
+      const read = fetched[i]
+      if (read) known.set(block, read)
+    }
+    const blocks: BlockTxs[] = []
     for (let block = from; block <= to; block++) {
-      for (const raw of known.get(block) ?? []) if (raw.from?.toLowerCase() === address) ours.push(raw)
+      const read = known.get(block)
+      if (read) blocks.push(read)
     }
-    const txs = journal.txsByHash(ours.map((raw) => raw.transactionHash))
-    const mined: Array<{ tx: JournalTx; receipt: TransactionReceipt }> = []
-    for (const raw of ours) {
-      const hash = raw.transactionHash.toLowerCase() as Hex
-      const tx = txs.get(hash)
-      if (tx) mined.push({ tx, receipt: formatTransactionReceipt(raw) })
-      else if (!foreignSeen.has(hash)) {
-        foreignSeen.add(hash)
-        if (foreignSeen.size > 10_000) foreignSeen.clear()
-        logger.warn(`tx ${hash} from this relayer's key is not in its journal: another process is signing with the same key; run one relayer process per gas key`)
-      }
-    }
-    await resolveMined(mined)
+    const looked = (via: PublicClient) => minedTxs(blocks, { journal, via })
+    const { mined, slots } = await inBatch(looked, () => looked(client))
+    await resolveMined(mined, slots)
   }
 
   /** Looks for a receipt of every tx signed at the slot's nonce; true when one was found. */
@@ -143,7 +151,7 @@ export function createReceiptWatcher(options: {
     for (const tx of journal.txs(slot.nonce).reverse()) {
       const raw = (await client.request({ method: 'eth_getTransactionReceipt', params: [tx.hash] })) as RpcTransactionReceipt | null
       if (raw) {
-        await resolveMined([{ tx, receipt: formatTransactionReceipt(raw) }])
+        await resolveMined([{ tx, receipt: minedReceipt(raw) }])
         return true
       }
     }
@@ -157,20 +165,20 @@ export function createReceiptWatcher(options: {
   }
 
   /**
-   * The head, and with it (one batch) the receipts of the block after the last one seen,
-   * which is most often the only new one. Null receipts: that block did not exist when
-   * the node read it (it may have been mined since: fetched again with the rest).
+   * The head, and with it (one batch) the tx hashes of the block after the last one seen,
+   * which is most often the only new one. No block: it did not exist when the node read
+   * it (it may have been mined since: read again with the rest).
    */
-  async function headAndNext(): Promise<{ head: bigint; next?: RpcTransactionReceipt[] }> {
+  async function headAndNext(): Promise<{ head: bigint; next?: BlockTxs }> {
     const after = lastSeen
-    if (after === undefined || !blockReceipts || !batching()) return { head: await client.getBlockNumber({ cacheTime: 0 }) }
+    if (after === undefined || !blockLooks || !batching()) return { head: await client.getBlockNumber({ cacheTime: 0 }) }
     return inBatch(
       async (via) => {
         const [head, next] = await Promise.all([
           via.request({ method: 'eth_blockNumber' }).then((hex) => BigInt(hex as string)),
-          receiptsOf(after + 1n, via).catch((error: unknown) => {
+          blockTxs(via, after + 1n).catch((error: unknown) => {
             if (!isUnsupported(error)) throw error
-            withoutBlockReceipts()
+            withoutBlockLooks()
             return null
           }),
         ])
@@ -193,6 +201,8 @@ export function createReceiptWatcher(options: {
       batchFailures = 0
       return result
     } catch (error) {
+      // A method the node does not have is not a batching problem: no second try.
+      if (isUnsupported(error)) throw error
       failure = error
     }
     const result = await single()
@@ -213,23 +223,24 @@ export function createReceiptWatcher(options: {
     },
     /** One look: new blocks since the last look, their receipts matched to pending slots. */
     async tick(): Promise<void> {
-      if (journal.pendingCount() === 0) return
+      if (journal.pendingCount() === 0) return countGas()
       const { head, next } = await headAndNext()
       const from = lastSeen === undefined ? head : lastSeen + 1n
       if (head < from) return
       if (lastSeen !== undefined) pace.headMoved()
-      if (!blockReceipts || head - from >= BigInt(mostBlocksPerLook)) {
+      if (!blockLooks || head - from >= BigInt(mostBlocksPerLook)) {
         await lookupAll()
       } else {
         try {
-          await byBlocks(from, head, next ? new Map([[from, next]]) : undefined)
+          await byBlocks(from, head, next?.number === from ? new Map([[from, next]]) : undefined)
         } catch (error) {
           if (!isUnsupported(error)) throw error
-          withoutBlockReceipts()
+          withoutBlockLooks()
           await lookupAll()
         }
       }
       lastSeen = head
+      await countGas()
     },
     lookup,
     notify,

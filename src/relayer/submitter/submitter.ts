@@ -12,7 +12,7 @@ export type SubmitterOptions = {
   client: PublicClient
   /** A client over the same RPC whose transport batches concurrent requests (see batchSender.ts); txs are then broadcast a batch per request. */
   broadcastClient?: PublicClient
-  /** Another such client, for the receipt watcher's looks (the head and the next block's receipts in one request), apart from the txs' batches. */
+  /** Another such client, for the receipt watcher's looks (the head and the next block's tx hashes in one request), apart from the txs' batches. */
   watchClient?: PublicClient
   /** A WebSocket URL of the same node (RELAYER_WS_URL): new heads are pushed, and the watcher looks as each block comes. */
   headFeedUrl?: string
@@ -29,6 +29,8 @@ export type SubmitterOptions = {
   reviveAfterMs?: number
   /** The outcome JSON stored for a mined order tx (see JournalSlot.outcome). */
   describe: DescribeOutcome
+  /** Read the receipts of successes as well, for the gas counters (on when metrics are; see receiptWatcher.ts). */
+  gasReceipts?: boolean
   /** Why a lost tx's order can no longer settle (its nonce is then filled), or undefined. */
   wouldRevert: WouldRevert
 }
@@ -48,7 +50,7 @@ export function createSubmitter(options: SubmitterOptions) {
   const signer = options.signer ?? createTxSigner({ account, logger })
   const fees = createFeeCache(client, { refreshMs: options.feeRefreshMs ?? 5_000, logger })
   const reviveAfterMs = options.reviveAfterMs ?? Math.max(1_000, options.receiptPollMs * 8)
-  const watcher = createReceiptWatcher({ client, batchClient: options.watchClient, journal, address: account.address, logger, describe: options.describe })
+  const watcher = createReceiptWatcher({ client, batchClient: options.watchClient, journal, logger, describe: options.describe, gasReceipts: options.gasReceipts ?? false })
   const keeper = createNonceKeeper({ client, account, chainId, journal, fees, watcher, logger, reviveAfterMs, wouldRevert: options.wouldRevert, signer })
   const sender = createBatchSender({
     client,
