@@ -22,6 +22,8 @@ const mostBlocksPerLook = 64
 
 /** Successes (proven by their logs) whose receipts the gas counters still wait for; the oldest are dropped past this. */
 const mostUncounted = 10_000
+/** Reads of one success's receipt for the gas counters before it is given up (a tx a reorg took out has none). */
+const gasReadTries = 20
 
 /**
  * One watcher for every pending tx of the gas key: each look asks for the block
@@ -55,7 +57,7 @@ export function createReceiptWatcher(options: {
   const batchClient = options.batchClient ?? client
   const waiters = new Map<number, Set<() => void>>()
   const pace = options.pace ?? createBlockPace()
-  const uncounted: Hex[] = []
+  const uncounted: Array<{ hash: Hex; tries: number }> = []
   let lastSeen: bigint | undefined
   let blockLooks = true
   // Batched looks that failed in a row while a single call worked; NaN once batching is off.
@@ -107,23 +109,27 @@ export function createReceiptWatcher(options: {
     journal.resolveAll(results)
     for (const result of results) notify(result.nonce)
     if (!options.gasReceipts) return
-    for (const { receipt } of mined) if (receipt.gasUsed === undefined) uncounted.push(receipt.transactionHash)
+    for (const { receipt } of mined) if (receipt.gasUsed === undefined) uncounted.push({ hash: receipt.transactionHash, tries: 0 })
     if (uncounted.length > mostUncounted) uncounted.splice(0, uncounted.length - mostUncounted)
   }
 
   /**
    * The gas counters' receipts (see `gasReceipts`): read once the waiters are woken, a
-   * batch at a time; the metrics' RPC observer counts what comes back. A failed read is
-   * tried again at the next look.
+   * batch at a time; the metrics' RPC observer counts what comes back. A failed read,
+   * or a receipt the node does not have yet, is tried again at the next look, up to
+   * `gasReadTries` times.
    */
   async function countGas(): Promise<void> {
     if (uncounted.length === 0) return
-    const hashes = uncounted.slice(0, 256)
-    const read = (via: PublicClient) => Promise.all(hashes.map((hash) => via.request({ method: 'eth_getTransactionReceipt', params: [hash] })))
+    const batch = uncounted.splice(0, 256)
+    const read = (via: PublicClient) => Promise.all(batch.map(({ hash }) => via.request({ method: 'eth_getTransactionReceipt', params: [hash] })))
+    let receipts: unknown[]
     try {
-      await inBatch(read, () => read(client))
-      uncounted.splice(0, hashes.length)
-    } catch {}
+      receipts = await inBatch(read, () => read(client))
+    } catch {
+      receipts = []
+    }
+    for (const [i, each] of batch.entries()) if (!receipts[i] && ++each.tries < gasReadTries) uncounted.push(each)
   }
 
   /** Blocks `from`…`to` (those not given in `known`) read together in one batch, their txs of the journal resolved in block order. */

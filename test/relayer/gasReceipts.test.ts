@@ -1,0 +1,61 @@
+// The receipt watcher tells a success by its logs and reads no receipt for it; with the
+// gas counters on (`gasReceipts`) it reads the success's receipt after the look. The
+// node here is a script: a block holding one tx of the journal, a log from it, and a
+// receipt it never gives (a tx a reorg took out has none), which a real anvil cannot show.
+import { expect, test } from 'bun:test'
+import { createPublicClient, custom, type Hex, type PublicClient } from 'viem'
+import { devnetAccounts } from '../../src/devnet/index.ts'
+import { openJournal } from '../../src/relayer/journal/index.ts'
+import { createReceiptWatcher } from '../../src/relayer/submitter/index.ts'
+import { createMemoryLogger } from '../../src/shared/index.ts'
+
+const txHash = `0x${'c1'.repeat(32)}` as Hex
+const blockHash = `0x${'b1'.repeat(32)}` as Hex
+const broker = `0x${'0d'.repeat(20)}` as Hex
+
+/** One block (number 5) holding `txHash`, which left one log at the Broker; no receipt is ever given. */
+function scriptedNode() {
+  const calls: string[] = []
+  const client = createPublicClient({
+    transport: custom(
+      {
+        request: async ({ method, params }: { method: string; params: unknown[] }) => {
+          calls.push(method)
+          if (method === 'eth_blockNumber') return '0x5'
+          if (method === 'eth_getBlockByNumber') return params[0] === '0x5' ? { hash: blockHash, transactions: [txHash] } : null
+          if (method === 'eth_getLogs') return [{ address: broker, topics: [`0x${'00'.repeat(32)}`], data: '0x', transactionHash: txHash, blockHash }]
+          if (method === 'eth_getTransactionReceipt') return null
+          throw new Error(`unexpected ${method}`)
+        },
+      },
+      { retryCount: 0 },
+    ),
+  }) as PublicClient
+  return { client, calls }
+}
+
+async function journalWithOnePending() {
+  const journal = openJournal(':memory:', { chainId: 31337, address: devnetAccounts.relayer.address })
+  const tx = { hash: txHash, nonce: 0, raw: '0x02' as Hex, maxFeePerGas: 2n, maxPriorityFeePerGas: 1n, kind: 'order' as const, signedAt: Date.now() }
+  await journal.record([{ nonce: 0, orderHash: `0x${'ee'.repeat(32)}`, consumer: null, adapter: null, payToken: null, to: broker, data: '0x', gas: 100_000n, tx }])
+  return journal
+}
+
+const count = (calls: string[], method: string) => calls.filter((each) => each === method).length
+
+test('a success told by its log: settled with no receipt read; with the gas counters on, its receipt is asked for after the look, and given up after 20 tries', async () => {
+  for (const gasReceipts of [false, true]) {
+    const { client, calls } = scriptedNode()
+    const journal = await journalWithOnePending()
+    const described: string[] = []
+    const watcher = createReceiptWatcher({ client, journal, logger: createMemoryLogger(), describe: async (_, receipt) => (described.push(receipt.status), undefined), gasReceipts })
+    await watcher.tick()
+    expect(journal.slot(0)).toMatchObject({ status: 'settled', txHash, blockNumber: 5n })
+    expect(described).toEqual(['success'])
+    // Later looks (nothing pending) only retry the gas counters' read.
+    for (let i = 0; i < 30; i++) await watcher.tick()
+    expect(count(calls, 'eth_getTransactionReceipt')).toBe(gasReceipts ? 20 : 0)
+    expect(count(calls, 'eth_getLogs')).toBe(1)
+    journal.close()
+  }
+})
