@@ -55,7 +55,8 @@ export function createReceiptWatcher(options: {
 }) {
   const { client, journal, logger } = options
   const batchClient = options.batchClient ?? client
-  const waiters = new Map<number, Set<() => void>>()
+  // Each waiter is handed its slot as the journal holds it once resolved (undefined: it reads it itself).
+  const waiters = new Map<number, Set<(slot?: JournalSlot) => void>>()
   const pace = options.pace ?? createBlockPace()
   const uncounted: Array<{ hash: Hex; tries: number }> = []
   let lastSeen: bigint | undefined
@@ -70,10 +71,10 @@ export function createReceiptWatcher(options: {
     logger.info("the RPC has no eth_getLogs by block hash (or no eth_getBlockByNumber); looking receipts up per pending tx")
   }
 
-  function notify(nonce: number) {
+  function notify(nonce: number, slot?: JournalSlot) {
     const set = waiters.get(nonce)
     waiters.delete(nonce)
-    for (const wake of set ?? []) wake()
+    for (const wake of set ?? []) wake(slot)
   }
 
   /** What a mined tx of ours means for its pending slot (undefined when the slot is not pending). */
@@ -107,7 +108,10 @@ export function createReceiptWatcher(options: {
       if (result) results.push(result)
     }
     journal.resolveAll(results)
-    for (const result of results) notify(result.nonce)
+    // The waiters' slots, read back after the commit in one query rather than one read each.
+    const waited = results.filter(({ nonce }) => waiters.has(nonce)).map(({ nonce }) => nonce)
+    const resolved = waited.length > 0 ? journal.slots(waited) : new Map<number, JournalSlot>()
+    for (const result of results) notify(result.nonce, resolved.get(result.nonce))
     if (!options.gasReceipts) return
     for (const { receipt } of mined) if (receipt.gasUsed === undefined) uncounted.push({ hash: receipt.transactionHash, tries: 0 })
     if (uncounted.length > mostUncounted) uncounted.splice(0, uncounted.length - mostUncounted)
@@ -261,15 +265,21 @@ export function createReceiptWatcher(options: {
       const now = journal.slot(nonce)
       if (!now || now.status !== 'pending') return now
       let timer: ReturnType<typeof setTimeout> | undefined
-      let wake!: () => void
-      const woken = new Promise<void>((resolve) => (wake = resolve))
+      let given: JournalSlot | undefined
+      let wake!: (slot?: JournalSlot) => void
+      const woken = new Promise<void>((resolve) => {
+        wake = (slot) => {
+          given = slot
+          resolve()
+        }
+      })
       let set = waiters.get(nonce)
       if (!set) waiters.set(nonce, (set = new Set()))
       set.add(wake)
       await Promise.race([woken, new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)))])
       clearTimeout(timer)
       set.delete(wake)
-      return journal.slot(nonce)
+      return given ?? journal.slot(nonce)
     },
   }
 }

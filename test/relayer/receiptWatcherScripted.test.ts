@@ -1,7 +1,8 @@
-// The receipt watcher tells a success by its logs and reads no receipt for it; with the
-// gas counters on (`gasReceipts`) it reads the success's receipt after the look. The
-// node here is a script: a block holding one tx of the journal, a log from it, and a
-// receipt it never gives (a tx a reorg took out has none), which a real anvil cannot show.
+// The receipt watcher against a scripted node: a block holding one tx of the journal, a
+// log from it, and a receipt it never gives (a tx a reorg took out has none), which a
+// real anvil cannot show. The watcher tells the success by its log and reads no receipt
+// for it; with the gas counters on (`gasReceipts`) it reads the receipt after the look.
+// A waiter is handed its resolved slot, read back once for the whole look.
 import { expect, test } from 'bun:test'
 import { createPublicClient, custom, type Hex, type PublicClient } from 'viem'
 import { devnetAccounts } from '../../src/devnet/index.ts'
@@ -58,4 +59,24 @@ test('a success told by its log: settled with no receipt read; with the gas coun
     expect(count(calls, 'eth_getLogs')).toBe(1)
     journal.close()
   }
+})
+
+test('a waiter on the nonce is handed its resolved slot: no read of its own after the look', async () => {
+  const { client } = scriptedNode()
+  const journal = await journalWithOnePending()
+  let slotReads = 0
+  const counted = new Proxy(journal, {
+    get(target, key, receiver) {
+      if (key === 'slot') return (nonce: number) => (slotReads++, target.slot(nonce))
+      return Reflect.get(target, key, receiver)
+    },
+  })
+  const watcher = createReceiptWatcher({ client, journal: counted, logger: createMemoryLogger(), describe: async () => undefined })
+  const waiting = watcher.outcome(0, 10_000)
+  // outcome() read the slot once (still pending) before it waits.
+  expect(slotReads).toBe(1)
+  await watcher.tick()
+  expect(await waiting).toMatchObject({ nonce: 0, status: 'settled', txHash, blockNumber: 5n })
+  expect(slotReads).toBe(1)
+  journal.close()
 })
