@@ -62,7 +62,9 @@ export async function minedTxs(blocks: readonly BlockTxs[], options: { journal: 
     const byTx = new Map<Hex, MinedLog[]>()
     for (const log of logs[i]!) {
       const hash = log.transactionHash.toLowerCase() as Hex
-      byTx.set(hash, [...(byTx.get(hash) ?? []), { address: log.address, topics: log.topics, data: log.data }])
+      let logged = byTx.get(hash)
+      if (!logged) byTx.set(hash, (logged = []))
+      logged.push({ address: log.address, topics: log.topics, data: log.data })
     }
     for (const tx of txs) {
       const logged = byTx.get(tx.hash)
