@@ -57,6 +57,23 @@ test('ten orders at once: their outcomes come from the blocks\' tx hashes and lo
   for (const [i, answer] of answers.entries()) expect(answer.body.brokered).toMatchObject({ orderHash: requests[i]!.orderHash })
 })
 
+test('heads pushed over the WebSocket: a block\'s logs ride in the same batch as its tx hashes, one round trip per look', async () => {
+  const pk = generatePrivateKey()
+  const funding = await devnet.wallet('deployer').sendTransaction({ to: privateKeyToAccount(pk).address, value: 10n ** 18n })
+  await devnet.publicClient.waitForTransactionReceipt({ hash: funding })
+  const { rpc, relayer } = await relayerBehind(pk, { RELAYER_WS_URL: devnet.manifest.wsUrl! })
+  for (let i = 0; i < 5; i++) {
+    const answer = await relayer.post(await signed(devnet, allocationOrder(devnet)))
+    expect(answer.status).toBe(200)
+  }
+  // Each order's block was pushed, and the look at it asked for its hashes and its logs together.
+  const withLogs = rpc.batchMethods.filter((methods) => methods.join() === 'eth_blockNumber,eth_getBlockByNumber,eth_getLogs')
+  expect(withLogs.length).toBeGreaterThanOrEqual(5)
+  // Every eth_getLogs rode in such a batch: no look needed a second round trip for them, nor any receipt.
+  expect(count(rpc.seen, 'eth_getLogs')).toBe(withLogs.length)
+  expect(count(rpc.seen, 'eth_getTransactionReceipt')).toBe(0)
+})
+
 test('a node without eth_getLogs by block hash: receipts are looked up per pending tx, and orders settle', async () => {
   const { rpc, relayer } = await relayerBehind(devnetAccounts.secondRelayer.privateKey)
   rpc.fail('eth_getLogs', 'unsupported')

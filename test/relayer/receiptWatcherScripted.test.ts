@@ -14,17 +14,25 @@ const txHash = `0x${'c1'.repeat(32)}` as Hex
 const blockHash = `0x${'b1'.repeat(32)}` as Hex
 const broker = `0x${'0d'.repeat(20)}` as Hex
 
-/** One block (number 5) holding `txHash`, which left one log at the Broker; no receipt is ever given. */
-function scriptedNode() {
+/**
+ * One block (number 5) holding `txHash`, which left one log at the Broker; no receipt is
+ * ever given. `head` is what eth_blockNumber says; logs asked by number name `numberedHash`.
+ */
+function scriptedNode(options: { head?: () => number; numberedHash?: Hex } = {}) {
   const calls: string[] = []
   const client = createPublicClient({
     transport: custom(
       {
         request: async ({ method, params }: { method: string; params: unknown[] }) => {
           calls.push(method)
-          if (method === 'eth_blockNumber') return '0x5'
+          if (method === 'eth_blockNumber') return `0x${(options.head?.() ?? 5).toString(16)}`
           if (method === 'eth_getBlockByNumber') return params[0] === '0x5' ? { hash: blockHash, transactions: [txHash] } : null
-          if (method === 'eth_getLogs') return [{ address: broker, topics: [`0x${'00'.repeat(32)}`], data: '0x', transactionHash: txHash, blockHash }]
+          if (method === 'eth_getLogs') {
+            const byNumber = !(params[0] as { blockHash?: Hex }).blockHash
+            calls.push(byNumber ? 'eth_getLogs by number' : 'eth_getLogs by hash')
+            const from = byNumber ? (options.numberedHash ?? blockHash) : blockHash
+            return [{ address: broker, topics: [`0x${'00'.repeat(32)}`], data: '0x', transactionHash: txHash, blockHash: from }]
+          }
           if (method === 'eth_getTransactionReceipt') return null
           throw new Error(`unexpected ${method}`)
         },
@@ -79,4 +87,21 @@ test('a waiter on the nonce is handed its resolved slot: no read of its own afte
   expect(await waiting).toMatchObject({ nonce: 0, status: 'settled', txHash, blockNumber: 5n })
   expect(slotReads).toBe(1)
   journal.close()
+})
+
+test('a pushed head\'s logs, asked by number with its tx hashes, are used when they name its hash; from another block (a reorg between the calls), they are dropped and asked again by hash', async () => {
+  for (const numberedHash of [blockHash, `0x${'b2'.repeat(32)}` as Hex]) {
+    let head = 4
+    const { client, calls } = scriptedNode({ head: () => head, numberedHash })
+    const journal = await journalWithOnePending()
+    const watcher = createReceiptWatcher({ client, batchClient: client, journal, logger: createMemoryLogger(), describe: async () => undefined })
+    await watcher.prime()
+    head = 5
+    await watcher.tick(5n)
+    expect(journal.slot(0)).toMatchObject({ status: 'settled', txHash, blockNumber: 5n })
+    expect(count(calls, 'eth_getLogs by number')).toBe(1)
+    expect(count(calls, 'eth_getLogs by hash')).toBe(numberedHash === blockHash ? 0 : 1)
+    expect(count(calls, 'eth_getTransactionReceipt')).toBe(0)
+    journal.close()
+  }
 })

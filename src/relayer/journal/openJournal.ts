@@ -295,6 +295,11 @@ export function openJournal(path: string, owner: { chainId: number; address: Add
       }
       return found
     },
+    /** The contracts the pending slots call (`to` and adapter), lower-case: where their txs' logs come from. */
+    pendingCallees(): Hex[] {
+      const rows = db.query<{ address: string }, []>("SELECT to_address AS address FROM slots WHERE status = 'pending' UNION SELECT adapter FROM slots WHERE status = 'pending' AND adapter IS NOT NULL").all()
+      return [...new Set(rows.map((row) => row.address.toLowerCase() as Hex))]
+    },
     /** Every slot still pending, lowest nonce first. */
     pending(limit = 1_000_000): JournalSlot[] {
       return db.query<SlotRow, [number]>("SELECT * FROM slots WHERE status = 'pending' ORDER BY nonce LIMIT ?").all(limit).map((row) => answers.overlay(slotOf(row)))

@@ -14,8 +14,14 @@ export type MinedReceipt = { transactionHash: Hex; blockNumber: bigint; logs: re
   | { status: 'reverted'; gasUsed: bigint }
 )
 
-/** A block as the watcher reads it: its hash and its txs' hashes, in block order. */
-export type BlockTxs = { number: bigint; hash: Hex; transactions: readonly Hex[] }
+/** A log as the node sends it, with the tx and the block it came from. */
+export type RpcLog = { address: Hex; topics: Hex[]; data: Hex; transactionHash: Hex; blockHash: Hex }
+
+/**
+ * A block as the watcher reads it: its hash and its txs' hashes, in block order, and,
+ * when they came with it, its logs from every contract a pending slot calls.
+ */
+export type BlockTxs = { number: bigint; hash: Hex; transactions: readonly Hex[]; logs?: readonly RpcLog[] }
 
 /** A mined tx of the journal, with what it did. */
 export type Mined = { tx: JournalTx; receipt: MinedReceipt }
@@ -27,6 +33,24 @@ export async function blockTxs(via: PublicClient, number: bigint): Promise<Block
   // Without bodies the node lists hashes; a node that sent bodies anyway still names each one's hash.
   const transactions = raw.transactions.map((each) => (typeof each === 'string' ? each : (each as { hash: Hex }).hash).toLowerCase() as Hex)
   return { number, hash: raw.hash, transactions }
+}
+
+/**
+ * The logs of block `number` from these contracts, asked by number so they can ride in
+ * the same batch as the block itself; undefined when the node fails the call. Pair them
+ * with the block only when they name its hash (`withLogs`).
+ */
+export async function blockLogs(via: PublicClient, number: bigint, addresses: readonly Hex[]): Promise<RpcLog[] | undefined> {
+  try {
+    return (await via.request({ method: 'eth_getLogs', params: [{ fromBlock: toHex(number), toBlock: toHex(number), address: [...addresses] }] })) as RpcLog[]
+  } catch {
+    return undefined
+  }
+}
+
+/** The block with these logs, when each of them came from it (a reorg between the two calls, or none at all, leaves the logs out). */
+export function withLogs(block: BlockTxs, logs: readonly RpcLog[] | undefined): BlockTxs {
+  return logs?.every((log) => log.blockHash?.toLowerCase() === block.hash.toLowerCase()) ? { ...block, logs } : block
 }
 
 /** A receipt as the node sent it, as the watcher keeps it. */
@@ -97,10 +121,13 @@ function addressesOf(txs: readonly JournalTx[], slots: Map<number, JournalSlot>)
   return [...addresses]
 }
 
-type RpcLog = { address: Hex; topics: Hex[]; data: Hex; transactionHash: Hex }
-
-/** The block's logs from these contracts, asked by its hash: the logs of the very block whose txs were read. */
-function logsOf(via: PublicClient, block: BlockTxs, addresses: Hex[]): Promise<RpcLog[]> {
+/**
+ * The block's logs from these contracts: those that came with the block (from every
+ * contract a pending slot calls, which these are among), else asked by its hash, the
+ * logs of the very block whose txs were read.
+ */
+function logsOf(via: PublicClient, block: BlockTxs, addresses: Hex[]): Promise<readonly RpcLog[]> {
+  if (block.logs) return Promise.resolve(block.logs)
   if (addresses.length === 0) return Promise.resolve([])
   return via.request({ method: 'eth_getLogs', params: [{ blockHash: block.hash, address: addresses }] }) as Promise<RpcLog[]>
 }

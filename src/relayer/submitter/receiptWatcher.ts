@@ -2,7 +2,7 @@ import { BaseError, type Hex, MethodNotFoundRpcError, MethodNotSupportedRpcError
 import type { Logger } from '../../shared/index.ts'
 import type { Journal, JournalSlot, JournalTx, SlotResolution } from '../journal/index.ts'
 import { type BlockPace, createBlockPace } from './blockPace.ts'
-import { type BlockTxs, blockTxs, type Mined, type MinedReceipt, minedReceipt, minedTxs } from './minedTxs.ts'
+import { type BlockTxs, blockLogs, blockTxs, type Mined, type MinedReceipt, minedReceipt, minedTxs, withLogs } from './minedTxs.ts'
 
 /** What a mined tx means for its slot: the outcome JSON to store (see JournalSlot.outcome). */
 export type DescribeOutcome = (slot: JournalSlot, receipt: MinedReceipt) => Promise<string | undefined>
@@ -177,22 +177,27 @@ export function createReceiptWatcher(options: {
   /**
    * The head, and with it (one batch) the tx hashes of the block after the last one seen,
    * which is most often the only new one. No block: it did not exist when the node read
-   * it (it may have been mined since: read again with the rest).
+   * it (it may have been mined since: read again with the rest). When that block is
+   * known to exist (`knownHead`, pushed by the head feed), its logs from the contracts
+   * the pending slots call ride in the same batch, so a look at a block holding the
+   * key's txs is one round trip too.
    */
-  async function headAndNext(): Promise<{ head: bigint; next?: BlockTxs }> {
+  async function headAndNext(knownHead: bigint | undefined): Promise<{ head: bigint; next?: BlockTxs }> {
     const after = lastSeen
     if (after === undefined || !blockLooks || !batching()) return { head: await client.getBlockNumber({ cacheTime: 0 }) }
+    const callees = knownHead !== undefined && knownHead > after ? journal.pendingCallees() : []
     return inBatch(
       async (via) => {
-        const [head, next] = await Promise.all([
+        const [head, next, logs] = await Promise.all([
           via.request({ method: 'eth_blockNumber' }).then((hex) => BigInt(hex as string)),
           blockTxs(via, after + 1n).catch((error: unknown) => {
             if (!isUnsupported(error)) throw error
             withoutBlockLooks()
             return null
           }),
+          callees.length > 0 ? blockLogs(via, after + 1n, callees) : undefined,
         ])
-        return next ? { head, next } : { head }
+        return next ? { head, next: withLogs(next, logs) } : { head }
       },
       async () => ({ head: await client.getBlockNumber({ cacheTime: 0 }) }),
     )
@@ -231,10 +236,10 @@ export function createReceiptWatcher(options: {
         lastSeen = await client.getBlockNumber({ cacheTime: 0 })
       } catch {}
     },
-    /** One look: new blocks since the last look, their receipts matched to pending slots. */
-    async tick(): Promise<void> {
+    /** One look: new blocks since the last look, their txs matched to pending slots. `knownHead`: the newest head the feed pushed. */
+    async tick(knownHead?: bigint): Promise<void> {
       if (journal.pendingCount() === 0) return countGas()
-      const { head, next } = await headAndNext()
+      const { head, next } = await headAndNext(knownHead)
       const from = lastSeen === undefined ? head : lastSeen + 1n
       if (head < from) return
       if (lastSeen !== undefined) pace.headMoved()

@@ -82,6 +82,8 @@ export function createSubmitter(options: SubmitterOptions) {
   }
 
   let feed: HeadFeed | undefined
+  // The newest head the feed pushed: that block exists, so a look may ask for its logs with it.
+  let pushedHead: bigint | undefined
   /** Heads came over the feed lately: blocks are pushed, polling is only the safety net. */
   const feedLive = () => feed !== undefined && Date.now() - feed.lastHeadAt < 10_000
 
@@ -108,7 +110,7 @@ export function createSubmitter(options: SubmitterOptions) {
   async function loop() {
     running = true
     try {
-      await watcher.tick()
+      await watcher.tick(pushedHead)
       if (watcher.head !== undefined) feed?.polledHead(watcher.head)
       if (Date.now() >= keeperAt) {
         keeperAt = Date.now() + reviveAfterMs
@@ -139,7 +141,11 @@ export function createSubmitter(options: SubmitterOptions) {
       signer.start()
       fees.start()
       await watcher.prime()
-      if (options.headFeedUrl) feed = createHeadFeed({ url: options.headFeedUrl, logger, onHead: () => lookNow() })
+      if (options.headFeedUrl) feed = createHeadFeed({ url: options.headFeedUrl, logger, onHead: (head) => {
+          if (pushedHead === undefined || head > pushedHead) pushedHead = head
+          lookNow()
+        },
+      })
       lookNow()
     },
     /** Stops the loop; resolves once a look in progress is over (the journal may then close). */
