@@ -38,7 +38,10 @@ try {
   const result = await relayerRun(context, work)
   console.log(
     `${chain}, ${orders} orders, ${clients} clients: ${result.perSecond.toFixed(0)} orders/s, p50 ${result.p50.toFixed(0)} ms, p99 ${result.p99.toFixed(0)} ms, ` +
-      `relayer ${result.relayerCpuPer1000?.toFixed(2)} s CPU per 1000 (${threadSplit(result.relayerThreadsPer1000)}), anvil ${result.anvilCpuPer1000.toFixed(2)} s, statuses ${JSON.stringify(result.statuses)}`,
+      `relayer ${result.relayerCpuPer1000?.toFixed(2)} s CPU per 1000 (${threadSplit(result.relayerThreadsPer1000)}), anvil ${result.anvilCpuPer1000.toFixed(2)} s, statuses ${JSON.stringify(result.statuses)}` +
+      (result.warm
+        ? `; once warm (after the first quarter): relayer ${result.warm.relayerCpuPer1000.toFixed(2)} s (${threadSplit(result.warm.threadsPer1000)}), anvil ${result.warm.anvilCpuPer1000.toFixed(2)} s`
+        : ''),
   )
   if (!values['no-profile']) console.log(`profile written to ${out}`)
 } finally {

@@ -61,6 +61,11 @@ test("a process's CPU split by thread: a Worker's spinning is the signer's, the 
   expect(threadChecks([{ relayerThreadsPer1000: { main: 1, signer: 0.5, jit: 0.25, other: 0.125 } } as RunResult])).toEqual({
     'relayer CPU per 1000 orders by thread': 'main 1.00 s, signer 0.50 s, JIT compiler 0.25 s, other 0.13 s',
   })
+  // The warm part of each run is split the same way, from its own figures; a run without one is left out.
+  const warm = (main: number) => ({ relayerThreadsPer1000: { main: 9, signer: 9, jit: 9, other: 9 }, warm: { relayerCpuPer1000: main, anvilCpuPer1000: 1, threadsPer1000: { main, signer: 0.2, jit: 0.05, other: 0.1 } } }) as RunResult
+  expect(threadChecks([warm(0.8), warm(0.6), { relayerThreadsPer1000: { main: 9, signer: 9, jit: 9, other: 9 } } as RunResult, warm(0.7)], 'warm')).toEqual({
+    'relayer CPU per 1000 orders by thread': 'main 0.70 s, signer 0.20 s, JIT compiler 0.05 s, other 0.10 s',
+  })
 })
 
 test('the CPU-bound ratio: a baseline filling the cores with half the CPU per order allows the subject half its throughput', () => {

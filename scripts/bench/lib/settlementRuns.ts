@@ -30,6 +30,12 @@ export type RunResult = {
   /** Relayer side: the same CPU split by thread (main, signer, JIT compiler, other), seconds per 1,000 settled orders. */
   relayerThreadsPer1000?: ThreadCpu
   /**
+   * Relayer side, once warm: the relayer's and anvil's CPU over the orders answered after
+   * the first quarter (the relayer's JIT compiling and the signer's warm-up fall mostly in
+   * that quarter; a relayer in service has long paid them). Per 1,000 of those orders.
+   */
+  warm?: { relayerCpuPer1000: number; anvilCpuPer1000: number; threadsPer1000: ThreadCpu }
+  /**
    * The run's own processes while the orders ran (anvil, the relayer, and the bench
    * process playing the clients): CPU seconds per 1,000 orders, and the share of all
    * cores they kept busy. A side that fills the cores can only go faster with less CPU
@@ -52,6 +58,24 @@ export type RunResult = {
   /** With `--count-rpc`: JSON-RPC calls per order by method, while the orders ran. */
   rpcPerOrder?: string
 }
+
+/** The CPU each thread kind used between two readings, summed over the relayer processes. */
+function threadsBetween(before: readonly ThreadCpu[], after: readonly ThreadCpu[]): ThreadCpu {
+  return after.reduce<ThreadCpu>(
+    (sum, end, i) => {
+      const start = before[i]!
+      return { main: sum.main + end.main - start.main, signer: sum.signer + end.signer - start.signer, jit: sum.jit + end.jit - start.jit, other: sum.other + end.other - start.other }
+    },
+    { main: 0, signer: 0, jit: 0, other: 0 },
+  )
+}
+
+const perThousand = (split: ThreadCpu, orders: number): ThreadCpu => ({
+  main: (split.main * 1000) / orders,
+  signer: (split.signer * 1000) / orders,
+  jit: (split.jit * 1000) / orders,
+  other: (split.other * 1000) / orders,
+})
 
 type ReceiptWaiter = { wait(hash: Hex): Promise<Hex> }
 
@@ -187,6 +211,10 @@ export async function relayerRun(
     const anvilCpuBefore = cpuSeconds(devnet.anvilPid)
     const workPids = [devnet.anvilPid, ...children.map((each) => each.pid)]
     const workBefore = workCpu(workPids)
+    // The warm part of the run: from the answer that ends its first quarter to the end.
+    const warmAfter = Math.floor(requests.length / 4)
+    let answered = 0
+    let warmFrom: { relayer: number; anvil: number; threads: ThreadCpu[] } | undefined
     const started = performance.now()
     await forEachConcurrently(requests, work.clients, async (request, index) => {
       const url = urls[index % urls.length]!
@@ -201,17 +229,16 @@ export async function relayerRun(
       )
       if (status === '200') latencies.push(performance.now() - sentAt)
       statuses[status] = (statuses[status] ?? 0) + 1
+      if (++answered === warmAfter) warmFrom = { relayer: relayerCpu(), anvil: cpuSeconds(devnet.anvilPid), threads: threads() }
     })
     const seconds = (performance.now() - started) / 1000
-    const relayerCpuUsed = relayerCpu() - relayerCpuBefore
-    const threadsUsed = threads().reduce<ThreadCpu>(
-      (sum, after, i) => {
-        const before = threadsBefore[i]!
-        return { main: sum.main + after.main - before.main, signer: sum.signer + after.signer - before.signer, jit: sum.jit + after.jit - before.jit, other: sum.other + after.other - before.other }
-      },
-      { main: 0, signer: 0, jit: 0, other: 0 },
-    )
-    const anvilCpu = cpuSeconds(devnet.anvilPid) - anvilCpuBefore
+    const relayerCpuEnd = relayerCpu()
+    const anvilCpuEnd = cpuSeconds(devnet.anvilPid)
+    const threadsEnd = threads()
+    const relayerCpuUsed = relayerCpuEnd - relayerCpuBefore
+    const threadsUsed = threadsBetween(threadsBefore, threadsEnd)
+    const anvilCpu = anvilCpuEnd - anvilCpuBefore
+    const warmOrders = requests.length - warmAfter
     const runCpu = workCpu(workPids) - workBefore
     const rpcPerOrder = counter?.perOrder(requests.length)
     await stopAlongside?.()
@@ -232,9 +259,15 @@ export async function relayerRun(
       p99: latencies.length ? percentile(latencies, 99) : Number.NaN,
       anvilCpuPer1000: (anvilCpu * 1000) / requests.length,
       relayerCpuPer1000: settled ? (relayerCpuUsed * 1000) / settled : Number.NaN,
-      relayerThreadsPer1000: settled
-        ? { main: (threadsUsed.main * 1000) / settled, signer: (threadsUsed.signer * 1000) / settled, jit: (threadsUsed.jit * 1000) / settled, other: (threadsUsed.other * 1000) / settled }
-        : undefined,
+      relayerThreadsPer1000: settled ? perThousand(threadsUsed, settled) : undefined,
+      warm:
+        warmFrom && warmOrders > 0
+          ? {
+              relayerCpuPer1000: ((relayerCpuEnd - warmFrom.relayer) * 1000) / warmOrders,
+              anvilCpuPer1000: ((anvilCpuEnd - warmFrom.anvil) * 1000) / warmOrders,
+              threadsPer1000: perThousand(threadsBetween(warmFrom.threads, threadsEnd), warmOrders),
+            }
+          : undefined,
       runCpuPer1000: (runCpu * 1000) / requests.length,
       coresBusy: busyShare(runCpu, seconds),
       settled,
@@ -308,9 +341,12 @@ export function cpuBoundChecks(subject: readonly RunResult[], baseline: readonly
   }
 }
 
-/** Where the relayer's CPU went, by thread: the medians over the relayer runs, seconds per 1,000 settled orders. */
-export function threadChecks(subject: readonly RunResult[]): Record<string, string> {
-  const splits = subject.flatMap((run) => (run.relayerThreadsPer1000 ? [run.relayerThreadsPer1000] : []))
+/** Where the relayer's CPU went, by thread: the medians over the relayer runs, seconds per 1,000 settled orders (`warm`: the runs' warm part). */
+export function threadChecks(subject: readonly RunResult[], part: 'whole' | 'warm' = 'whole'): Record<string, string> {
+  const splits = subject.flatMap((run) => {
+    const split = part === 'warm' ? run.warm?.threadsPer1000 : run.relayerThreadsPer1000
+    return split ? [split] : []
+  })
   if (splits.length === 0) return {}
   const mid = (pick: (split: ThreadCpu) => number) => {
     const values = splits.map(pick).sort((a, b) => a - b)
