@@ -89,18 +89,26 @@ test('a waiter on the nonce is handed its resolved slot: no read of its own afte
   journal.close()
 })
 
-test('a pushed head\'s logs, asked by number with its tx hashes, are used when they name its hash; from another block (a reorg between the calls), they are dropped and asked again by hash', async () => {
+test('a pushed head\'s logs, asked by number with its tx hashes, are used when they name its hash (the callees read once, for that batch); from another block (a reorg between the calls), they are dropped and asked again by hash', async () => {
   for (const numberedHash of [blockHash, `0x${'b2'.repeat(32)}` as Hex]) {
     let head = 4
     const { client, calls } = scriptedNode({ head: () => head, numberedHash })
     const journal = await journalWithOnePending()
-    const watcher = createReceiptWatcher({ client, batchClient: client, journal, logger: createMemoryLogger(), describe: async () => undefined })
+    let calleeReads = 0
+    const counted = new Proxy(journal, {
+      get(target, key, receiver) {
+        if (key === 'pendingCallees') return () => (calleeReads++, target.pendingCallees())
+        return Reflect.get(target, key, receiver)
+      },
+    })
+    const watcher = createReceiptWatcher({ client, batchClient: client, journal: counted, logger: createMemoryLogger(), describe: async () => undefined })
     await watcher.prime()
     head = 5
     await watcher.tick(5n)
     expect(journal.slot(0)).toMatchObject({ status: 'settled', txHash, blockNumber: 5n })
     expect(count(calls, 'eth_getLogs by number')).toBe(1)
     expect(count(calls, 'eth_getLogs by hash')).toBe(numberedHash === blockHash ? 0 : 1)
+    expect(calleeReads).toBe(numberedHash === blockHash ? 1 : 2)
     expect(count(calls, 'eth_getTransactionReceipt')).toBe(0)
     journal.close()
   }

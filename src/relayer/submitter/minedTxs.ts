@@ -85,7 +85,8 @@ export async function minedTxs(blocks: readonly BlockTxs[], options: { journal: 
     return tx && slots.get(tx.nonce)?.status === 'pending' ? [tx] : []
   }
   const ours = blocks.map((block) => ({ block, txs: block.transactions.flatMap(pending) })).filter((each) => each.txs.length > 0)
-  const callees = ours.length > 0 ? journal.pendingCallees() : []
+  // A block whose logs came with it (the pushed head's batch) needs no second read of the callees.
+  const callees = ours.some(({ block }) => !block.logs) ? journal.pendingCallees() : []
   const logs = await Promise.all(ours.map(({ block }) => logsOf(via, block, callees)))
   const mined: Array<Mined | JournalTx> = []
   for (const [i, { block, txs }] of ours.entries()) {
