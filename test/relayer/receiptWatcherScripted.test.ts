@@ -6,7 +6,7 @@
 import { expect, test } from 'bun:test'
 import { createPublicClient, custom, type Hex, type PublicClient } from 'viem'
 import { devnetAccounts } from '../../src/devnet/index.ts'
-import { openJournal } from '../../src/relayer/journal/index.ts'
+import { type Journal, openJournal } from '../../src/relayer/journal/index.ts'
 import { createReceiptWatcher } from '../../src/relayer/submitter/index.ts'
 import { createMemoryLogger } from '../../src/shared/index.ts'
 
@@ -52,6 +52,22 @@ async function journalWithOnePending() {
 
 const count = (calls: string[], method: string) => calls.filter((each) => each === method).length
 
+/** The journal, with the calls to one of its methods counted. */
+function countingCalls(journal: Journal, method: 'slot' | 'pendingCallees') {
+  const counter = { count: 0, journal }
+  counter.journal = new Proxy(journal, {
+    get(target, key, receiver) {
+      const value = Reflect.get(target, key, receiver)
+      if (key !== method || typeof value !== 'function') return value
+      return (...args: unknown[]) => {
+        counter.count++
+        return value.apply(target, args)
+      }
+    },
+  })
+  return counter
+}
+
 test('a success told by its log: settled with no receipt read; with the gas counters on, its receipt is asked for after the look, and given up after 20 tries', async () => {
   for (const gasReceipts of [false, true]) {
     const { client, calls } = scriptedNode()
@@ -72,20 +88,14 @@ test('a success told by its log: settled with no receipt read; with the gas coun
 test('a waiter on the nonce is handed its resolved slot: no read of its own after the look', async () => {
   const { client } = scriptedNode()
   const journal = await journalWithOnePending()
-  let slotReads = 0
-  const counted = new Proxy(journal, {
-    get(target, key, receiver) {
-      if (key === 'slot') return (nonce: number) => (slotReads++, target.slot(nonce))
-      return Reflect.get(target, key, receiver)
-    },
-  })
-  const watcher = createReceiptWatcher({ client, journal: counted, logger: createMemoryLogger(), describe: async () => undefined })
+  const slotReads = countingCalls(journal, 'slot')
+  const watcher = createReceiptWatcher({ client, journal: slotReads.journal, logger: createMemoryLogger(), describe: async () => undefined })
   const waiting = watcher.outcome(0, 10_000)
   // outcome() read the slot once (still pending) before it waits.
-  expect(slotReads).toBe(1)
+  expect(slotReads.count).toBe(1)
   await watcher.tick()
   expect(await waiting).toMatchObject({ nonce: 0, status: 'settled', txHash, blockNumber: 5n })
-  expect(slotReads).toBe(1)
+  expect(slotReads.count).toBe(1)
   journal.close()
 })
 
@@ -94,21 +104,15 @@ test('a pushed head\'s logs, asked by number with its tx hashes, are used when t
     let head = 4
     const { client, calls } = scriptedNode({ head: () => head, numberedHash })
     const journal = await journalWithOnePending()
-    let calleeReads = 0
-    const counted = new Proxy(journal, {
-      get(target, key, receiver) {
-        if (key === 'pendingCallees') return () => (calleeReads++, target.pendingCallees())
-        return Reflect.get(target, key, receiver)
-      },
-    })
-    const watcher = createReceiptWatcher({ client, batchClient: client, journal: counted, logger: createMemoryLogger(), describe: async () => undefined })
+    const calleeReads = countingCalls(journal, 'pendingCallees')
+    const watcher = createReceiptWatcher({ client, batchClient: client, journal: calleeReads.journal, logger: createMemoryLogger(), describe: async () => undefined })
     await watcher.prime()
     head = 5
     await watcher.tick(5n)
     expect(journal.slot(0)).toMatchObject({ status: 'settled', txHash, blockNumber: 5n })
     expect(count(calls, 'eth_getLogs by number')).toBe(1)
     expect(count(calls, 'eth_getLogs by hash')).toBe(numberedHash === blockHash ? 0 : 1)
-    expect(calleeReads).toBe(numberedHash === blockHash ? 1 : 2)
+    expect(calleeReads.count).toBe(numberedHash === blockHash ? 1 : 2)
     expect(count(calls, 'eth_getTransactionReceipt')).toBe(0)
     journal.close()
   }
