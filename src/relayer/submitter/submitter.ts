@@ -84,6 +84,11 @@ export function createSubmitter(options: SubmitterOptions) {
   let feed: HeadFeed | undefined
   // The newest head the feed pushed: that block exists, so a look may ask for its logs with it.
   let pushedHead: bigint | undefined
+  /** A head the feed pushed: remembered (that block exists), then looked at. */
+  function onHead(head: bigint) {
+    if (pushedHead === undefined || head > pushedHead) pushedHead = head
+    lookNow()
+  }
   /** Heads came over the feed lately: blocks are pushed, polling is only the safety net. */
   const feedLive = () => feed !== undefined && Date.now() - feed.lastHeadAt < 10_000
 
@@ -141,11 +146,7 @@ export function createSubmitter(options: SubmitterOptions) {
       signer.start()
       fees.start()
       await watcher.prime()
-      if (options.headFeedUrl) feed = createHeadFeed({ url: options.headFeedUrl, logger, onHead: (head) => {
-          if (pushedHead === undefined || head > pushedHead) pushedHead = head
-          lookNow()
-        },
-      })
+      if (options.headFeedUrl) feed = createHeadFeed({ url: options.headFeedUrl, logger, onHead })
       lookNow()
     },
     /** Stops the loop; resolves once a look in progress is over (the journal may then close). */
