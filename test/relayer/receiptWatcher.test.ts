@@ -36,6 +36,14 @@ async function relayerBehind(pk: `0x${string}`, env: Record<string, string> = {}
 
 const count = (seen: string[], method: string) => seen.filter((each) => each === method).length
 
+/** A fresh gas key holding 1 ETH, for a test whose relayer needs a key of its own. */
+async function fundedKey(): Promise<Hex> {
+  const pk = generatePrivateKey()
+  const funding = await devnet.wallet('deployer').sendTransaction({ to: privateKeyToAccount(pk).address, value: 10n ** 18n })
+  await devnet.publicClient.waitForTransactionReceipt({ hash: funding })
+  return pk
+}
+
 test('ten orders at once: their outcomes come from the blocks\' tx hashes and logs, with no receipt call', async () => {
   const { rpc, relayer } = await relayerBehind(devnetAccounts.relayer.privateKey)
   const requests = await Promise.all(Array.from({ length: 10 }, () => signed(devnet, allocationOrder(devnet))))
@@ -58,9 +66,7 @@ test('ten orders at once: their outcomes come from the blocks\' tx hashes and lo
 })
 
 test('heads pushed over the WebSocket: a block\'s logs ride in the same batch as its tx hashes, one round trip per look', async () => {
-  const pk = generatePrivateKey()
-  const funding = await devnet.wallet('deployer').sendTransaction({ to: privateKeyToAccount(pk).address, value: 10n ** 18n })
-  await devnet.publicClient.waitForTransactionReceipt({ hash: funding })
+  const pk = await fundedKey()
   const { rpc, relayer } = await relayerBehind(pk, { RELAYER_WS_URL: devnet.manifest.wsUrl! })
   // The first order's block is pushed: from then on the feed is live, and a broadcast
   // leaves the looking to the pushed heads (polling is only the safety net).
@@ -120,10 +126,8 @@ test('a block with a success and a revert from the key: the success is told by i
 
 test('gas counters on: the receipts of successes are read after their answers; a failed read is tried again', async () => {
   const metricsPort = await freePort()
-  // A key of its own, funded here: the devnet's relayer keys each serve a test above.
-  const pk = generatePrivateKey()
-  const funding = await devnet.wallet('deployer').sendTransaction({ to: privateKeyToAccount(pk).address, value: 10n ** 18n })
-  await devnet.publicClient.waitForTransactionReceipt({ hash: funding })
+  // A key of its own: the devnet's relayer keys each serve a test above.
+  const pk = await fundedKey()
   const { rpc, relayer } = await relayerBehind(pk, { RELAYER_METRICS_PORT: String(metricsPort) })
   const metrics = async () => (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text()
   rpc.fail('eth_getTransactionReceipt')
