@@ -1,8 +1,12 @@
-// `bun scripts/profile-settlement.ts [--chain automine|interval] [--orders N] [--clients C] [--out DIR]`:
+// `bun scripts/profile-settlement.ts [--chain automine|interval] [--orders N] [--clients C] [--out DIR]
+//   [--no-profile] [--subject relayer|least|both] [--runs N]`:
 // one relayer-side settlement run, as `bun run bench` makes it, with the relayer run
 // from source under Bun's CPU profiler (`--cpu-prof --cpu-prof-md`), so a miss of the
 // relayer-CPU or interval rows can be read function by function. Prints the run's
 // figures and where the profile was written. Not a measurement: the profiler costs CPU.
+// `--subject least` runs the least a relayer does per order instead
+// (bench/servers/leastRelayer.ts), `both` the two in turn, `--runs` times each, so the
+// relayer's CPU per order can be read against that floor (with `--no-profile`).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -14,35 +18,59 @@ import { type ChainKind, prepareWork } from './bench/lib/settlementWork.ts'
 
 const { values } = parseArgs({
   args: Bun.argv.slice(2),
-  options: { chain: { type: 'string', default: 'automine' }, orders: { type: 'string' }, clients: { type: 'string' }, out: { type: 'string' }, 'no-profile': { type: 'boolean', default: false } },
+  options: {
+    chain: { type: 'string', default: 'automine' },
+    orders: { type: 'string' },
+    clients: { type: 'string' },
+    out: { type: 'string' },
+    'no-profile': { type: 'boolean', default: false },
+    subject: { type: 'string', default: 'relayer' },
+    runs: { type: 'string', default: '1' },
+  },
 })
 const chain = values.chain as ChainKind
 if (chain !== 'automine' && chain !== 'interval') throw new Error(`--chain takes automine or interval (got ${values.chain})`)
 const orders = Number(values.orders ?? 2_000)
 const clients = Number(values.clients ?? (chain === 'interval' ? 256 : 32))
+type Subject = 'relayer' | 'least'
+const subjects: readonly Subject[] | undefined =
+  values.subject === 'both' ? ['relayer', 'least'] : values.subject === 'relayer' || values.subject === 'least' ? [values.subject] : undefined
+if (!subjects) throw new Error(`--subject takes relayer, least or both (got ${values.subject})`)
+const runs = Number(values.runs)
+if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs takes a whole number from 1 (got ${values.runs})`)
 const out = resolve(values.out ?? 'bench-results/profiles')
 mkdirSync(out, { recursive: true })
 process.env.FOUNDRY_DISABLE_NIGHTLY_WARNING = 'true'
 
 const dir = mkdtempSync(join(tmpdir(), 'order-relay-profile-'))
-// The relayer from source, under the profiler; `exec` keeps the pid the bench reads CPU from.
-const exe = process.env.PROFILE_EXE ?? join(dir, 'order-relay')
-const main = resolve(import.meta.dir, '../src/cli/main.ts')
+// Each subject from source, under the profiler; `exec` keeps the pid the bench reads CPU from.
 const profile = values['no-profile'] ? '' : `--cpu-prof --cpu-prof-interval 250 --cpu-prof-dir='${out}'`
-if (!process.env.PROFILE_EXE) writeFileSync(exe, `#!/bin/sh\nexec '${process.execPath}' ${profile} '${main}' "$@"\n`, { mode: 0o755 })
+const sources = { relayer: resolve(import.meta.dir, '../src/cli/main.ts'), least: resolve(import.meta.dir, 'bench/servers/leastRelayer.ts') }
+const exes: Partial<Record<Subject, string>> = Object.fromEntries(
+  subjects.map((subject): [Subject, string] => {
+    const exe = subject === 'relayer' && process.env.PROFILE_EXE ? process.env.PROFILE_EXE : join(dir, `order-relay-${subject}`)
+    if (exe !== process.env.PROFILE_EXE) writeFileSync(exe, `#!/bin/sh\nexec '${process.execPath}' ${profile} '${sources[subject]}' "$@"\n`, { mode: 0o755 })
+    return [subject, exe]
+  }),
+)
 const threadSplit = (split?: ThreadCpu) =>
   split ? `main ${split.main.toFixed(2)} s, signer ${split.signer.toFixed(2)} s, JIT compiler ${split.jit.toFixed(2)} s, other ${split.other.toFixed(2)} s` : 'no thread split'
-const context: BenchContext = { exe, baselineExe: '', dir, runs: 1, quick: true, relayerEnv: Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('RELAYER_'))) as Record<string, string>, log: (line) => console.error(line) }
+const contextFor = (exe: string): BenchContext => ({ exe, baselineExe: '', leastRelayerExe: '', dir, runs: 1, quick: true, relayerEnv: Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('RELAYER_'))) as Record<string, string>, log: (line) => console.error(line) })
 try {
-  const work = await prepareWork(context, chain, { orders, clients, label: 'profile', baseline: false })
-  const result = await relayerRun(context, work)
-  console.log(
-    `${chain}, ${orders} orders, ${clients} clients: ${result.perSecond.toFixed(0)} orders/s, p50 ${result.p50.toFixed(0)} ms, p99 ${result.p99.toFixed(0)} ms, ` +
-      `relayer ${result.relayerCpuPer1000?.toFixed(2)} s CPU per 1000 (${threadSplit(result.relayerThreadsPer1000)}), anvil ${result.anvilCpuPer1000.toFixed(2)} s, statuses ${JSON.stringify(result.statuses)}` +
-      (result.warm
-        ? `; once warm (after the first quarter): relayer ${result.warm.relayerCpuPer1000.toFixed(2)} s (${threadSplit(result.warm.threadsPer1000)}), anvil ${result.warm.anvilCpuPer1000.toFixed(2)} s`
-        : ''),
-  )
+  const work = await prepareWork(contextFor(''), chain, { orders, clients, label: 'profile', baseline: false })
+  for (let run = 0; run < runs; run++) {
+    for (const subject of subjects) {
+      const result = await relayerRun(contextFor(exes[subject]!), work)
+      console.log(
+        `${subject}: ${chain}, ${orders} orders, ${clients} clients: ${result.perSecond.toFixed(0)} orders/s, p50 ${result.p50.toFixed(0)} ms, p99 ${result.p99.toFixed(0)} ms, ` +
+          `relayer ${result.relayerCpuPer1000?.toFixed(2)} s CPU per 1000 (${threadSplit(result.relayerThreadsPer1000)}), anvil ${result.anvilCpuPer1000.toFixed(2)} s, ` +
+          `of anvil's ${((result.relayerCpuPer1000 ?? Number.NaN) / result.anvilCpuPer1000).toFixed(2)}, statuses ${JSON.stringify(result.statuses)}, settled ${result.settled}, twice ${result.twice}, reverted ${result.reverted}` +
+          (result.warm
+            ? `; once warm (after the first quarter): relayer ${result.warm.relayerCpuPer1000.toFixed(2)} s (${threadSplit(result.warm.threadsPer1000)}), anvil ${result.warm.anvilCpuPer1000.toFixed(2)} s, of anvil's ${(result.warm.relayerCpuPer1000 / result.warm.anvilCpuPer1000).toFixed(2)}`
+            : ''),
+      )
+    }
+  }
   if (!values['no-profile']) console.log(`profile written to ${out}`)
 } finally {
   rmSync(dir, { recursive: true, force: true })

@@ -65,6 +65,7 @@ const dir = mkdtempSync(join(tmpdir(), 'order-relay-bench-'))
 const context: BenchContext = {
   exe: join(dir, 'order-relay'),
   baselineExe: join(dir, 'baseline'),
+  leastRelayerExe: join(dir, 'least-relayer'),
   dir,
   runs: quick ? 1 : 5,
   quick,
@@ -82,9 +83,10 @@ type Memory = { rssMiB: number; peakRssMiB: number; load: string }
 const memory: { relayer?: Memory; indexer?: Memory; bareRssMiB?: number[] } = {}
 
 try {
-  context.log('building the executable and the baseline server')
+  context.log('building the executable, the baseline server and the least relayer')
   await $`bun scripts/build.ts --skip-contracts --outfile ${context.exe}`.quiet()
   await $`bun build --compile --minify scripts/bench/servers/baseline.ts --outfile ${context.baselineExe}`.quiet()
+  await $`bun build --compile --minify --bytecode --format=esm scripts/bench/servers/leastRelayer.ts --outfile ${context.leastRelayerExe}`.quiet()
 
   if (only.has('startup')) {
     const result = await benchStartup(context, quick ? 3 : 7)

@@ -2,7 +2,9 @@
 // C concurrent clients through the relayer executable's POST /broker, against the same
 // orders as pre-signed broker() transactions sent straight to anvil, each preceded by
 // the eth_call a relayer must make (the target's reference) and bare (information).
-// The same runs give the chain work per order (anvil's CPU) and the relayer's CPU.
+// The same runs give the chain work per order (anvil's CPU) and the relayer's CPU. A
+// fourth side, the least a relayer does per order (servers/leastRelayer.ts), gives that
+// least's CPU beside the relayer's, as information.
 import type { BenchContext } from './lib/context.ts'
 import { type Row, row } from './lib/report.ts'
 import { median, round } from './lib/stats.ts'
@@ -13,14 +15,19 @@ export type SettlementOptions = { orders: number; clients: number }
 
 export type SettlementResult = { rows: Row[]; rssMiB: number; peakRssMiB: number }
 
-/** Runs the three sides `context.runs` times, rotating which goes first, each on a fresh devnet. */
+/** Runs the four sides `context.runs` times, rotating which goes first, each on a fresh devnet. */
 export async function benchSettlement(context: BenchContext, options: SettlementOptions): Promise<SettlementResult> {
   const work = await prepareWork(context, 'automine', { ...options, label: 'settlement', baseline: true })
-  const runs = { relayer: [] as RunResult[], simulated: [] as RunResult[], bare: [] as RunResult[] }
+  const runs = { relayer: [] as RunResult[], simulated: [] as RunResult[], bare: [] as RunResult[], least: [] as RunResult[] }
   for (let run = 0; run < context.runs; run++) {
-    const sides = (['bare', 'relayer', 'simulated'] as const).map((_, i, all) => all[(i + run) % all.length]!)
+    const sides = (['bare', 'relayer', 'simulated', 'least'] as const).map((_, i, all) => all[(i + run) % all.length]!)
     for (const side of sides) {
-      const result = side === 'relayer' ? await relayerRun(context, work) : await baselineRun(context, work, { simulate: side === 'simulated' })
+      const result =
+        side === 'relayer'
+          ? await relayerRun(context, work)
+          : side === 'least'
+            ? await relayerRun({ ...context, exe: context.leastRelayerExe }, work)
+            : await baselineRun(context, work, { simulate: side === 'simulated' })
       runs[side].push(result)
       context.log(
         `settlement run ${run + 1}: ${side} ${result.perSecond.toFixed(0)} orders/s, anvil ${result.anvilCpuPer1000.toFixed(2)} s CPU per 1000, run CPU ${result.runCpuPer1000.toFixed(2)} s (cores ${Math.round(result.coresBusy * 100)}% busy)` +
@@ -30,6 +37,7 @@ export async function benchSettlement(context: BenchContext, options: Settlement
     }
   }
   const { checks, failedChecks } = settlementChecks(runs.relayer, [...runs.simulated, ...runs.bare], options.orders)
+  const least = settlementChecks(runs.least, [], options.orders)
   const perSecond = (results: RunResult[]) => results.map((result) => result.perSecond)
   const anvilCpu = (results: RunResult[]) => results.map((result) => result.anvilCpuPer1000)
   const last = runs.relayer.at(-1)
@@ -87,6 +95,23 @@ export async function benchSettlement(context: BenchContext, options: Settlement
         baseline: runs.relayer.map((result) => result.warm?.anvilCpuPer1000 ?? Number.NaN),
         checks: { ...checks, ...threadChecks(runs.relayer, 'warm') },
         failedChecks,
+      }),
+      // What the least a relayer does would score on the row above: its CPU against the
+      // anvil that served the relayer (an anvil serving it works differently).
+      row({
+        name: 'least relayer CPU per 1000 settled orders, of anvil CPU serving the relayer',
+        unit: 's',
+        subjectName: 'servers/leastRelayer.ts',
+        baselineName: 'anvil, the relayer runs',
+        subject: runs.least.map((result) => result.relayerCpuPer1000 ?? Number.NaN),
+        baseline: anvilCpu(runs.relayer),
+        checks: {
+          ...least.checks,
+          'once warm': `${round(median(runs.least.map((result) => result.warm?.relayerCpuPer1000 ?? Number.NaN)))} s against ${round(median(runs.relayer.map((result) => result.warm?.anvilCpuPer1000 ?? Number.NaN)))} s`,
+          'its own anvil': `${round(median(anvilCpu(runs.least)))} s`,
+          ...threadChecks(runs.least),
+        },
+        failedChecks: least.failedChecks,
       }),
     ],
     rssMiB: last?.rssMiB ?? 0,

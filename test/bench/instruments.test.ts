@@ -98,7 +98,7 @@ test('a difference target compares subject minus baseline, in the row unit', () 
 })
 
 test('on a 0.25 s-block anvil, receipts come once per block, reverted txs from a key are counted, RPC calls are counted', async () => {
-  const context: BenchContext = { exe: '', baselineExe: '', dir, runs: 1, quick: true, relayerEnv: {}, log: () => {} }
+  const context: BenchContext = { exe: '', baselineExe: '', leastRelayerExe: '', dir, runs: 1, quick: true, relayerEnv: {}, log: () => {} }
   const devnet = await startChain(context, 'interval', 10)
   try {
     expect(await devnet.testClient.getAutomine()).toBe(false)

@@ -4,6 +4,8 @@ export type BenchContext = {
   exe: string
   /** The baselines' server (scripts/bench/servers/baseline.ts), compiled the same way. */
   baselineExe: string
+  /** The least a relayer does per order (scripts/bench/servers/leastRelayer.ts), compiled like the relayer; its settlement runs give an information row. */
+  leastRelayerExe: string
   /** A scratch directory, removed at the end. */
   dir: string
   /** Runs per side (medians are taken over them). */
