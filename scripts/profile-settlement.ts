@@ -1,5 +1,5 @@
 // `bun scripts/profile-settlement.ts [--chain automine|interval] [--orders N] [--clients C] [--out DIR]
-//   [--no-profile] [--subject relayer|least|both] [--runs N]`:
+//   [--no-profile] [--subject relayer|least|both] [--runs N] [--count-rpc]`:
 // one relayer-side settlement run, as `bun run bench` makes it, with the relayer run
 // from source under Bun's CPU profiler (`--cpu-prof --cpu-prof-md`), so a miss of the
 // relayer-CPU or interval rows can be read function by function. Prints the run's
@@ -7,6 +7,8 @@
 // `--subject least` runs the least a relayer does per order instead
 // (bench/servers/leastRelayer.ts), `both` the two in turn, `--runs` times each, so the
 // relayer's CPU per order can be read against that floor (with `--no-profile`).
+// `--count-rpc` puts the bench's counting proxy in front of anvil and prints the calls
+// (and HTTP requests) per order.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -26,6 +28,7 @@ const { values } = parseArgs({
     'no-profile': { type: 'boolean', default: false },
     subject: { type: 'string', default: 'relayer' },
     runs: { type: 'string', default: '1' },
+    'count-rpc': { type: 'boolean', default: false },
   },
 })
 const chain = values.chain as ChainKind
@@ -55,7 +58,7 @@ const exes: Partial<Record<Subject, string>> = Object.fromEntries(
 )
 const threadSplit = (split?: ThreadCpu) =>
   split ? `main ${split.main.toFixed(2)} s, signer ${split.signer.toFixed(2)} s, JIT compiler ${split.jit.toFixed(2)} s, other ${split.other.toFixed(2)} s` : 'no thread split'
-const contextFor = (exe: string): BenchContext => ({ exe, baselineExe: '', leastRelayerExe: '', dir, runs: 1, quick: true, relayerEnv: Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('RELAYER_'))) as Record<string, string>, log: (line) => console.error(line) })
+const contextFor = (exe: string): BenchContext => ({ exe, baselineExe: '', leastRelayerExe: '', dir, runs: 1, quick: true, countRpc: values['count-rpc'], relayerEnv: Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('RELAYER_'))) as Record<string, string>, log: (line) => console.error(line) })
 try {
   const work = await prepareWork(contextFor(''), chain, { orders, clients, label: 'profile', baseline: false })
   for (let run = 0; run < runs; run++) {
@@ -67,7 +70,8 @@ try {
           `of anvil's ${((result.relayerCpuPer1000 ?? Number.NaN) / result.anvilCpuPer1000).toFixed(2)}, statuses ${JSON.stringify(result.statuses)}, settled ${result.settled}, twice ${result.twice}, reverted ${result.reverted}` +
           (result.warm
             ? `; once warm (after the first quarter): relayer ${result.warm.relayerCpuPer1000.toFixed(2)} s (${threadSplit(result.warm.threadsPer1000)}), anvil ${result.warm.anvilCpuPer1000.toFixed(2)} s, of anvil's ${(result.warm.relayerCpuPer1000 / result.warm.anvilCpuPer1000).toFixed(2)}`
-            : ''),
+            : '') +
+          (result.rpcPerOrder ? `; RPC per order: ${result.rpcPerOrder}` : ''),
       )
     }
   }

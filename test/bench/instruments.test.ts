@@ -116,7 +116,8 @@ test('on a 0.25 s-block anvil, receipts come once per block, reverted txs from a
     expect(await revertedFrom(devnet, [devnetAccounts.deployer.address], startBlock)).toBe(1)
     expect(await revertedFrom(devnet, [devnetAccounts.relayer.address], startBlock)).toBe(0)
 
-    // --count-rpc's proxy counts each call of a batch, and answers what the node answers.
+    // --count-rpc's proxy counts each call of a batch and each HTTP request (a batch is
+    // one), and answers what the node answers.
     const counter = await startRpcCounter(devnet.rpcUrl)
     try {
       const head = await rpc<Hex>(counter.url, 'eth_blockNumber')
@@ -125,8 +126,8 @@ test('on a 0.25 s-block anvil, receipts come once per block, reverted txs from a
         { method: 'eth_getBlockReceipts', params: [head] },
         { method: 'eth_getBlockReceipts', params: ['0x1'] },
       ])
-      expect(counter.perOrder(1)).toBe('eth_getBlockReceipts 2, eth_blockNumber 1')
-      expect(counter.perOrder(1000)).toBe('eth_getBlockReceipts 2 in all, eth_blockNumber 1 in all')
+      expect(counter.perOrder(1)).toBe('(HTTP requests) 2, eth_getBlockReceipts 2, eth_blockNumber 1')
+      expect(counter.perOrder(1000)).toBe('(HTTP requests) 2 in all, eth_getBlockReceipts 2 in all, eth_blockNumber 1 in all')
       counter.reset()
       expect(counter.perOrder(1)).toBe('')
     } finally {

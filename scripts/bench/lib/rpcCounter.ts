@@ -3,7 +3,7 @@ import { freePort } from '../../../src/shared/index.ts'
 /**
  * A counting JSON-RPC proxy on loopback for `--count-rpc` runs: every HTTP request
  * is forwarded to `target` as is, and each method in it (single call or batch) is
- * counted. It costs CPU on the same cores, so throughput from such a run is not a
+ * counted, and so is the request itself (`(HTTP requests)`). It costs CPU on the same cores, so throughput from such a run is not a
  * measurement; the counts tell where a side's chain work goes (calls per order by
  * method). WebSocket subscriptions go straight to the node and are not counted.
  */
@@ -14,6 +14,8 @@ export async function startRpcCounter(target: string) {
     port: await freePort(),
     async fetch(request) {
       const body = await request.text()
+      // The HTTP requests themselves: each costs its sender a round trip, batch or not.
+      counts.set('(HTTP requests)', (counts.get('(HTTP requests)') ?? 0) + 1)
       try {
         const parsed = JSON.parse(body) as { method?: unknown } | { method?: unknown }[]
         for (const call of Array.isArray(parsed) ? parsed : [parsed]) {
