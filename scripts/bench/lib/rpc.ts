@@ -10,7 +10,7 @@ export class RpcError extends Error {
   }
 }
 
-type RpcAnswer = { id: number; result?: unknown; error?: { code: number; message: string } }
+export type RpcAnswer = { id: number; result?: unknown; error?: { code: number; message: string } }
 
 let id = 0
 
@@ -29,12 +29,17 @@ export async function rpc<T = unknown>(url: string, method: string, params: unkn
   return answer.result as T
 }
 
-/** Many calls in one JSON-RPC batch; throws on the first error. */
-export async function rpcBatch(url: string, calls: { method: string; params: unknown[] }[]): Promise<unknown[]> {
+/** Many calls in one JSON-RPC batch; each call's answer in the calls' order, its result or the node's error. */
+export async function rpcBatchAnswers(url: string, calls: ReadonlyArray<{ method: string; params: unknown[] }>): Promise<RpcAnswer[]> {
   const body = calls.map((call) => ({ jsonrpc: '2.0', id: ++id, method: call.method, params: call.params }))
   const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
   const answers = (await response.json()) as RpcAnswer[]
-  answers.sort((a, b) => a.id - b.id)
+  return answers.sort((a, b) => a.id - b.id)
+}
+
+/** Many calls in one JSON-RPC batch; throws on the first error. */
+export async function rpcBatch(url: string, calls: { method: string; params: unknown[] }[]): Promise<unknown[]> {
+  const answers = await rpcBatchAnswers(url, calls)
   return answers.map((answer, index) => {
     if (answer.error) throw new RpcError(calls[index]?.method ?? '?', answer.error.code, answer.error.message)
     return answer.result

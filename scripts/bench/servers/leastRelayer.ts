@@ -7,7 +7,7 @@
 // every order, done the cheapest way at hand:
 //   the request read and checked (the relayer's own three checks) and an access line;
 //   one `eth_call` of the order, with the fee fields the tx will carry, in JSON-RPC
-//   batches over one kept-alive fetch;
+//   batches over one kept-alive fetch (the baselines' lean client, lib/rpc.ts);
 //   the signed tx written to SQLite and synced to disk before broadcast, a batch per sync;
 //   the signature on the main thread (no worker messages), the relayer's own serializer;
 //   `eth_sendRawTransaction` in batches; the mined txs found once per pushed head from
@@ -28,8 +28,8 @@ import { decodeSettlement } from '../../../src/relayer/steps/decodeSettlement.ts
 import { signTransaction } from '../../../src/relayer/submitter/signTransaction.ts'
 import { createLogger } from '../../../src/shared/index.ts'
 import { keccak256, keccakReady } from '../../../src/wire/index.ts'
+import { rpc, rpcBatchAnswers } from '../lib/rpc.ts'
 
-type RpcAnswer = { id: number; result?: unknown; error?: { message: string } }
 type Log = { address: Hex; topics: Hex[]; data: Hex; transactionHash: Hex }
 
 const config = readRelayerConfig(process.env)
@@ -40,23 +40,6 @@ const out = createLineWriter((text) => process.stdout.write(text))
 const logger = createLogger((line) => out.line(line))
 const checksContext = { config } as RelayerContext // the three checks read only the config
 const jsonHeaders = { 'content-type': 'application/json' }
-
-let rpcId = 0
-/** One JSON-RPC batch over the kept-alive connection; the answers in the calls' order. */
-async function rpc(calls: ReadonlyArray<readonly [method: string, params: unknown[]]>): Promise<RpcAnswer[]> {
-  const first = rpcId + 1
-  const body = calls.map(([method, params]) => ({ jsonrpc: '2.0', id: ++rpcId, method, params }))
-  const response = await fetch(rpcUrl, { method: 'POST', headers: jsonHeaders, body: JSON.stringify(body) })
-  const answers = (await response.json()) as RpcAnswer[]
-  const byId: RpcAnswer[] = []
-  for (const answer of answers) byId[answer.id - first] = answer
-  return byId
-}
-async function rpcOne<T>(method: string, params: unknown[]): Promise<T> {
-  const [answer] = await rpc([[method, params]])
-  if (!answer || answer.error) throw new Error(`${method}: ${answer?.error?.message ?? 'no answer'}`)
-  return answer.result as T
-}
 
 /** Items queued in one turn of the event loop go out together, at most `max` at a time. */
 function batched<T, R>(flush: (items: T[]) => Promise<R[]>, max = 64): (item: T) => Promise<R> {
@@ -101,9 +84,9 @@ const durable = () =>
   })
 
 await keccakReady
-let nonce = Number(await rpcOne<Hex>('eth_getTransactionCount', [account.address, 'pending']))
-const tip = BigInt(await rpcOne<Hex>('eth_maxPriorityFeePerGas', []))
-const latest = await rpcOne<{ number: Hex; baseFeePerGas: Hex }>('eth_getBlockByNumber', ['latest', false])
+let nonce = Number(await rpc<Hex>(rpcUrl, 'eth_getTransactionCount', [account.address, 'pending']))
+const tip = BigInt(await rpc<Hex>(rpcUrl, 'eth_maxPriorityFeePerGas'))
+const latest = await rpc<{ number: Hex; baseFeePerGas: Hex }>(rpcUrl, 'eth_getBlockByNumber', ['latest', false])
 let baseFee = BigInt(latest.baseFeePerGas)
 let looked = BigInt(latest.number)
 const fees = () => ({ maxFeePerGas: baseFee * 2n + tip, maxPriorityFeePerGas: tip })
@@ -114,7 +97,7 @@ const gasLimits = new Map<Hex, Promise<bigint>>()
 const gasFor = (adapter: Hex, data: Hex) => {
   let limit = gasLimits.get(adapter)
   if (!limit) {
-    limit = rpcOne<Hex>('eth_estimateGas', [{ from: account.address, to: broker, data }]).then((gas) => (BigInt(gas) * 5n) / 4n)
+    limit = rpc<Hex>(rpcUrl, 'eth_estimateGas', [{ from: account.address, to: broker, data }]).then((gas) => (BigInt(gas) * 5n) / 4n)
     gasLimits.set(adapter, limit)
   }
   return limit
@@ -126,11 +109,12 @@ const gasFor = (adapter: Hex, data: Hex) => {
 // and with it the batches. On automine the relayer's own txs are mined at once anyway.
 const simulate = batched(async (calls: Array<{ data: Hex; gas: bigint }>) => {
   const { maxFeePerGas, maxPriorityFeePerGas } = fees()
-  const answers = await rpc(
-    calls.map(({ data, gas }) => [
-      'eth_call',
-      [{ from: account.address, to: broker, data, gas: hex(gas), maxFeePerGas: hex(maxFeePerGas), maxPriorityFeePerGas: hex(maxPriorityFeePerGas) }, 'latest'],
-    ]),
+  const answers = await rpcBatchAnswers(
+    rpcUrl,
+    calls.map(({ data, gas }) => ({
+      method: 'eth_call',
+      params: [{ from: account.address, to: broker, data, gas: hex(gas), maxFeePerGas: hex(maxFeePerGas), maxPriorityFeePerGas: hex(maxPriorityFeePerGas) }, 'latest'],
+    })),
   )
   return answers.map((answer) => answer?.error?.message)
 })
@@ -151,7 +135,10 @@ const send = batched((orders: Array<{ orderHash: Hex; adapter: Hex; data: Hex; g
     recordAll(slots)
     await durable()
     const outcomes = slots.map((slot) => new Promise<{ status: number; body: string }>((resolve) => waiting.set(slot.txHash, { slot, resolve })))
-    const answers = await rpc(slots.map((slot) => ['eth_sendRawTransaction', [slot.raw]]))
+    const answers = await rpcBatchAnswers(
+      rpcUrl,
+      slots.map((slot) => ({ method: 'eth_sendRawTransaction', params: [slot.raw] })),
+    )
     answers.forEach((answer, index) => {
       if (!answer || answer.error) {
         const slot = slots[index]!
@@ -177,9 +164,9 @@ async function look() {
       const to = head - from >= 64n ? from + 63n : head
       looked = to
       if (!waiting.size) continue
-      const calls: Array<readonly [string, unknown[]]> = [['eth_getLogs', [{ fromBlock: hex(from), toBlock: hex(to), address: [broker, ...gasLimits.keys()] }]]]
-      for (let block = from; block <= to; block++) calls.push(['eth_getBlockByNumber', [hex(block), false]])
-      const [logsAnswer, ...blocks] = await rpc(calls)
+      const calls: Array<{ method: string; params: unknown[] }> = [{ method: 'eth_getLogs', params: [{ fromBlock: hex(from), toBlock: hex(to), address: [broker, ...gasLimits.keys()] }] }]
+      for (let block = from; block <= to; block++) calls.push({ method: 'eth_getBlockByNumber', params: [hex(block), false] })
+      const [logsAnswer, ...blocks] = await rpcBatchAnswers(rpcUrl, calls)
       const logsByTx = new Map<Hex, Log[]>()
       for (const log of (logsAnswer?.result ?? []) as Log[]) logsByTx.set(log.transactionHash, [...(logsByTx.get(log.transactionHash) ?? []), log])
       const rows: Array<[string, string, number]> = []
