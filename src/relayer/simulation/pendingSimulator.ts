@@ -51,9 +51,10 @@ type Waiting = { data: Hex; gas: bigint; fees: Fees; resolve: (error: unknown) =
  * gets one call per order from then on.
  *
  * Two at once, not one: on 0.25 s blocks a block's burst of 256 orders is four batches
- * of 64, 25–36 ms each at anvil on a loaded machine. One after another they made the
- * burst reach the pool after the next block; two at once, within it (p50 ~260 ms against
- * ~480 ms, docs/benchmarks.md). What an order is checked against is unchanged: every tx
+ * of 64, 25–36 ms each at anvil on a loaded machine. One after another they often made
+ * the burst reach the pool after the next block; two at once make that rarer (in
+ * alternating runs on a loaded machine, p50 255–285 ms against 433–500 ms,
+ * docs/benchmarks.md). What an order is checked against is unchanged: every tx
  * of the key in the pool when its call starts, and never the orders simulated beside it,
  * in its batch or in the other call.
  */
