@@ -40,6 +40,9 @@ export async function benchSettlement(context: BenchContext, options: Settlement
   const least = settlementChecks(runs.least, [], options.orders)
   const perSecond = (results: RunResult[]) => results.map((result) => result.perSecond)
   const anvilCpu = (results: RunResult[]) => results.map((result) => result.anvilCpuPer1000)
+  const serverCpu = (results: RunResult[]) => results.map((result) => result.relayerCpuPer1000 ?? Number.NaN)
+  const warmServerCpu = (results: RunResult[]) => results.map((result) => result.warm?.relayerCpuPer1000 ?? Number.NaN)
+  const warmAnvilCpu = (results: RunResult[]) => results.map((result) => result.warm?.anvilCpuPer1000 ?? Number.NaN)
   const last = runs.relayer.at(-1)
   return {
     rows: [
@@ -80,7 +83,7 @@ export async function benchSettlement(context: BenchContext, options: Settlement
         unit: 's',
         subjectName: 'relayer process',
         baselineName: 'anvil, same runs',
-        subject: runs.relayer.map((result) => result.relayerCpuPer1000 ?? Number.NaN),
+        subject: serverCpu(runs.relayer),
         baseline: anvilCpu(runs.relayer),
         target: { op: '<=', value: 0.4 },
         checks: { ...checks, ...threadChecks(runs.relayer) },
@@ -91,8 +94,8 @@ export async function benchSettlement(context: BenchContext, options: Settlement
         unit: 's',
         subjectName: 'relayer process',
         baselineName: 'anvil, same part of the runs',
-        subject: runs.relayer.map((result) => result.warm?.relayerCpuPer1000 ?? Number.NaN),
-        baseline: runs.relayer.map((result) => result.warm?.anvilCpuPer1000 ?? Number.NaN),
+        subject: warmServerCpu(runs.relayer),
+        baseline: warmAnvilCpu(runs.relayer),
         checks: { ...checks, ...threadChecks(runs.relayer, 'warm') },
         failedChecks,
       }),
@@ -103,11 +106,11 @@ export async function benchSettlement(context: BenchContext, options: Settlement
         unit: 's',
         subjectName: 'servers/leastRelayer.ts',
         baselineName: 'anvil, the relayer runs',
-        subject: runs.least.map((result) => result.relayerCpuPer1000 ?? Number.NaN),
+        subject: serverCpu(runs.least),
         baseline: anvilCpu(runs.relayer),
         checks: {
           ...least.checks,
-          'once warm': `${round(median(runs.least.map((result) => result.warm?.relayerCpuPer1000 ?? Number.NaN)))} s against ${round(median(runs.relayer.map((result) => result.warm?.anvilCpuPer1000 ?? Number.NaN)))} s`,
+          'once warm': `${round(median(warmServerCpu(runs.least)))} s against ${round(median(warmAnvilCpu(runs.relayer)))} s`,
           'its own anvil': `${round(median(anvilCpu(runs.least)))} s`,
           ...threadChecks(runs.least),
         },
