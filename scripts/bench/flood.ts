@@ -2,9 +2,11 @@
 // MALFORMED_ORDER bodies at a steady rate (autocannon in its own Node process, on
 // loopback, bounded in count and time, stopped when the orders are done), against the
 // same orders with no flood. GET /info is probed at 50 req/s in both, for its p99.
+// The least a relayer does per order (servers/leastRelayer.ts) runs the same two sides,
+// as information: the row's ratio for a server that spends the least CPU per order.
 import type { BenchContext } from './lib/context.ts'
 import { type Row, row } from './lib/report.ts'
-import { type RunResult, relayerRun, settlementChecks } from './lib/settlementRuns.ts'
+import { type RunResult, relayerRun, settlementChecks, threadChecks } from './lib/settlementRuns.ts'
 import { prepareWork } from './lib/settlementWork.ts'
 import { type SteadyLoadResult, startSteadyLoad } from './lib/steadyLoad.ts'
 import { median, sleep } from './lib/stats.ts'
@@ -15,14 +17,25 @@ export type FloodOptions = { orders: number; clients: number; rate: number }
 const maxSeconds = 120
 const probeRate = 50
 
+/** One server's runs with and without the flood, and the loads that ran beside them. */
+type Sides = { flood: RunResult[]; calm: RunResult[]; floods: SteadyLoadResult[]; probesFlood: SteadyLoadResult[]; probesCalm: SteadyLoadResult[] }
+const emptySides = (): Sides => ({ flood: [], calm: [], floods: [], probesFlood: [], probesCalm: [] })
+
 export async function benchFlood(context: BenchContext, options: FloodOptions): Promise<Row[]> {
   const work = await prepareWork(context, 'automine', { ...options, label: 'flood', baseline: false })
   const [first] = work.requests
   const malformed = JSON.stringify({ ...first!, order: { ...first!.order, amount: '10.5' } })
-  const runs = { flood: [] as RunResult[], calm: [] as RunResult[] }
-  const loads = { flood: [] as SteadyLoadResult[], probeFlood: [] as SteadyLoadResult[], probeCalm: [] as SteadyLoadResult[] }
+  const servers = { relayer: emptySides(), least: emptySides() }
+  const order = [
+    ['relayer', 'calm'],
+    ['relayer', 'flood'],
+    ['least', 'calm'],
+    ['least', 'flood'],
+  ] as const
   for (let run = 0; run < context.runs; run++) {
-    for (const side of run % 2 === 0 ? (['calm', 'flood'] as const) : (['flood', 'calm'] as const)) {
+    // Every other run in reverse, so each server and each side goes first in turn.
+    for (const [server, side] of run % 2 === 0 ? order : [...order].reverse()) {
+      const sides = servers[server]
       const alongside = async (url: string) => {
         const probe = await startSteadyLoad({ url: `${url}/info`, rate: probeRate, connections: 1, amount: probeRate * maxSeconds, seconds: maxSeconds })
         const flood =
@@ -42,64 +55,97 @@ export async function benchFlood(context: BenchContext, options: FloodOptions): 
         await sleep(250)
         return async () => {
           const [probed, flooded] = await Promise.all([probe.stop(), flood?.stop()])
-          ;(side === 'flood' ? loads.probeFlood : loads.probeCalm).push(probed)
-          if (flooded) loads.flood.push(flooded)
+          ;(side === 'flood' ? sides.probesFlood : sides.probesCalm).push(probed)
+          if (flooded) sides.floods.push(flooded)
         }
       }
-      const result = await relayerRun(context, work, { alongside })
-      runs[side].push(result)
-      const flooded = side === 'flood' ? loads.flood.at(-1) : undefined
+      const result = await relayerRun(server === 'least' ? { ...context, exe: context.leastRelayerExe } : context, work, { alongside })
+      sides[side].push(result)
+      const flooded = side === 'flood' ? sides.floods.at(-1) : undefined
       context.log(
-        `flood run ${run + 1}: ${side} ${result.perSecond.toFixed(0)} orders/s, /info p99 ${(side === 'flood' ? loads.probeFlood : loads.probeCalm).at(-1)?.p99} ms` +
+        `flood run ${run + 1}: ${server === 'least' ? 'least relayer, ' : ''}${side} ${result.perSecond.toFixed(0)} orders/s, ${result.relayerCpuPer1000?.toFixed(2)} s CPU per 1000, /info p99 ${(side === 'flood' ? sides.probesFlood : sides.probesCalm).at(-1)?.p99} ms` +
           (flooded ? `, flood ${flooded.perSecond.toFixed(0)} req/s ${JSON.stringify(flooded.statuses)}` : ''),
       )
     }
   }
-  const { checks, failedChecks } = settlementChecks(runs.flood, runs.calm, options.orders)
-  const floodTotal = loads.flood.reduce((sum, load) => sum + load.total, 0)
-  const flood400 = loads.flood.reduce((sum, load) => sum + (load.statuses['400'] ?? 0), 0)
-  const probes = [...loads.probeFlood, ...loads.probeCalm]
-  const probeTotal = probes.reduce((sum, load) => sum + load.total, 0)
-  const probe200 = probes.reduce((sum, load) => sum + (load.statuses['200'] ?? 0), 0)
-  const loadFailures = [...loads.flood, ...probes].reduce((sum, load) => sum + load.errors + load.timeouts, 0)
-  const failed = [...failedChecks]
-  if (flood400 !== floodTotal) failed.push(`${floodTotal - flood400} flood answers were not 400`)
-  if (probe200 !== probeTotal) failed.push(`${probeTotal - probe200} /info answers were not 200`)
-  if (loadFailures) failed.push(`${loadFailures} connection errors or timeouts in the flood or probe`)
-  const floodRates = loads.flood.map((load) => Math.round(load.perSecond)).join(', ')
-  // Where the two cores go during a flood: the load generator's own share (a process on the
-  // same machine, as an attacker would not be), the run's processes (anvil, the relayer, the
-  // clients), and the relayer's CPU per order with and without the flood (its extra is the
-  // rejections). See docs/benchmarks.md.
-  const cores = (seconds: number, over: number) => (seconds / over).toFixed(2)
-  const busy = (side: readonly RunResult[]) => `${Math.round(median(side.map((run) => run.coresBusy)) * 100)}%`
-  const relayerCpu = (side: readonly RunResult[]) => `${median(side.map((run) => run.relayerCpuPer1000 ?? 0)).toFixed(2)} s`
-  const budget = {
-    'flood client cores': median(loads.flood.map((load) => Number(cores(load.cpuSeconds, load.seconds)))).toFixed(2),
-    'run processes, cores busy, flood/calm': `${busy(runs.flood)}/${busy(runs.calm)}`,
-    'relayer CPU per 1000 orders, flood/calm': `${relayerCpu(runs.flood)}/${relayerCpu(runs.calm)}`,
-  }
+  const relayer = floodChecks(servers.relayer, options.orders)
+  const least = floodChecks(servers.least, options.orders)
+  const { probesFlood, probesCalm } = servers.relayer
+  const probeTotal = [...probesFlood, ...probesCalm].reduce((sum, load) => sum + load.total, 0)
+  const probe200 = [...probesFlood, ...probesCalm].reduce((sum, load) => sum + (load.statuses['200'] ?? 0), 0)
+  const perSecond = (results: readonly RunResult[]) => results.map((result) => result.perSecond)
   return [
     row({
       name: `flood isolation: settlement (automine), ${options.orders} orders, ${options.clients} clients, MALFORMED_ORDER flood at ${options.rate} req/s`,
       unit: 'orders/s',
       subjectName: 'orders during the flood',
       baselineName: 'the same orders, no flood',
-      subject: runs.flood.map((result) => result.perSecond),
-      baseline: runs.calm.map((result) => result.perSecond),
+      subject: perSecond(servers.relayer.flood),
+      baseline: perSecond(servers.relayer.calm),
       target: { op: '>=', value: 0.8 },
-      checks: { ...checks, 'flood req/s reached': floodRates, 'flood 400 answers': `${flood400}/${floodTotal}`, ...budget },
-      failedChecks: failed,
+      checks: relayer.checks,
+      failedChecks: relayer.failedChecks,
     }),
     row({
       name: `flood isolation: GET /info p99 at ${probeRate} req/s`,
       unit: 'ms',
       subjectName: 'during the flood',
       baselineName: 'during the same orders, no flood',
-      subject: loads.probeFlood.map((load) => load.p99),
-      baseline: loads.probeCalm.map((load) => load.p99),
-      checks: { ...checks, '/info 200 answers': `${probe200}/${probeTotal}` },
-      failedChecks: failed,
+      subject: probesFlood.map((load) => load.p99),
+      baseline: probesCalm.map((load) => load.p99),
+      checks: { ...relayer.settled, '/info 200 answers': `${probe200}/${probeTotal}` },
+      failedChecks: relayer.failedChecks,
+    }),
+    // What the row above would be for the least a relayer does (its CPU per order is the
+    // least, so the cores the flood leaves go furthest with it).
+    row({
+      name: 'flood isolation, the least relayer (servers/leastRelayer.ts), same orders and flood',
+      unit: 'orders/s',
+      subjectName: 'orders during the flood',
+      baselineName: 'the same orders, no flood',
+      subject: perSecond(servers.least.flood),
+      baseline: perSecond(servers.least.calm),
+      checks: least.checks,
+      failedChecks: least.failedChecks,
     }),
   ]
+}
+
+/**
+ * A server's checks over its flood and calm runs: settled once, none twice, no revert
+ * (settlementChecks), every flood answer a 400, every probe answer a 200, no connection
+ * error. And where the two cores went during the flood: the load generator's own share
+ * (a process on the same machine, as an attacker would not be), the run's processes
+ * (anvil, the server, the clients), and the server's CPU per order with and without the
+ * flood (its extra is the rejections). See docs/benchmarks.md.
+ */
+function floodChecks(sides: Sides, orders: number) {
+  const byThread = (label: string, runs: readonly RunResult[]) => Object.fromEntries(Object.entries(threadChecks(runs)).map(([key, value]) => [`${key}, ${label}`, value]))
+  const { checks: settled, failedChecks } = settlementChecks(sides.flood, sides.calm, orders)
+  const probes = [...sides.probesFlood, ...sides.probesCalm]
+  const floodTotal = sides.floods.reduce((sum, load) => sum + load.total, 0)
+  const flood400 = sides.floods.reduce((sum, load) => sum + (load.statuses['400'] ?? 0), 0)
+  const probeTotal = probes.reduce((sum, load) => sum + load.total, 0)
+  const probe200 = probes.reduce((sum, load) => sum + (load.statuses['200'] ?? 0), 0)
+  const loadFailures = [...sides.floods, ...probes].reduce((sum, load) => sum + load.errors + load.timeouts, 0)
+  const failed = [...failedChecks]
+  if (flood400 !== floodTotal) failed.push(`${floodTotal - flood400} flood answers were not 400`)
+  if (probe200 !== probeTotal) failed.push(`${probeTotal - probe200} /info answers were not 200`)
+  if (loadFailures) failed.push(`${loadFailures} connection errors or timeouts in the flood or probe`)
+  const busy = (runs: readonly RunResult[]) => `${Math.round(median(runs.map((run) => run.coresBusy)) * 100)}%`
+  const serverCpu = (runs: readonly RunResult[]) => `${median(runs.map((run) => run.relayerCpuPer1000 ?? 0)).toFixed(2)} s`
+  return {
+    settled,
+    checks: {
+      ...settled,
+      'flood req/s reached': sides.floods.map((load) => Math.round(load.perSecond)).join(', '),
+      'flood 400 answers': `${flood400}/${floodTotal}`,
+      'flood client cores': median(sides.floods.map((load) => load.cpuSeconds / load.seconds)).toFixed(2),
+      'run processes, cores busy, flood/calm': `${busy(sides.flood)}/${busy(sides.calm)}`,
+      'relayer CPU per 1000 orders, flood/calm': `${serverCpu(sides.flood)}/${serverCpu(sides.calm)}`,
+      ...byThread('flood', sides.flood),
+      ...byThread('calm', sides.calm),
+    },
+    failedChecks: failed,
+  }
 }
