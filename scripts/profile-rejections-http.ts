@@ -1,6 +1,7 @@
-// `bun scripts/profile-rejections-http.ts [--rounds N] [--seconds S]`: the server CPU a
+// `bun scripts/profile-rejections-http.ts [--rounds N] [--seconds S] [--rate R]`: the server CPU a
 // rejection costs over HTTP (µs per request, utime + stime of the serving process from
-// /proc, median of N rounds of autocannon at 32 connections), for servers that do more
+// /proc, median of N rounds of autocannon at 32 connections; with `--rate`, at a steady R
+// requests a second over 64 connections, as the bench's flood sends), for servers that do more
 // and more of the relayer's work, each in its own process:
 //   baseline  the bench's baseline route: hono, body text, JSON.parse, constant 400
 //   checks    the same route running the relayer's checks (validate, orderHash, fee
@@ -87,9 +88,12 @@ async function serve(stage: string, port: number) {
 }
 
 async function drive() {
-  const { values } = parseArgs({ args: Bun.argv.slice(2), options: { rounds: { type: 'string' }, seconds: { type: 'string' }, stages: { type: 'string' } } })
+  const { values } = parseArgs({ args: Bun.argv.slice(2), options: { rounds: { type: 'string' }, seconds: { type: 'string' }, stages: { type: 'string' }, rate: { type: 'string' } } })
   const rounds = Number(values.rounds ?? 5)
   const seconds = Number(values.seconds ?? 3)
+  const rate = values.rate === undefined ? undefined : Number(values.rate)
+  if (rate !== undefined && !(Number.isInteger(rate) && rate > 0)) throw new Error(`--rate takes requests per second, a whole number from 1 (got ${values.rate})`)
+  const pace = rate === undefined ? ['-c', '32'] : ['-c', '64', '--overallRate', String(rate)]
   const { signOrder } = await import('../src/client/index.ts')
   const consumer = privateKeyToAccount(generatePrivateKey())
   const request = await signOrder({
@@ -116,7 +120,7 @@ async function drive() {
   async function load(name: string, body: string) {
     const { port, child } = servers.get(name)!
     const before = cpuSeconds(child.pid)
-    const run = Bun.spawn(['node', cli, '--json', '--no-progress', '-c', '32', '-d', String(seconds), '-m', 'POST', '-H', 'content-type=application/json', '-b', body, `http://127.0.0.1:${port}/broker`], { stdout: 'pipe', stderr: 'pipe' })
+    const run = Bun.spawn(['node', cli, '--json', '--no-progress', ...pace, '-d', String(seconds), '-m', 'POST', '-H', 'content-type=application/json', '-b', body, `http://127.0.0.1:${port}/broker`], { stdout: 'pipe', stderr: 'pipe' })
     const text = await new Response(run.stdout).text()
     const result = JSON.parse(text.slice(text.indexOf('{'))) as { requests: { total: number }; duration: number }
     return { perSecond: result.requests.total / result.duration, usPerRequest: ((cpuSeconds(child.pid) - before) * 1e6) / result.requests.total }
@@ -144,7 +148,7 @@ async function drive() {
     }
     const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
     const base = median(results.get('baseline MALFORMED_ORDER')!.map((each) => each.usPerRequest))
-    console.log(`server CPU per request over HTTP, median of ${rounds} rounds of ${seconds} s, 32 connections; load ${(await Bun.file('/proc/loadavg').text()).split(' ').slice(0, 3).join(' ')}`)
+    console.log(`server CPU per request over HTTP, median of ${rounds} rounds of ${seconds} s, ${rate === undefined ? '32 connections' : `${rate} req/s over 64 connections`}; load ${(await Bun.file('/proc/loadavg').text()).split(' ').slice(0, 3).join(' ')}`)
     console.log('| server | body | µs CPU per request | req/s | baseline µs ÷ this |\n|---|---|---|---|---|')
     for (const [key, runs] of results) {
       const us = median(runs.map((each) => each.usPerRequest))
