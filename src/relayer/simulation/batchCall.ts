@@ -29,8 +29,9 @@ export function batchGas(items: readonly BatchItem[]): bigint {
  * One `eth_call` at `pending` from `address` to `address`, whose code is overridden with
  * BatchSimulator for the call: every item runs against `target` with the relayer as its
  * sender, each in isolation. Throws what the node answered when the call itself fails.
+ * (`blockTag` is for measuring what `pending` costs; the relayer always simulates there.)
  */
-export async function callBatch(client: PublicClient, address: Address, target: Address, items: readonly BatchItem[], fees: Fees): Promise<BatchItemResult[]> {
+export async function callBatch(client: PublicClient, address: Address, target: Address, items: readonly BatchItem[], fees: Fees, blockTag: 'pending' | 'latest' = 'pending'): Promise<BatchItemResult[]> {
   const data = encodeSimulateCall(target, items)
   const { data: returned } = await client.call({
     account: address,
@@ -38,7 +39,7 @@ export async function callBatch(client: PublicClient, address: Address, target: 
     data,
     gas: batchGas(items),
     ...fees,
-    blockTag: 'pending',
+    blockTag,
     stateOverride: [{ address, code: batchSimulatorRuntimeBytecode }],
   })
   if (returned === undefined) throw new Error('the batch simulation returned no data')
