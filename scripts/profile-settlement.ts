@@ -1,5 +1,5 @@
 // `bun scripts/profile-settlement.ts [--chain automine|interval] [--orders N] [--clients C] [--out DIR]
-//   [--no-profile] [--subject relayer|least|both] [--runs N] [--count-rpc]`:
+//   [--no-profile] [--subject relayer|least|both] [--runs N] [--count-rpc] [--flood R]`:
 // one relayer-side settlement run, as `bun run bench` makes it, with the relayer run
 // from source under Bun's CPU profiler (`--cpu-prof --cpu-prof-md`), so a miss of the
 // relayer-CPU or interval rows can be read function by function. Prints the run's
@@ -8,15 +8,19 @@
 // (bench/servers/leastRelayer.ts), `both` the two in turn, `--runs` times each, so the
 // relayer's CPU per order can be read against that floor (with `--no-profile`).
 // `--count-rpc` puts the bench's counting proxy in front of anvil and prints the calls
-// (and HTTP requests) per order.
+// (and HTTP requests) per order. `--flood R` floods POST /broker with MALFORMED_ORDER
+// bodies at R req/s while the orders run, as the bench's flood row does.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import type { BenchContext } from './bench/lib/context.ts'
 import type { ThreadCpu } from './bench/lib/cpu.ts'
+import { malformedBody, startFlood } from './bench/lib/floodLoad.ts'
 import { relayerRun } from './bench/lib/settlementRuns.ts'
 import { type ChainKind, prepareWork } from './bench/lib/settlementWork.ts'
+import { sleep } from './bench/lib/stats.ts'
+import type { SteadyLoadResult } from './bench/lib/steadyLoad.ts'
 
 const { values } = parseArgs({
   args: Bun.argv.slice(2),
@@ -29,6 +33,7 @@ const { values } = parseArgs({
     subject: { type: 'string', default: 'relayer' },
     runs: { type: 'string', default: '1' },
     'count-rpc': { type: 'boolean', default: false },
+    flood: { type: 'string' },
   },
 })
 const chain = values.chain as ChainKind
@@ -39,6 +44,8 @@ type Subject = 'relayer' | 'least'
 const subjects: readonly Subject[] | undefined =
   values.subject === 'both' ? ['relayer', 'least'] : values.subject === 'relayer' || values.subject === 'least' ? [values.subject] : undefined
 if (!subjects) throw new Error(`--subject takes relayer, least or both (got ${values.subject})`)
+const floodRate = values.flood === undefined ? undefined : Number(values.flood)
+if (floodRate !== undefined && !(Number.isInteger(floodRate) && floodRate > 0)) throw new Error(`--flood takes requests per second, a whole number from 1 (got ${values.flood})`)
 const runs = Number(values.runs)
 if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs takes a whole number from 1 (got ${values.runs})`)
 const out = resolve(values.out ?? 'bench-results/profiles')
@@ -63,7 +70,18 @@ try {
   const work = await prepareWork(contextFor(''), chain, { orders, clients, label: 'profile', baseline: false })
   for (let run = 0; run < runs; run++) {
     for (const subject of subjects) {
-      const result = await relayerRun(contextFor(exes[subject]!), work)
+      let flooded: SteadyLoadResult | undefined
+      const alongside =
+        floodRate === undefined
+          ? undefined
+          : async (url: string) => {
+              const flood = await startFlood(url, floodRate, malformedBody(work.requests[0]!))
+              await sleep(250) // as the bench's flood row: the flood reaches its rate before the orders
+              return async () => {
+                flooded = await flood.stop()
+              }
+            }
+      const result = await relayerRun(contextFor(exes[subject]!), work, { alongside })
       console.log(
         `${subject}: ${chain}, ${orders} orders, ${clients} clients: ${result.perSecond.toFixed(0)} orders/s, p50 ${result.p50.toFixed(0)} ms, p99 ${result.p99.toFixed(0)} ms, ` +
           `relayer ${result.relayerCpuPer1000?.toFixed(2)} s CPU per 1000 (${threadSplit(result.relayerThreadsPer1000)}), anvil ${result.anvilCpuPer1000.toFixed(2)} s, ` +
@@ -71,7 +89,8 @@ try {
           (result.warm
             ? `; once warm (after the first quarter): relayer ${result.warm.relayerCpuPer1000.toFixed(2)} s (${threadSplit(result.warm.threadsPer1000)}), anvil ${result.warm.anvilCpuPer1000.toFixed(2)} s, of anvil's ${(result.warm.relayerCpuPer1000 / result.warm.anvilCpuPer1000).toFixed(2)}`
             : '') +
-          (result.rpcPerOrder ? `; RPC per order: ${result.rpcPerOrder}` : ''),
+          (result.rpcPerOrder ? `; RPC per order: ${result.rpcPerOrder}` : '') +
+          (flooded ? `; flood ${flooded.perSecond.toFixed(0)} req/s, ${flooded.total} answers ${JSON.stringify(flooded.statuses)}` : ''),
       )
     }
   }

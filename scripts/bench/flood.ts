@@ -8,13 +8,12 @@ import type { BenchContext } from './lib/context.ts'
 import { type Row, row } from './lib/report.ts'
 import { type RunResult, relayerRun, settlementChecks, threadChecks } from './lib/settlementRuns.ts'
 import { prepareWork } from './lib/settlementWork.ts'
+import { floodMaxSeconds, malformedBody, startFlood } from './lib/floodLoad.ts'
 import { type SteadyLoadResult, startSteadyLoad } from './lib/steadyLoad.ts'
 import { median, sleep } from './lib/stats.ts'
 
 export type FloodOptions = { orders: number; clients: number; rate: number }
 
-/** The flood's and the probe's bound: no run of 2,000 orders comes near it. */
-const maxSeconds = 120
 const probeRate = 50
 
 /** One server's runs with and without the flood, and the loads that ran beside them. */
@@ -23,8 +22,7 @@ const emptySides = (): Sides => ({ flood: [], calm: [], floods: [], probesFlood:
 
 export async function benchFlood(context: BenchContext, options: FloodOptions): Promise<Row[]> {
   const work = await prepareWork(context, 'automine', { ...options, label: 'flood', baseline: false })
-  const [first] = work.requests
-  const malformed = JSON.stringify({ ...first!, order: { ...first!.order, amount: '10.5' } })
+  const malformed = malformedBody(work.requests[0]!)
   const servers = { relayer: emptySides(), least: emptySides() }
   const order = [
     ['relayer', 'calm'],
@@ -37,20 +35,8 @@ export async function benchFlood(context: BenchContext, options: FloodOptions): 
     for (const [server, side] of run % 2 === 0 ? order : [...order].reverse()) {
       const sides = servers[server]
       const alongside = async (url: string) => {
-        const probe = await startSteadyLoad({ url: `${url}/info`, rate: probeRate, connections: 1, amount: probeRate * maxSeconds, seconds: maxSeconds })
-        const flood =
-          side === 'flood'
-            ? await startSteadyLoad({
-                url: `${url}/broker`,
-                rate: options.rate,
-                connections: 64,
-                amount: options.rate * maxSeconds,
-                seconds: maxSeconds,
-                method: 'POST',
-                body: malformed,
-                headers: { 'content-type': 'application/json' },
-              })
-            : undefined
+        const probe = await startSteadyLoad({ url: `${url}/info`, rate: probeRate, connections: 1, amount: probeRate * floodMaxSeconds, seconds: floodMaxSeconds })
+        const flood = side === 'flood' ? await startFlood(url, options.rate, malformed) : undefined
         // The orders begin once both loads run; a quarter of a second more lets the flood reach its rate.
         await sleep(250)
         return async () => {

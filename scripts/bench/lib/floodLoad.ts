@@ -1,0 +1,24 @@
+// The bench's flood: MALFORMED_ORDER bodies posted to /broker at a steady rate, from
+// autocannon in its own Node process (lib/steadyLoad.ts). Shared by the flood rows and
+// `scripts/profile-settlement.ts --flood`.
+import type { RelayRequest } from '../../../src/wire/index.ts'
+import { startSteadyLoad } from './steadyLoad.ts'
+
+/** The flood's and the probe's bound: no run of 2,000 orders comes near it. */
+export const floodMaxSeconds = 120
+
+/** A signed request made malformed (`amount` "10.5"): refused by the first check, before any I/O. */
+export const malformedBody = (request: RelayRequest): string => JSON.stringify({ ...request, order: { ...request.order, amount: '10.5' } })
+
+/** Starts flooding `url`'s POST /broker with `body` at `rate` req/s over 64 connections; `stop()` gives its summary. */
+export const startFlood = (url: string, rate: number, body: string) =>
+  startSteadyLoad({
+    url: `${url}/broker`,
+    rate,
+    connections: 64,
+    amount: rate * floodMaxSeconds,
+    seconds: floodMaxSeconds,
+    method: 'POST',
+    body,
+    headers: { 'content-type': 'application/json' },
+  })
