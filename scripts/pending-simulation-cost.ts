@@ -2,8 +2,9 @@
 // what anvil spends on one batched simulation (the relayer's BatchSimulator call, of
 // `--batch` orders) while its pool holds `--pool` txs: at `pending` (anvil executes its
 // pool for the call, as the relayer's simulations do), at `latest` (it does not), and at
-// `latest` with up to 128 of the pooled orders replayed ahead of the batch in the same
-// call (what a simulation that sees the pool's txs without `pending` would execute).
+// `latest` with as many of the pooled orders as fit under anvil's 30 M gas cap for a call
+// (at most 128) replayed ahead of the batch in the same call (what a simulation that sees
+// the pool's txs without `pending` would execute).
 // Prints anvil's CPU per call and per pooled or replayed tx. Not a benchmark row: the
 // numbers behind the 0.25 s-blocks row's two states in docs/benchmarks.md.
 import { mkdtempSync, rmSync } from 'node:fs'

@@ -57,8 +57,6 @@ export async function benchFlood(context: BenchContext, options: FloodOptions): 
   const relayer = floodChecks(servers.relayer, options.orders)
   const least = floodChecks(servers.least, options.orders)
   const { probesFlood, probesCalm } = servers.relayer
-  const probeTotal = [...probesFlood, ...probesCalm].reduce((sum, load) => sum + load.total, 0)
-  const probe200 = [...probesFlood, ...probesCalm].reduce((sum, load) => sum + (load.statuses['200'] ?? 0), 0)
   const perSecond = (results: readonly RunResult[]) => results.map((result) => result.perSecond)
   return [
     row({
@@ -79,7 +77,7 @@ export async function benchFlood(context: BenchContext, options: FloodOptions): 
       baselineName: 'during the same orders, no flood',
       subject: probesFlood.map((load) => load.p99),
       baseline: probesCalm.map((load) => load.p99),
-      checks: { ...relayer.settled, '/info 200 answers': `${probe200}/${probeTotal}` },
+      checks: { ...relayer.settled, '/info 200 answers': relayer.probe200 },
       failedChecks: relayer.failedChecks,
     }),
     // What the row above would be for the least a relayer does (its CPU per order is the
@@ -122,6 +120,7 @@ function floodChecks(sides: Sides, orders: number) {
   const serverCpu = (runs: readonly RunResult[]) => `${median(runs.map((run) => run.relayerCpuPer1000 ?? 0)).toFixed(2)} s`
   return {
     settled,
+    probe200: `${probe200}/${probeTotal}`,
     checks: {
       ...settled,
       'flood req/s reached': sides.floods.map((load) => Math.round(load.perSecond)).join(', '),

@@ -71,9 +71,10 @@ export async function measurePendingCost(context: BenchContext, options: Pending
         }
         return { wallMs: (performance.now() - started) / reps, anvilMs: ((cpuSeconds(devnet.anvilPid) - cpuBefore) * 1000) / reps }
       }
-      let replayed = Math.min(pool, maxReplayed)
-      while (replayed > 0 && batchGas([...own, ...Array.from({ length: replayed }, (_, i) => item(i))]) > callGasCap) replayed--
-      const replayItems = [...Array.from({ length: replayed }, (_, i) => item(i)), ...own]
+      // As many of the pooled orders as fit under the call's gas cap with the batch's own.
+      const replayItems = [...Array.from({ length: Math.min(pool, maxReplayed) }, (_, i) => item(i)), ...own]
+      while (replayItems.length > own.length && batchGas(replayItems) > callGasCap) replayItems.splice(replayItems.length - own.length - 1, 1)
+      const replayed = replayItems.length - own.length
       // A call of each first, so neither side pays a cold start.
       await timed(own, 'pending')
       await timed(own, 'latest')
