@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
-import type { BenchContext } from './bench/lib/context.ts'
+import { oneOffContext } from './bench/lib/context.ts'
 import { measurePendingCost } from './bench/lib/pendingCost.ts'
 
 const { values } = parseArgs({
@@ -29,7 +29,7 @@ const reps = wholeFrom(values.reps, 1, '--reps')
 process.env.FOUNDRY_DISABLE_NIGHTLY_WARNING = 'true'
 
 const dir = mkdtempSync(join(tmpdir(), 'order-relay-pending-cost-'))
-const context: BenchContext = { exe: '', baselineExe: '', leastRelayerExe: '', dir, runs: 1, quick: true, relayerEnv: {}, log: (line) => console.error(line) }
+const context = oneOffContext(dir, { log: (line) => console.error(line) })
 try {
   const results = await measurePendingCost(context, { pools, batch, reps })
   const ms = (value: number) => value.toFixed(1)

@@ -14,7 +14,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import type { BenchContext } from './bench/lib/context.ts'
+import { oneOffContext } from './bench/lib/context.ts'
 import type { ThreadCpu } from './bench/lib/cpu.ts'
 import { malformedBody, startFlood } from './bench/lib/floodLoad.ts'
 import { relayerRun } from './bench/lib/settlementRuns.ts'
@@ -65,7 +65,8 @@ const exes: Partial<Record<Subject, string>> = Object.fromEntries(
 )
 const threadSplit = (split?: ThreadCpu) =>
   split ? `main ${split.main.toFixed(2)} s, signer ${split.signer.toFixed(2)} s, JIT compiler ${split.jit.toFixed(2)} s, other ${split.other.toFixed(2)} s` : 'no thread split'
-const contextFor = (exe: string): BenchContext => ({ exe, baselineExe: '', leastRelayerExe: '', dir, runs: 1, quick: true, countRpc: values['count-rpc'], relayerEnv: Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('RELAYER_'))) as Record<string, string>, log: (line) => console.error(line) })
+const relayerEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('RELAYER_'))) as Record<string, string>
+const contextFor = (exe: string) => oneOffContext(dir, { exe, countRpc: values['count-rpc'], relayerEnv, log: (line) => console.error(line) })
 try {
   const work = await prepareWork(contextFor(''), chain, { orders, clients, label: 'profile', baseline: false })
   for (let run = 0; run < runs; run++) {

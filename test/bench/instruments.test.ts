@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import { type Hex, parseEther } from 'viem'
 import { watchBlockReceipts } from '../../scripts/bench/lib/blockReceipts.ts'
 import { revertedFrom } from '../../scripts/bench/lib/chainChecks.ts'
-import type { BenchContext } from '../../scripts/bench/lib/context.ts'
+import { oneOffContext } from '../../scripts/bench/lib/context.ts'
 import { cpuSeconds, cpuSecondsOf, relayerThreadCpu } from '../../scripts/bench/lib/cpu.ts'
 import { row } from '../../scripts/bench/lib/report.ts'
 import { rpc, rpcBatch } from '../../scripts/bench/lib/rpc.ts'
@@ -98,7 +98,7 @@ test('a difference target compares subject minus baseline, in the row unit', () 
 })
 
 test('on a 0.25 s-block anvil, receipts come once per block, reverted txs from a key are counted, RPC calls are counted', async () => {
-  const context: BenchContext = { exe: '', baselineExe: '', leastRelayerExe: '', dir, runs: 1, quick: true, relayerEnv: {}, log: () => {} }
+  const context = oneOffContext(dir)
   const devnet = await startChain(context, 'interval', 10)
   try {
     expect(await devnet.testClient.getAutomine()).toBe(false)

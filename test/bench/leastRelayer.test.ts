@@ -6,7 +6,7 @@ import { afterAll, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import type { BenchContext } from '../../scripts/bench/lib/context.ts'
+import { oneOffContext } from '../../scripts/bench/lib/context.ts'
 import { relayerRun } from '../../scripts/bench/lib/settlementRuns.ts'
 import { prepareWork } from '../../scripts/bench/lib/settlementWork.ts'
 
@@ -17,7 +17,7 @@ test('the least relayer settles every order once, answers 200, and its key sends
   const exe = join(dir, 'least-relayer')
   // `exec` keeps the pid the run reads CPU from, as the bench's compiled executable does.
   writeFileSync(exe, `#!/bin/sh\nexec '${process.execPath}' '${resolve(import.meta.dir, '../../scripts/bench/servers/leastRelayer.ts')}' "$@"\n`, { mode: 0o755 })
-  const context: BenchContext = { exe, baselineExe: '', leastRelayerExe: exe, dir, runs: 1, quick: true, relayerEnv: {}, log: () => {} }
+  const context = oneOffContext(dir, { exe, leastRelayerExe: exe })
   const work = await prepareWork(context, 'automine', { orders: 40, clients: 8, label: 'least relayer test', baseline: false })
   const result = await relayerRun(context, work)
   expect(result.statuses).toEqual({ '200': 40 })

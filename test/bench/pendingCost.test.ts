@@ -7,15 +7,14 @@ import { afterAll, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { BenchContext } from '../../scripts/bench/lib/context.ts'
+import { oneOffContext } from '../../scripts/bench/lib/context.ts'
 import { measurePendingCost } from '../../scripts/bench/lib/pendingCost.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'order-relay-pending-cost-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 test('a batched simulation at pending costs anvil its pool; at latest it does not', async () => {
-  const context: BenchContext = { exe: '', baselineExe: '', leastRelayerExe: '', dir, runs: 1, quick: true, relayerEnv: {}, log: () => {} }
-  const [empty, full] = await measurePendingCost(context, { pools: [0, 96], batch: 4, reps: 4 })
+  const [empty, full] = await measurePendingCost(oneOffContext(dir), { pools: [0, 96], batch: 4, reps: 4 })
   expect(empty!.pool).toBe(0)
   expect(empty!.replay.replayed).toBe(0)
   expect(full!.pool).toBe(96)

@@ -22,3 +22,19 @@ export type BenchContext = {
 
 /** Environment for a child process: PATH only, plus what it needs. */
 export const childEnv = (extra: Record<string, string>): Record<string, string> => ({ PATH: process.env.PATH ?? '', ...extra })
+
+/**
+ * A context for a tool or a test that makes single runs outside `bun run bench`: one run,
+ * quick, no executables unless given, progress lines dropped unless `log` is given.
+ */
+export const oneOffContext = (dir: string, extra: Partial<BenchContext> = {}): BenchContext => ({
+  exe: '',
+  baselineExe: '',
+  leastRelayerExe: '',
+  dir,
+  runs: 1,
+  quick: true,
+  relayerEnv: {},
+  log: () => {},
+  ...extra,
+})
