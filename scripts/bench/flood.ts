@@ -4,6 +4,7 @@
 // same orders with no flood. GET /info is probed at 50 req/s in both, for its p99.
 // The least a relayer does per order (servers/leastRelayer.ts) runs the same two sides,
 // as information: the row's ratio for a server that spends the least CPU per order.
+import { availableParallelism } from 'node:os'
 import type { BenchContext } from './lib/context.ts'
 import { type Row, row } from './lib/report.ts'
 import { type RunResult, relayerRun, settlementChecks, threadChecks } from './lib/settlementRuns.ts'
@@ -49,7 +50,7 @@ export async function benchFlood(context: BenchContext, options: FloodOptions): 
       sides[side].push(result)
       const flooded = side === 'flood' ? sides.floods.at(-1) : undefined
       context.log(
-        `flood run ${run + 1}: ${server === 'least' ? 'least relayer, ' : ''}${side} ${result.perSecond.toFixed(0)} orders/s, ${result.relayerCpuPer1000?.toFixed(2)} s CPU per 1000, /info p99 ${(side === 'flood' ? sides.probesFlood : sides.probesCalm).at(-1)?.p99} ms` +
+        `flood run ${run + 1}: ${server === 'least' ? 'least relayer, ' : ''}${side} ${result.perSecond.toFixed(0)} orders/s, ${result.relayerCpuPer1000?.toFixed(2)} s CPU per 1000, machine ${Math.round(result.machine.busy * 100)}% busy (steal ${Math.round(result.machine.steal * 100)}%), /info p99 ${(side === 'flood' ? sides.probesFlood : sides.probesCalm).at(-1)?.p99} ms` +
           (flooded ? `, flood ${flooded.perSecond.toFixed(0)} req/s ${JSON.stringify(flooded.statuses)}` : ''),
       )
     }
@@ -116,8 +117,19 @@ function floodChecks(sides: Sides, orders: number) {
   if (flood400 !== floodTotal) failed.push(`${floodTotal - flood400} flood answers were not 400`)
   if (probe200 !== probeTotal) failed.push(`${probeTotal - probe200} /info answers were not 200`)
   if (loadFailures) failed.push(`${loadFailures} connection errors or timeouts in the flood or probe`)
-  const busy = (runs: readonly RunResult[]) => `${Math.round(median(runs.map((run) => run.coresBusy)) * 100)}%`
-  const serverCpu = (runs: readonly RunResult[]) => `${median(runs.map((run) => run.relayerCpuPer1000 ?? 0)).toFixed(2)} s`
+  const percent = (share: number) => `${Math.round(share * 100)}%`
+  const busy = (runs: readonly RunResult[]) => percent(median(runs.map((run) => run.coresBusy)))
+  const machine = (runs: readonly RunResult[], pick: 'busy' | 'steal') => median(runs.map((run) => run.machine[pick]))
+  const serverCpu = (runs: readonly RunResult[]) => median(runs.map((run) => run.relayerCpuPer1000 ?? 0))
+  const floodClientCores = median(sides.floods.map((load) => load.cpuSeconds / load.seconds))
+  // The cores the flood leaves for settling, as a share of what the calm runs settled with:
+  // the machine's busy cores during the flood, less the flood's client and the server's
+  // extra CPU (its rejections: its CPU per order above the calm runs', at the flood's
+  // rate of orders), over the calm runs' busy cores. Near the measured ratio, the row is
+  // bound by the machine's CPU (docs/benchmarks.md).
+  const cores = availableParallelism()
+  const rejectionCores = (Math.max(0, serverCpu(sides.flood) - serverCpu(sides.calm)) / 1000) * median(sides.flood.map((run) => run.perSecond))
+  const leftShare = (machine(sides.flood, 'busy') * cores - floodClientCores - rejectionCores) / (machine(sides.calm, 'busy') * cores)
   return {
     settled,
     probe200: `${probe200}/${probeTotal}`,
@@ -125,9 +137,13 @@ function floodChecks(sides: Sides, orders: number) {
       ...settled,
       'flood req/s reached': sides.floods.map((load) => Math.round(load.perSecond)).join(', '),
       'flood 400 answers': `${flood400}/${floodTotal}`,
-      'flood client cores': median(sides.floods.map((load) => load.cpuSeconds / load.seconds)).toFixed(2),
+      'flood client cores': floodClientCores.toFixed(2),
       'run processes, cores busy, flood/calm': `${busy(sides.flood)}/${busy(sides.calm)}`,
-      'relayer CPU per 1000 orders, flood/calm': `${serverCpu(sides.flood)}/${serverCpu(sides.calm)}`,
+      'machine, cores busy, flood/calm': `${percent(machine(sides.flood, 'busy'))}/${percent(machine(sides.calm, 'busy'))}`,
+      'machine, stolen by the hypervisor, flood/calm': `${percent(machine(sides.flood, 'steal'))}/${percent(machine(sides.calm, 'steal'))}`,
+      'relayer CPU per 1000 orders, flood/calm': `${serverCpu(sides.flood).toFixed(2)} s/${serverCpu(sides.calm).toFixed(2)} s`,
+      'rejections, cores': rejectionCores.toFixed(2),
+      'cores left to settle during the flood, of the calm runs\'': leftShare.toFixed(2),
       ...byThread('flood', sides.flood),
       ...byThread('calm', sides.calm),
     },

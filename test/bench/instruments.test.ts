@@ -11,7 +11,7 @@ import { type Hex, parseEther } from 'viem'
 import { watchBlockReceipts } from '../../scripts/bench/lib/blockReceipts.ts'
 import { revertedFrom } from '../../scripts/bench/lib/chainChecks.ts'
 import { oneOffContext } from '../../scripts/bench/lib/context.ts'
-import { cpuSeconds, cpuSecondsOf, relayerThreadCpu } from '../../scripts/bench/lib/cpu.ts'
+import { cpuSeconds, cpuSecondsOf, machineCpu, machineCpuOf, machineShares, relayerThreadCpu } from '../../scripts/bench/lib/cpu.ts'
 import { row } from '../../scripts/bench/lib/report.ts'
 import { rpc, rpcBatch } from '../../scripts/bench/lib/rpc.ts'
 import { startRpcCounter } from '../../scripts/bench/lib/rpcCounter.ts'
@@ -34,6 +34,24 @@ test('CPU seconds are utime + stime, counted after the command name even when it
   while (cpuSeconds(process.pid) - before < 0.05) {
     if (performance.now() > deadline) throw new Error('20 s of spinning never showed 0.05 s of CPU in /proc/<pid>/stat')
   }
+})
+
+test("the machine's CPU from /proc/stat: busy counts every process's time, steal is the hypervisor's, and shares are of the time between two readings", () => {
+  // user nice system idle iowait irq softirq steal guest guest_nice, in 1/100 s
+  const before = machineCpuOf('cpu  1000 100 400 5000 200 0 100 200 0 0\ncpu0 500 50 200 2500 100 0 50 100 0 0\n')
+  expect(before).toEqual({ busy: 16, steal: 2, total: 70 })
+  const after = machineCpuOf('cpu  1500 100 600 5200 200 0 100 300 0 0\n')
+  // 1,000 ticks passed: 700 busy, 200 idle, 100 stolen.
+  expect(machineShares(before, after)).toEqual({ busy: 0.7, steal: 0.1 })
+  expect(machineShares(after, after)).toEqual({ busy: 0, steal: 0 })
+  expect(() => machineCpuOf('intr 1 2 3')).toThrow('no cpu line')
+  // This machine: our own spinning shows up as busy time.
+  const first = machineCpu()
+  const deadline = performance.now() + 20_000
+  while (machineCpu().busy - first.busy < 0.05) {
+    if (performance.now() > deadline) throw new Error('20 s of spinning never showed 0.05 s of busy CPU in /proc/stat')
+  }
+  expect(machineCpu().total).toBeGreaterThan(first.total)
 })
 
 test("a process's CPU split by thread: a Worker's spinning is the signer's, the main thread's its own, and the parts add up to the whole", async () => {

@@ -2,10 +2,13 @@
 // row is read against, must really do an order's work: on a real anvil with the real
 // contracts, every order answered 200 with its settlement, settled once, and no tx from
 // its key reverted. A floor that skipped work would make the comparison worthless.
+// It gets out of anvil's automine stall as the relayer does; and a run whose server stops
+// answering (as it did, before that) ends at its stall limit instead of hanging the bench.
 import { afterAll, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import type { Hex } from 'viem'
 import { oneOffContext } from '../../scripts/bench/lib/context.ts'
 import { relayerRun } from '../../scripts/bench/lib/settlementRuns.ts'
 import { prepareWork } from '../../scripts/bench/lib/settlementWork.ts'
@@ -13,11 +16,16 @@ import { prepareWork } from '../../scripts/bench/lib/settlementWork.ts'
 const dir = mkdtempSync(join(tmpdir(), 'order-relay-least-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-test('the least relayer settles every order once, answers 200, and its key sends no reverted tx', async () => {
+/** The least relayer from source, as a run's executable. */
+function leastContext() {
   const exe = join(dir, 'least-relayer')
   // `exec` keeps the pid the run reads CPU from, as the bench's compiled executable does.
   writeFileSync(exe, `#!/bin/sh\nexec '${process.execPath}' '${resolve(import.meta.dir, '../../scripts/bench/servers/leastRelayer.ts')}' "$@"\n`, { mode: 0o755 })
-  const context = oneOffContext(dir, { exe, leastRelayerExe: exe })
+  return oneOffContext(dir, { exe, leastRelayerExe: exe })
+}
+
+test('the least relayer settles every order once, answers 200, and its key sends no reverted tx', async () => {
+  const context = leastContext()
   const work = await prepareWork(context, 'automine', { orders: 40, clients: 8, label: 'least relayer test', baseline: false })
   const result = await relayerRun(context, work)
   expect(result.statuses).toEqual({ '200': 40 })
@@ -27,4 +35,63 @@ test('the least relayer settles every order once, answers 200, and its key sends
   expect(result.nonceErrors).toBe(0)
   // Its CPU was read from its own process: a floor of zero would mean the wrong pid.
   expect(result.relayerCpuPer1000).toBeGreaterThan(0)
+})
+
+// anvil's automine can leave a ready tx unmined until another tx enters the pool
+// (foundry-rs/foundry#10122); a server without a way out then hangs its run. The stall is
+// made here by turning automine off: no block comes, as in the stall.
+test('a tx left unmined with no block for 2 s is replaced at higher fees, with a warning, and its order settles once', async () => {
+  const context = leastContext()
+  const work = await prepareWork(context, 'automine', { orders: 1, clients: 1, label: 'least relayer stall test', baseline: false })
+  let firstFee: bigint | undefined
+  const result = await relayerRun(context, work, {
+    alongside: async (_url, devnet) => {
+      await devnet.testClient.setAutomine(false)
+      let stopped = false
+      const watching = (async () => {
+        // The order's tx enters the pool; its replacement then pays more at the same nonce.
+        const deadline = Date.now() + 30_000
+        for (;;) {
+          if (stopped) return
+          if (Date.now() > deadline) throw new Error('no replacement of the stalled tx within 30 s')
+          const pool = (await devnet.publicClient.request({ method: 'txpool_content' as never })) as { pending: Record<string, Record<string, { maxFeePerGas: Hex }>> }
+          const txs = Object.values(pool.pending).flatMap((byNonce) => Object.values(byNonce))
+          const fee = txs[0] ? BigInt(txs[0].maxFeePerGas) : undefined
+          if (fee !== undefined && firstFee === undefined) firstFee = fee
+          if (fee !== undefined && firstFee !== undefined && fee > firstFee) break
+          await Bun.sleep(100)
+        }
+        await devnet.testClient.mine({ blocks: 1 })
+        await devnet.testClient.setAutomine(true)
+      })()
+      return async () => {
+        stopped = true
+        await watching
+      }
+    },
+  })
+  expect(firstFee).toBeDefined()
+  expect(result.statuses).toEqual({ '200': 1 })
+  expect(result.settled).toBe(1)
+  expect(result.twice).toBe(0)
+  expect(result.reverted).toBe(0)
+  // The replacement's warning names the key's next nonce: counted as the relayer's are.
+  expect(result.nonceErrors).toBe(1)
+})
+
+test('a run whose server stops answering ends after its stall limit, the unanswered orders counted as failed, instead of hanging', async () => {
+  // A server that answers /info and never answers POST /broker.
+  const server = join(dir, 'silent-server.ts')
+  writeFileSync(server, `Bun.serve({ hostname: '127.0.0.1', port: Number(process.env.RELAYER_PORT), fetch: (request) => new URL(request.url).pathname === '/info' ? Response.json({ ok: true }) : new Promise(() => {}) })\n`)
+  const exe = join(dir, 'silent')
+  writeFileSync(exe, `#!/bin/sh\nexec '${process.execPath}' '${server}'\n`, { mode: 0o755 })
+  const lines: string[] = []
+  const context = { ...oneOffContext(dir, { exe }), log: (line: string) => lines.push(line) }
+  const work = await prepareWork(context, 'automine', { orders: 3, clients: 3, label: 'stall test', baseline: false })
+  const began = performance.now()
+  const result = await relayerRun(context, work, { stallMs: 1_500 })
+  expect(performance.now() - began).toBeLessThan(60_000)
+  expect(result.statuses).toEqual({ 'no answer (the run stalled)': 3 })
+  expect(result.failed).toBe(3)
+  expect(lines.some((line) => line.includes('no answer for 1.5 s') && line.includes('0 of 3 orders answered'))).toBe(true)
 })

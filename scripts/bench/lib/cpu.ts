@@ -50,6 +50,34 @@ export function relayerThreadCpu(pid: number): ThreadCpu {
   return split
 }
 
+/**
+ * The whole machine's CPU time so far, in seconds summed over its cores, from the
+ * first line of /proc/stat: `busy` (user, nice, system, irq, softirq: every process,
+ * the flood's and the probe's clients included), `steal` (taken by the hypervisor for
+ * other guests) and `total` (all of it, idle and iowait too).
+ */
+export type MachineCpu = { busy: number; steal: number; total: number }
+
+export function machineCpu(): MachineCpu {
+  return machineCpuOf(readFileSync('/proc/stat', 'utf8'))
+}
+
+/** `machineCpu` of a /proc/stat text. */
+export function machineCpuOf(stat: string): MachineCpu {
+  const line = stat.split('\n').find((each) => each.startsWith('cpu '))
+  if (!line) throw new Error('/proc/stat has no cpu line')
+  // user nice system idle iowait irq softirq steal (guest time is inside user already).
+  const [user, nice, system, idle, iowait, irq, softirq, steal] = line.trim().split(/\s+/).slice(1, 9).map((field) => Number(field ?? 0) / ticksPerSecond)
+  const busy = user! + nice! + system! + irq! + softirq!
+  return { busy, steal: steal!, total: busy + idle! + iowait! + steal! }
+}
+
+/** The shares of the machine's CPU time between two readings: busy, and stolen by the hypervisor. */
+export function machineShares(before: MachineCpu, after: MachineCpu): { busy: number; steal: number } {
+  const total = after.total - before.total
+  return total > 0 ? { busy: (after.busy - before.busy) / total, steal: (after.steal - before.steal) / total } : { busy: 0, steal: 0 }
+}
+
 /** The 1-, 5- and 15-minute load averages, as /proc/loadavg prints them. */
 export function loadAverage(): string {
   return readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')

@@ -4,12 +4,12 @@
 // CPU (anvil's, and the relayer's), then checks the chain (outside the timed part).
 import { join } from 'node:path'
 import type { Hex } from 'viem'
-import { devnetAccounts } from '../../../src/devnet/index.ts'
+import { type Devnet, devnetAccounts } from '../../../src/devnet/index.ts'
 import { freePort } from '../../../src/shared/index.ts'
 import { watchBlockReceipts } from './blockReceipts.ts'
 import { revertedFrom, settledCount } from './chainChecks.ts'
 import { type BenchContext, childEnv } from './context.ts'
-import { busyShare, cpuSeconds, relayerThreadCpu, type ThreadCpu, workCpu } from './cpu.ts'
+import { busyShare, cpuSeconds, machineCpu, machineShares, relayerThreadCpu, type ThreadCpu, workCpu } from './cpu.ts'
 import { brokerCalldata } from './orders.ts'
 import { type Child, spawnChild, waitForOk } from './processes.ts'
 import { rpc } from './rpc.ts'
@@ -43,6 +43,12 @@ export type RunResult = {
    */
   runCpuPer1000: number
   coresBusy: number
+  /**
+   * The whole machine while the orders ran (/proc/stat): the share of all cores busy,
+   * every process included (a flood's and a probe's clients too), and the share the
+   * hypervisor took for other guests (steal).
+   */
+  machine: { busy: number; steal: number }
   /** Orders with exactly one Brokered log, orderHashes with more than one. */
   settled: number
   twice: number
@@ -108,6 +114,7 @@ export async function baselineRun(context: BenchContext, work: SettlementWork, o
     counter?.reset()
     const cpuBefore = cpuSeconds(devnet.anvilPid)
     const workBefore = workCpu([devnet.anvilPid])
+    const machineBefore = machineCpu()
     const started = performance.now()
     await Promise.all(
       txs.perSender.map(async (list, sender) => {
@@ -124,6 +131,7 @@ export async function baselineRun(context: BenchContext, work: SettlementWork, o
     const seconds = (performance.now() - started) / 1000
     const anvilCpu = cpuSeconds(devnet.anvilPid) - cpuBefore
     const runCpu = workCpu([devnet.anvilPid]) - workBefore
+    const machine = machineShares(machineBefore, machineCpu())
     const rpcPerOrder = counter?.perOrder(requests.length)
     watcher.close()
     const { settled, twice } = await settledCount(devnet, requests)
@@ -136,6 +144,7 @@ export async function baselineRun(context: BenchContext, work: SettlementWork, o
       anvilCpuPer1000: (anvilCpu * 1000) / requests.length,
       runCpuPer1000: (runCpu * 1000) / requests.length,
       coresBusy: busyShare(runCpu, seconds),
+      machine,
       settled,
       twice,
       reverted,
@@ -153,17 +162,24 @@ export async function baselineRun(context: BenchContext, work: SettlementWork, o
 let relayerRuns = 0
 
 /**
+ * How long a run may go without any answer before it is given up: its unanswered
+ * orders are then counted as failed (and fail the row) instead of hanging the bench, as
+ * a server that does not recover from anvil's automine stall would (foundry-rs/foundry#10122).
+ */
+export const runStallMs = 60_000
+
+/**
  * The relayer executable (default settings, a throw-away `RELAYER_DB` unless `env`
  * names one), fed every request by `work.clients` concurrent clients. `alongside`
- * starts other load once the relayer answers, just before the orders, and returns
- * its stop function (awaited once the orders are done, before the checks).
+ * starts other load once the relayer answers, just before the orders (it is given the
+ * run's devnet too), and returns its stop function (awaited once the orders are done, before the checks).
  * `replicas`: two relayer processes with their own gas keys sharing that Redis
  * (RELAYER_REDIS_URL), the requests dealt to them in turn as a load balancer would.
  */
 export async function relayerRun(
   context: BenchContext,
   work: SettlementWork,
-  options: { env?: Record<string, string>; alongside?: (url: string) => Promise<() => Promise<void>>; replicas?: { redisUrl: string } } = {},
+  options: { env?: Record<string, string>; alongside?: (url: string, devnet: Devnet) => Promise<() => Promise<void>>; replicas?: { redisUrl: string }; /** Default `runStallMs`. */ stallMs?: number } = {},
 ): Promise<RunResult> {
   const { requests } = work
   const devnet = await startChain(context, work.chain, requests.length)
@@ -200,7 +216,7 @@ export async function relayerRun(
       await waitForOk(`${urls.at(-1)}/info`, { child })
     }
     const child = children[0]!
-    stopAlongside = await options.alongside?.(urls[0]!)
+    stopAlongside = await options.alongside?.(urls[0]!, devnet)
     const statuses: Record<string, number> = {}
     const latencies: number[] = []
     counter?.reset()
@@ -211,26 +227,43 @@ export async function relayerRun(
     const anvilCpuBefore = cpuSeconds(devnet.anvilPid)
     const workPids = [devnet.anvilPid, ...children.map((each) => each.pid)]
     const workBefore = workCpu(workPids)
+    const machineBefore = machineCpu()
     // The warm part of the run: from the answer that ends its first quarter to the end.
     const warmAfter = Math.floor(requests.length / 4)
     let answered = 0
     let warmFrom: { relayer: number; anvil: number; threads: ThreadCpu[] } | undefined
     const started = performance.now()
-    await forEachConcurrently(requests, work.clients, async (request, index) => {
-      const url = urls[index % urls.length]!
-      const sentAt = performance.now()
-      // A dropped connection counts as an answer that is not 200 (and fails the row), not as the end of the run.
-      const status = await fetch(`${url}/broker`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(request) }).then(
-        async (response) => {
-          await response.arrayBuffer()
-          return String(response.status)
-        },
-        () => 'connection error',
-      )
-      if (status === '200') latencies.push(performance.now() - sentAt)
-      statuses[status] = (statuses[status] ?? 0) + 1
-      if (++answered === warmAfter) warmFrom = { relayer: relayerCpu(), anvil: cpuSeconds(devnet.anvilPid), threads: threads() }
-    })
+    let answeredAt = started
+    const stall = new AbortController()
+    const stallMs = options.stallMs ?? runStallMs
+    const watchdog = setInterval(
+      () => {
+        if (stall.signal.aborted || performance.now() - answeredAt < stallMs) return
+        context.log(`no answer for ${stallMs / 1000} s from the server at ${urls[0]} (${answered} of ${requests.length} orders answered): the rest count as failed`)
+        stall.abort()
+      },
+      Math.min(1_000, stallMs / 4),
+    )
+    try {
+      await forEachConcurrently(requests, work.clients, async (request, index) => {
+        const url = urls[index % urls.length]!
+        const sentAt = performance.now()
+        // A dropped connection counts as an answer that is not 200 (and fails the row), not as the end of the run.
+        const status = await fetch(`${url}/broker`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(request), signal: stall.signal }).then(
+          async (response) => {
+            await response.arrayBuffer()
+            return String(response.status)
+          },
+          () => (stall.signal.aborted ? 'no answer (the run stalled)' : 'connection error'),
+        )
+        answeredAt = performance.now()
+        if (status === '200') latencies.push(answeredAt - sentAt)
+        statuses[status] = (statuses[status] ?? 0) + 1
+        if (++answered === warmAfter) warmFrom = { relayer: relayerCpu(), anvil: cpuSeconds(devnet.anvilPid), threads: threads() }
+      })
+    } finally {
+      clearInterval(watchdog)
+    }
     const seconds = (performance.now() - started) / 1000
     const relayerCpuEnd = relayerCpu()
     const anvilCpuEnd = cpuSeconds(devnet.anvilPid)
@@ -240,6 +273,7 @@ export async function relayerRun(
     const anvilCpu = anvilCpuEnd - anvilCpuBefore
     const warmOrders = requests.length - warmAfter
     const runCpu = workCpu(workPids) - workBefore
+    const machine = machineShares(machineBefore, machineCpu())
     const rpcPerOrder = counter?.perOrder(requests.length)
     await stopAlongside?.()
     stopAlongside = undefined
@@ -270,6 +304,7 @@ export async function relayerRun(
           : undefined,
       runCpuPer1000: (runCpu * 1000) / requests.length,
       coresBusy: busyShare(runCpu, seconds),
+      machine,
       settled,
       twice,
       reverted,

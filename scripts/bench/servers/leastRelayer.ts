@@ -12,6 +12,10 @@
 //   the signature on the main thread (no worker messages), the relayer's own serializer;
 //   `eth_sendRawTransaction` in batches; the mined txs found once per pushed head from
 //   the block's tx hashes and the range's logs; the outcome written back; the answer.
+// And the one recovery a run on anvil needs: a tx at the key's next nonce that anvil's
+// automine leaves unmined (foundry-rs/foundry#10122) is replaced at higher fees after
+// 2 s without a block, with a warning, as the relayer's nonce keeper does; without it,
+// every later order waits behind that tx for good.
 // Reads the relayer's variables (RELAYER_PK, RELAYER_CHAIN_ID, RELAYER_RPC_URL,
 // RELAYER_WS_URL, RELAYER_BROKER, RELAYER_PORT, RELAYER_DB); arguments are ignored.
 import { Database } from 'bun:sqlite'
@@ -69,10 +73,12 @@ db.exec('PRAGMA synchronous = NORMAL')
 db.exec('CREATE TABLE IF NOT EXISTS slots (nonce INTEGER PRIMARY KEY, order_hash TEXT NOT NULL, tx_hash TEXT NOT NULL, raw TEXT NOT NULL, status TEXT NOT NULL, outcome TEXT)')
 const insertSlot = db.query("INSERT INTO slots (nonce, order_hash, tx_hash, raw, status) VALUES (?, ?, ?, ?, 'pending')")
 const resolveSlot = db.query('UPDATE slots SET status = ?, outcome = ? WHERE nonce = ?')
-type Slot = { nonce: number; orderHash: Hex; txHash: Hex; raw: Hex; adapter: Hex }
+type Fees = { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }
+type Slot = { nonce: number; orderHash: Hex; txHash: Hex; raw: Hex; adapter: Hex; data: Hex; gas: bigint; fees: Fees; sentAt: number; /** The hashes of the txs it replaced. */ replaced?: Hex[] }
 const recordAll = db.transaction((slots: Slot[]) => {
   for (const slot of slots) insertSlot.run(slot.nonce, slot.orderHash, slot.txHash, slot.raw)
 })
+const replaceSlot = db.query('UPDATE slots SET tx_hash = ?, raw = ? WHERE nonce = ?')
 const resolveAll = db.transaction((rows: Array<[status: string, outcome: string, nonce: number]>) => {
   for (const row of rows) resolveSlot.run(...row)
 })
@@ -130,7 +136,8 @@ const send = batched((orders: Array<{ orderHash: Hex; adapter: Hex; data: Hex; g
     const slots: Slot[] = []
     for (const order of orders) {
       const raw = await signTransaction(account, { type: 'eip1559', chainId, nonce, to: broker, data: order.data, gas: order.gas, maxFeePerGas, maxPriorityFeePerGas })
-      slots.push({ nonce: nonce++, orderHash: order.orderHash, txHash: keccak256(raw), raw, adapter: order.adapter })
+      const fees = { maxFeePerGas, maxPriorityFeePerGas }
+      slots.push({ nonce: nonce++, orderHash: order.orderHash, txHash: keccak256(raw), raw, adapter: order.adapter, data: order.data, gas: order.gas, fees, sentAt: Date.now() })
     }
     recordAll(slots)
     await durable()
@@ -155,6 +162,7 @@ const send = batched((orders: Array<{ orderHash: Hex; adapter: Hex; data: Hex; g
 // Once per pushed head: the new blocks' tx hashes and the range's logs, in one batch.
 let looking = false
 let head = looked
+let headAt = Date.now()
 async function look() {
   if (looking) return
   looking = true
@@ -175,7 +183,9 @@ async function look() {
         for (const txHash of ((block?.result as { transactions?: Hex[] } | undefined)?.transactions ?? []) as Hex[]) {
           const entry = waiting.get(txHash)
           if (!entry) continue
-          waiting.delete(txHash)
+          // A replaced slot waits under each of its txs' hashes; whichever was mined answers it.
+          waiting.delete(entry.slot.txHash)
+          for (const hash of entry.slot.replaced ?? []) waiting.delete(hash)
           const { slot, resolve } = entry
           let answer: { status: number; body: string }
           try {
@@ -201,9 +211,45 @@ socket.addEventListener('message', (event) => {
   const message = JSON.parse(String(event.data)) as { method?: string; params?: { result: { number: Hex; baseFeePerGas: Hex } } }
   if (message.method !== 'eth_subscription' || !message.params) return
   head = BigInt(message.params.result.number)
+  headAt = Date.now()
   baseFee = BigInt(message.params.result.baseFeePerGas)
   void look()
 })
+
+// anvil's automine stall: no block for 2 s while a tx waits. The lowest waiting slot, if
+// still at the key's next nonce, is signed again at +12.5 % fees (what a node takes as a
+// replacement), made durable, and sent: a ready tx entering the pool wakes the miner.
+const stallMs = 2_000
+let replacing = false
+setInterval(async () => {
+  const now = Date.now()
+  if (replacing || waiting.size === 0 || now - headAt < stallMs) return
+  replacing = true
+  try {
+    let lowest: Slot | undefined
+    for (const { slot } of waiting.values()) if (!lowest || slot.nonce < lowest.nonce) lowest = slot
+    if (!lowest || now - lowest.sentAt < stallMs) return
+    const next = Number(await rpc<Hex>(rpcUrl, 'eth_getTransactionCount', [account.address, 'latest']))
+    if (lowest.nonce !== next) return
+    const bump = (value: bigint) => (value * 9n) / 8n + 1n
+    const fees = { maxFeePerGas: bump(lowest.fees.maxFeePerGas), maxPriorityFeePerGas: bump(lowest.fees.maxPriorityFeePerGas) }
+    const raw = await signTransaction(account, { type: 'eip1559', chainId, nonce: lowest.nonce, to: broker, data: lowest.data, gas: lowest.gas, ...fees })
+    const txHash = keccak256(raw)
+    const was = lowest.txHash
+    replaceSlot.run(txHash, raw, lowest.nonce)
+    await durable()
+    const entry = waiting.get(was)
+    if (!entry) return // mined meanwhile
+    Object.assign(lowest, { txHash, raw, fees, sentAt: Date.now(), replaced: [...(lowest.replaced ?? []), was] })
+    waiting.set(txHash, entry)
+    await rpc(rpcUrl, 'eth_sendRawTransaction', [raw])
+    logger.warn(`least relayer: tx ${was} at the key's next nonce ${lowest.nonce} unmined, no block for ${((Date.now() - headAt) / 1000).toFixed(1)} s; replaced it by tx ${txHash} at higher fees`)
+  } catch (error) {
+    logger.warn(`least relayer: a stalled tx could not be replaced (${(error as Error).message.slice(0, 200)}); will try again`)
+  } finally {
+    replacing = false
+  }
+}, 500)
 
 async function relayOne(body: unknown): Promise<{ status: number; body: string }> {
   const checked: CheckedRequest | RelayError = checkRequest(checksContext, body)
