@@ -12,6 +12,7 @@ import type { Hex } from 'viem'
 import { oneOffContext } from '../../scripts/bench/lib/context.ts'
 import { relayerRun } from '../../scripts/bench/lib/settlementRuns.ts'
 import { prepareWork } from '../../scripts/bench/lib/settlementWork.ts'
+import { waitFor } from '../helpers/waitFor.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'order-relay-least-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -47,27 +48,23 @@ test('a tx left unmined with no block for 2 s is replaced at higher fees, with a
   const result = await relayerRun(context, work, {
     alongside: async (_url, devnet) => {
       await devnet.testClient.setAutomine(false)
-      let stopped = false
-      const watching = (async () => {
-        // The order's tx enters the pool; its replacement then pays more at the same nonce.
-        const deadline = Date.now() + 30_000
-        for (;;) {
-          if (stopped) return
-          if (Date.now() > deadline) throw new Error('no replacement of the stalled tx within 30 s')
+      // The order's tx enters the pool; its replacement then pays more at the same nonce.
+      const replaced = waitFor(
+        "the stalled tx's replacement at a higher fee in anvil's pool",
+        async () => {
           const pool = (await devnet.publicClient.request({ method: 'txpool_content' as never })) as { pending: Record<string, Record<string, { maxFeePerGas: Hex }>> }
-          const txs = Object.values(pool.pending).flatMap((byNonce) => Object.values(byNonce))
-          const fee = txs[0] ? BigInt(txs[0].maxFeePerGas) : undefined
-          if (fee !== undefined && firstFee === undefined) firstFee = fee
-          if (fee !== undefined && firstFee !== undefined && fee > firstFee) break
-          await Bun.sleep(100)
-        }
+          const [tx] = Object.values(pool.pending).flatMap((byNonce) => Object.values(byNonce))
+          if (!tx) return false
+          firstFee ??= BigInt(tx.maxFeePerGas)
+          return BigInt(tx.maxFeePerGas) > firstFee
+        },
+        30_000,
+        100,
+      ).then(async () => {
         await devnet.testClient.mine({ blocks: 1 })
         await devnet.testClient.setAutomine(true)
-      })()
-      return async () => {
-        stopped = true
-        await watching
-      }
+      })
+      return () => replaced
     },
   })
   expect(firstFee).toBeDefined()

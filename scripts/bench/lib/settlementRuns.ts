@@ -172,7 +172,8 @@ export const runStallMs = 60_000
  * The relayer executable (default settings, a throw-away `RELAYER_DB` unless `env`
  * names one), fed every request by `work.clients` concurrent clients. `alongside`
  * starts other load once the relayer answers, just before the orders (it is given the
- * run's devnet too), and returns its stop function (awaited once the orders are done, before the checks).
+ * run's devnet too), and returns its stop function (awaited once the orders are done,
+ * before the checks).
  * `replicas`: two relayer processes with their own gas keys sharing that Redis
  * (RELAYER_REDIS_URL), the requests dealt to them in turn as a load balancer would.
  */
