@@ -1,9 +1,11 @@
 // Flood isolation: settlement (automine) while another client floods POST /broker with
-// MALFORMED_ORDER bodies at a steady rate (autocannon in its own Node process, on
+// MALFORMED_ORDER bodies at a steady rate (lib/steadyClient.ts in its own Bun process, on
 // loopback, bounded in count and time, stopped when the orders are done), against the
 // same orders with no flood. GET /info is probed at 50 req/s in both, for its p99.
-// The least a relayer does per order (servers/leastRelayer.ts) runs the same two sides,
-// as information: the row's ratio for a server that spends the least CPU per order.
+// As information: the relayer through autocannon's flood (the same rate, in one burst a
+// second per connection: the row's flood until the thirteenth pass), and the least a
+// relayer does per order (servers/leastRelayer.ts) through the same two sides as the
+// relayer: the row's ratio for a server that spends the least CPU per order.
 import { availableParallelism } from 'node:os'
 import type { BenchContext } from './lib/context.ts'
 import { type Row, row } from './lib/report.ts'
@@ -24,10 +26,13 @@ const emptySides = (): Sides => ({ flood: [], calm: [], floods: [], probesFlood:
 export async function benchFlood(context: BenchContext, options: FloodOptions): Promise<Row[]> {
   const work = await prepareWork(context, 'automine', { ...options, label: 'flood', baseline: false })
   const malformed = malformedBody(work.requests[0]!)
-  const servers = { relayer: emptySides(), least: emptySides() }
+  // `bursts`: the relayer again, through the flood as autocannon sends it (the rows' flood
+  // until the thirteenth pass), as information; its calm runs are the relayer's.
+  const servers = { relayer: emptySides(), bursts: emptySides(), least: emptySides() }
   const order = [
     ['relayer', 'calm'],
     ['relayer', 'flood'],
+    ['bursts', 'flood'],
     ['least', 'calm'],
     ['least', 'flood'],
   ] as const
@@ -37,7 +42,7 @@ export async function benchFlood(context: BenchContext, options: FloodOptions): 
       const sides = servers[server]
       const alongside = async (url: string) => {
         const probe = await startSteadyLoad({ url: `${url}/info`, rate: probeRate, connections: 1, amount: probeRate * floodMaxSeconds, seconds: floodMaxSeconds })
-        const flood = side === 'flood' ? await startFlood(url, options.rate, malformed) : undefined
+        const flood = side === 'flood' ? await startFlood(url, options.rate, malformed, server === 'bursts' ? 'autocannon' : 'steady') : undefined
         // The orders begin once both loads run; a quarter of a second more lets the flood reach its rate.
         await sleep(250)
         return async () => {
@@ -50,13 +55,14 @@ export async function benchFlood(context: BenchContext, options: FloodOptions): 
       sides[side].push(result)
       const flooded = side === 'flood' ? sides.floods.at(-1) : undefined
       context.log(
-        `flood run ${run + 1}: ${server === 'least' ? 'least relayer, ' : ''}${side} ${result.perSecond.toFixed(0)} orders/s, ${result.relayerCpuPer1000?.toFixed(2)} s CPU per 1000, machine ${Math.round(result.machine.busy * 100)}% busy (steal ${Math.round(result.machine.steal * 100)}%), /info p99 ${(side === 'flood' ? sides.probesFlood : sides.probesCalm).at(-1)?.p99} ms` +
+        `flood run ${run + 1}: ${server === 'least' ? 'least relayer, ' : server === 'bursts' ? 'autocannon bursts, ' : ''}${side} ${result.perSecond.toFixed(0)} orders/s, ${result.relayerCpuPer1000?.toFixed(2)} s CPU per 1000, machine ${Math.round(result.machine.busy * 100)}% busy (steal ${Math.round(result.machine.steal * 100)}%), /info p99 ${(side === 'flood' ? sides.probesFlood : sides.probesCalm).at(-1)?.p99} ms` +
           (flooded ? `, flood ${flooded.perSecond.toFixed(0)} req/s ${JSON.stringify(flooded.statuses)}` : ''),
       )
     }
   }
   const relayer = floodChecks(servers.relayer, options.orders)
   const least = floodChecks(servers.least, options.orders)
+  const bursts = floodChecks({ ...servers.bursts, calm: servers.relayer.calm, probesCalm: servers.relayer.probesCalm }, options.orders)
   const { probesFlood, probesCalm } = servers.relayer
   const perSecond = (results: readonly RunResult[]) => results.map((result) => result.perSecond)
   return [
@@ -80,6 +86,18 @@ export async function benchFlood(context: BenchContext, options: FloodOptions): 
       baseline: probesCalm.map((load) => load.p99),
       checks: { ...relayer.settled, '/info 200 answers': relayer.probe200 },
       failedChecks: relayer.failedChecks,
+    }),
+    // The same relayer through autocannon's flood: the same requests a second, each
+    // connection's share sent in one burst at the start of its second.
+    row({
+      name: `flood isolation, autocannon's flood (each connection's ${Math.round(options.rate / 64)} requests a second in one burst), same relayer and orders`,
+      unit: 'orders/s',
+      subjectName: 'orders during the flood',
+      baselineName: 'the same orders, no flood (the row above)',
+      subject: perSecond(servers.bursts.flood),
+      baseline: perSecond(servers.relayer.calm),
+      checks: bursts.checks,
+      failedChecks: bursts.failedChecks,
     }),
     // What the row above would be for the least a relayer does (its CPU per order is the
     // least, so the cores the flood leaves go furthest with it).

@@ -156,13 +156,14 @@ test('on a 0.25 s-block anvil, receipts come once per block, reverted txs from a
   }
 })
 
-test("the steady load holds its rate and reports its own CPU, a share of what it ran for", async () => {
+test.each(['autocannon', 'steady'] as const)("the %s load holds its rate and reports its own CPU, a share of what it ran for", async (generator) => {
   const server = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => new Response('ok') })
   try {
-    const load = await startSteadyLoad({ url: `http://127.0.0.1:${server.port}/`, rate: 400, connections: 4, amount: 400, seconds: 10 })
+    const load = await startSteadyLoad({ url: `http://127.0.0.1:${server.port}/`, rate: 400, connections: 4, amount: 400, seconds: 10, generator })
     const result = await load.done
     expect(result.statuses).toEqual({ '200': 400 })
     expect(result.perSecond).toBeGreaterThan(200)
+    expect(result.errors + result.timeouts).toBe(0)
     // Its own CPU from the start of the load: some, and at most two cores' worth of the time it ran.
     expect(result.cpuSeconds).toBeGreaterThan(0)
     expect(result.cpuSeconds).toBeLessThan(2 * result.seconds + 0.05)
@@ -170,3 +171,42 @@ test("the steady load holds its rate and reports its own CPU, a share of what it
     server.stop(true)
   }
 }, 30_000)
+
+test('the steady client spreads its requests over each second (POST bodies intact), where autocannon sends each connection\'s share in one burst', async () => {
+  const arrivals: Record<'autocannon' | 'steady', number[]> = { autocannon: [], steady: [] }
+  let generator: 'autocannon' | 'steady' = 'steady'
+  const body = JSON.stringify({ flood: 'x'.repeat(500) })
+  const server = Bun.serve({
+    hostname: '127.0.0.1',
+    port: 0,
+    fetch: async (request) => {
+      arrivals[generator].push(performance.now())
+      return (await request.text()) === body ? new Response('bad', { status: 400 }) : new Response('wrong body', { status: 500 })
+    },
+  })
+  // Requests per 100 ms window, from 0.3 s into the load to 0.1 s before its end.
+  const windows = (times: number[]) => {
+    const start = times[0]! + 300
+    const counts: number[] = []
+    for (let at = start; at + 100 <= times.at(-1)! - 100; at += 100) counts.push(times.filter((time) => time >= at && time < at + 100).length)
+    return counts
+  }
+  try {
+    for (generator of ['steady', 'autocannon'] as const) {
+      const load = await startSteadyLoad({ url: `http://127.0.0.1:${server.port}/broker`, rate: 500, connections: 8, amount: 1_500, seconds: 10, method: 'POST', body, headers: { 'content-type': 'application/json' }, generator })
+      const result = await load.done
+      expect(result.statuses).toEqual({ '400': 1_500 })
+    }
+    // 500 a second is 50 per 100 ms: the steady client stays near it in every window.
+    const steady = windows(arrivals.steady)
+    expect(steady.length).toBeGreaterThan(15)
+    expect(Math.max(...steady)).toBeLessThan(80)
+    expect(Math.min(...steady)).toBeGreaterThan(25)
+    // autocannon: a window with the second's requests in one burst, and windows with none.
+    const bursts = windows(arrivals.autocannon)
+    expect(Math.max(...bursts)).toBeGreaterThan(200)
+    expect(Math.min(...bursts)).toBe(0)
+  } finally {
+    server.stop(true)
+  }
+}, 60_000)

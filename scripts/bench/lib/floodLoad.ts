@@ -1,6 +1,6 @@
-// The bench's flood: MALFORMED_ORDER bodies posted to /broker at a steady rate, from
-// autocannon in its own Node process (lib/steadyLoad.ts). Shared by the flood rows and
-// `scripts/profile-settlement.ts --flood`.
+// The bench's flood: MALFORMED_ORDER bodies posted to /broker at a steady rate, from a
+// lean client in its own Bun process (lib/steadyClient.ts, started by lib/steadyLoad.ts).
+// Shared by the flood rows and `scripts/profile-settlement.ts --flood`.
 import type { RelayRequest } from '../../../src/wire/index.ts'
 import { startSteadyLoad } from './steadyLoad.ts'
 
@@ -10,8 +10,13 @@ export const floodMaxSeconds = 120
 /** A signed request made malformed (`amount` "10.5"): refused by the first check, before any I/O. */
 export const malformedBody = (request: RelayRequest): string => JSON.stringify({ ...request, order: { ...request.order, amount: '10.5' } })
 
-/** Starts flooding `url`'s POST /broker with `body` at `rate` req/s over 64 connections; `stop()` gives its summary. */
-export const startFlood = (url: string, rate: number, body: string) =>
+/**
+ * Starts flooding `url`'s POST /broker with `body` at `rate` req/s over 64 connections,
+ * spread over each second (steadyClient.ts), or, with `generator: 'autocannon'`, as
+ * autocannon sends it (each connection's share of a second in one burst, the flood rows
+ * used until the thirteenth pass); `stop()` gives its summary.
+ */
+export const startFlood = (url: string, rate: number, body: string, generator: 'steady' | 'autocannon' = 'steady') =>
   startSteadyLoad({
     url: `${url}/broker`,
     rate,
@@ -21,4 +26,5 @@ export const startFlood = (url: string, rate: number, body: string) =>
     method: 'POST',
     body,
     headers: { 'content-type': 'application/json' },
+    generator,
   })

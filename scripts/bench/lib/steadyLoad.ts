@@ -17,12 +17,15 @@ export type SteadyLoadResult = {
   cpuSeconds: number
 }
 
-const script = resolve(import.meta.dir, 'steadyLoad.mjs')
+const autocannonScript = resolve(import.meta.dir, 'steadyLoad.mjs')
+const steadyScript = resolve(import.meta.dir, 'steadyClient.ts')
 
 /**
- * Starts autocannon in its own Node process at `rate` requests per second across
- * `connections`, bounded by `amount` requests and `seconds` seconds, on loopback.
- * Resolves once its connections run (Node takes a few hundred ms to load it);
+ * Starts a load generator in its own process at `rate` requests per second across
+ * `connections`, bounded by `amount` requests and `seconds` seconds, on loopback:
+ * autocannon in Node (the default; each connection sends its share of a second back to
+ * back, then waits for the next second), or `generator: 'steady'`, steadyClient.ts in
+ * Bun, which spreads the requests over each second. Resolves once its connections run;
  * `stop()` ends it early and resolves with its summary.
  */
 export async function startSteadyLoad(parameters: {
@@ -34,9 +37,13 @@ export async function startSteadyLoad(parameters: {
   method?: 'GET' | 'POST'
   body?: string
   headers?: Record<string, string>
+  /** `autocannon` (the default): a quota per connection per second, spent in a burst; `steady`: steadyClient.ts, spread over each second. */
+  generator?: 'autocannon' | 'steady'
 }) {
   if (!/^http:\/\/127\.0\.0\.1:/.test(parameters.url)) throw new Error(`steady load only on loopback (got ${parameters.url})`)
-  const child = Bun.spawn(['node', script, JSON.stringify({ method: 'GET', ...parameters })], { stdout: 'pipe', stderr: 'pipe' })
+  const { generator = 'autocannon', ...load } = parameters
+  const command = generator === 'steady' ? [process.execPath, steadyScript] : ['node', autocannonScript]
+  const child = Bun.spawn([...command, JSON.stringify({ method: 'GET', ...load })], { stdout: 'pipe', stderr: 'pipe' })
   let reportRunning: () => void = () => {}
   const running = new Promise<void>((resolve) => (reportRunning = resolve))
   const readOut = async () => {
