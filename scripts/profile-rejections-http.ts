@@ -1,8 +1,9 @@
 // `bun scripts/profile-rejections-http.ts [--rounds N] [--seconds S] [--rate R]`: the server CPU a
 // rejection costs over HTTP (µs per request, utime + stime of the serving process from
 // /proc, median of N rounds of autocannon at 32 connections; with `--rate`, at a steady R
-// requests a second over 64 connections, as the bench's flood sends), for servers that do more
-// and more of the relayer's work, each in its own process:
+// requests a second over 64 connections from the bench's flood client, bench/lib/steadyClient.ts,
+// as the bench's flood sends), for servers that do more and more of the relayer's work,
+// each in its own process:
 //   baseline  the bench's baseline route: hono, body text, JSON.parse, constant 400
 //   checks    the same route running the relayer's checks (validate, orderHash, fee
 //             floor) and answering their RelayFailure: the least a relayer does
@@ -22,6 +23,7 @@ import { parseArgs } from 'node:util'
 import { Hono } from 'hono'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { cpuSeconds } from './bench/lib/cpu.ts'
+import { startSteadyLoad } from './bench/lib/steadyLoad.ts'
 
 const [mode, stage, portText] = Bun.argv.slice(2)
 const address = (byte: string) => `0x${byte.repeat(20)}` as const
@@ -93,7 +95,6 @@ async function drive() {
   const seconds = Number(values.seconds ?? 3)
   const rate = values.rate === undefined ? undefined : Number(values.rate)
   if (rate !== undefined && !(Number.isInteger(rate) && rate > 0)) throw new Error(`--rate takes requests per second, a whole number from 1 (got ${values.rate})`)
-  const pace = rate === undefined ? ['-c', '32'] : ['-c', '64', '--overallRate', String(rate)]
   const { signOrder } = await import('../src/client/index.ts')
   const consumer = privateKeyToAccount(generatePrivateKey())
   const request = await signOrder({
@@ -120,7 +121,12 @@ async function drive() {
   async function load(name: string, body: string) {
     const { port, child } = servers.get(name)!
     const before = cpuSeconds(child.pid)
-    const run = Bun.spawn(['node', cli, '--json', '--no-progress', ...pace, '-d', String(seconds), '-m', 'POST', '-H', 'content-type=application/json', '-b', body, `http://127.0.0.1:${port}/broker`], { stdout: 'pipe', stderr: 'pipe' })
+    if (rate !== undefined) {
+      const steady = await startSteadyLoad({ url: `http://127.0.0.1:${port}/broker`, rate, connections: 64, amount: rate * seconds, seconds, method: 'POST', body, headers: { 'content-type': 'application/json' }, generator: 'steady' })
+      const result = await steady.done
+      return { perSecond: result.perSecond, usPerRequest: ((cpuSeconds(child.pid) - before) * 1e6) / result.total }
+    }
+    const run = Bun.spawn(['node', cli, '--json', '--no-progress', '-c', '32', '-d', String(seconds), '-m', 'POST', '-H', 'content-type=application/json', '-b', body, `http://127.0.0.1:${port}/broker`], { stdout: 'pipe', stderr: 'pipe' })
     const text = await new Response(run.stdout).text()
     const result = JSON.parse(text.slice(text.indexOf('{'))) as { requests: { total: number }; duration: number }
     return { perSecond: result.requests.total / result.duration, usPerRequest: ((cpuSeconds(child.pid) - before) * 1e6) / result.requests.total }
