@@ -172,6 +172,29 @@ test.each(['autocannon', 'steady'] as const)("the %s load holds its rate and rep
   }
 }, 30_000)
 
+test('the steady client opens a connection again when the server closes it after an answer, and counts every answer', async () => {
+  // The client's source port tells its connections apart.
+  const ports = new Set<number>()
+  const server = Bun.serve({
+    hostname: '127.0.0.1',
+    port: 0,
+    fetch: (request, self) => {
+      ports.add(self.requestIP(request)?.port ?? 0)
+      return new Response('bye', { status: 400, headers: { connection: 'close' } })
+    },
+  })
+  try {
+    const load = await startSteadyLoad({ url: `http://127.0.0.1:${server.port}/broker`, rate: 200, connections: 4, amount: 200, seconds: 10, method: 'POST', body: '{}', generator: 'steady' })
+    const result = await load.done
+    expect(result.statuses).toEqual({ '400': 200 })
+    expect(result.errors + result.timeouts).toBe(0)
+    // Far more connections than the 4 it keeps: each was opened again after its close.
+    expect(ports.size).toBeGreaterThan(100)
+  } finally {
+    server.stop(true)
+  }
+}, 30_000)
+
 test('the steady client spreads its requests over each second (POST bodies intact), where autocannon sends each connection\'s share in one burst', async () => {
   const arrivals: Record<'autocannon' | 'steady', number[]> = { autocannon: [], steady: [] }
   let generator: 'autocannon' | 'steady' = 'steady'

@@ -79,7 +79,12 @@ function reopen(connection: Connection) {
   connection.socket = undefined
   connection.sentAt = undefined
   connection.pending = undefined
-  if (!finished) void open(connection)
+  if (finished) return
+  // A refused connection is counted and tried again shortly, never a crash of the load.
+  open(connection).catch(() => {
+    errors++
+    setTimeout(() => reopen(connection), 50)
+  })
 }
 
 async function open(connection: Connection): Promise<void> {
