@@ -15,7 +15,7 @@
 import type { Socket } from 'bun'
 
 type Options = { url: string; rate: number; connections: number; amount: number; seconds: number; method?: string; body?: string; headers?: Record<string, string> }
-type Connection = { socket: Socket<undefined> | undefined; sentAt: number | undefined; pending: Buffer | undefined }
+type Connection = { socket: Socket<undefined> | undefined; sentAt: number | undefined; pending: Buffer | undefined; /** Request bytes the socket did not take yet. */ unsent: Buffer | undefined }
 
 const options = JSON.parse(process.argv[2] ?? '{}') as Options
 const url = new URL(options.url)
@@ -36,13 +36,19 @@ let timeouts = 0
 let startedAt = 0
 let cpuAtStart: NodeJS.CpuUsage | undefined
 let finished = false
-const connections: Connection[] = Array.from({ length: options.connections }, () => ({ socket: undefined, sentAt: undefined, pending: undefined }))
+const connections: Connection[] = Array.from({ length: options.connections }, () => ({ socket: undefined, sentAt: undefined, pending: undefined, unsent: undefined }))
 const idle: Connection[] = []
 
 function send(connection: Connection) {
   issued++
   connection.sentAt = performance.now()
-  connection.socket!.write(request)
+  write(connection, request)
+}
+
+/** Writes `bytes`, keeping what the socket did not take for its `drain`. */
+function write(connection: Connection, bytes: Buffer) {
+  const written = connection.socket!.write(bytes)
+  connection.unsent = written < bytes.length ? bytes.subarray(Math.max(0, written)) : undefined
 }
 
 /** Sends what the steady rate has made due, on idle connections. */
@@ -52,33 +58,41 @@ function sendDue() {
   for (let i = 0; i < due && idle.length > 0; i++) send(idle.pop()!)
 }
 
-/** An answer is whole once its head and `content-length` bytes of body are in. */
-function answerLength(buffer: Buffer): { status: string; length: number } | undefined {
+/**
+ * An answer is whole once its head and `content-length` bytes of body are in; `close`
+ * when the server said it closes the connection after it (no request may follow on it).
+ */
+function answerLength(buffer: Buffer): { status: string; length: number; close: boolean } | undefined {
   const end = buffer.indexOf(headEnd)
   if (end < 0) return undefined
   const head = buffer.toString('latin1', 0, end)
   const match = /\r\ncontent-length:\s*(\d+)/i.exec(head)
   if (!match) throw new Error('an answer without content-length')
   const length = end + 4 + Number(match[1])
-  return buffer.length >= length ? { status: head.slice(9, 12), length } : undefined
+  return buffer.length >= length ? { status: head.slice(9, 12), length, close: /\r\nconnection:\s*close/i.test(head) } : undefined
 }
 
-function answeredOn(connection: Connection, status: string) {
+function answeredOn(connection: Connection, status: string, close: boolean) {
   answered++
   statuses[status] = (statuses[status] ?? 0) + 1
   latencies.push(performance.now() - connection.sentAt!)
   connection.sentAt = undefined
   if (answered >= options.amount) return finish()
+  if (close) return reopen(connection)
   idle.push(connection)
   sendDue()
 }
 
-/** A connection that broke or timed out is opened again (its request counted as failed). */
+/** A connection that broke, timed out or was closed by the server is opened again. */
 function reopen(connection: Connection) {
-  connection.socket?.end()
+  // Detached before `end`, whose close callback may run at once and must see it gone:
+  // else it opened the connection a second time, and an answer on the first was lost.
+  const old = connection.socket
   connection.socket = undefined
+  old?.end()
   connection.sentAt = undefined
   connection.pending = undefined
+  connection.unsent = undefined
   if (finished) return
   // A refused connection is counted and tried again shortly, never a crash of the load.
   open(connection).catch(() => {
@@ -107,7 +121,10 @@ async function open(connection: Connection): Promise<void> {
           return
         }
         connection.pending = undefined
-        answeredOn(connection, whole.status)
+        answeredOn(connection, whole.status, whole.close)
+      },
+      drain(socket) {
+        if (socket === connection.socket && connection.unsent) write(connection, connection.unsent)
       },
       close(socket) {
         // A socket this connection already replaced has nothing more to say.
