@@ -133,7 +133,7 @@ async function open(connection: Connection): Promise<void> {
         reopen(connection)
       },
       error() {
-        errors++
+        // Counted by the close that follows (a request in flight is then a failed one).
       },
     },
   })
