@@ -23,7 +23,7 @@ import { parseArgs } from 'node:util'
 import { Hono } from 'hono'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { cpuSeconds } from './bench/lib/cpu.ts'
-import { startSteadyLoad } from './bench/lib/steadyLoad.ts'
+import { startFlood } from './bench/lib/floodLoad.ts'
 
 const [mode, stage, portText] = Bun.argv.slice(2)
 const address = (byte: string) => `0x${byte.repeat(20)}` as const
@@ -122,8 +122,10 @@ async function drive() {
     const { port, child } = servers.get(name)!
     const before = cpuSeconds(child.pid)
     if (rate !== undefined) {
-      const steady = await startSteadyLoad({ url: `http://127.0.0.1:${port}/broker`, rate, connections: 64, amount: rate * seconds, seconds, method: 'POST', body, headers: { 'content-type': 'application/json' }, generator: 'steady' })
-      const result = await steady.done
+      // The bench's own flood, for `seconds`.
+      const flood = await startFlood(`http://127.0.0.1:${port}`, rate, body)
+      await Bun.sleep(seconds * 1000)
+      const result = await flood.stop()
       return { perSecond: result.perSecond, usPerRequest: ((cpuSeconds(child.pid) - before) * 1e6) / result.total }
     }
     const run = Bun.spawn(['node', cli, '--json', '--no-progress', '-c', '32', '-d', String(seconds), '-m', 'POST', '-H', 'content-type=application/json', '-b', body, `http://127.0.0.1:${port}/broker`], { stdout: 'pipe', stderr: 'pipe' })

@@ -13,6 +13,7 @@
 // requests spread over the second and reads only each answer's status line and length
 // (docs/benchmarks.md, the flood section).
 import type { Socket } from 'bun'
+import { percentile } from './stats.ts'
 
 type Options = { url: string; rate: number; connections: number; amount: number; seconds: number; method?: string; body?: string; headers?: Record<string, string> }
 type Connection = { socket: Socket<undefined> | undefined; sentAt: number | undefined; pending: Buffer | undefined; /** Request bytes the socket did not take yet. */ unsent: Buffer | undefined }
@@ -149,10 +150,9 @@ function finish() {
   clearInterval(ticker)
   clearTimeout(bound)
   const cpu = cpuAtStart ? process.cpuUsage(cpuAtStart) : { user: 0, system: 0 }
-  latencies.sort((a, b) => a - b)
-  const at = (q: number) => (latencies.length ? latencies[Math.min(latencies.length - 1, Math.ceil(q * latencies.length) - 1)]! : 0)
+  const at = (p: number) => (latencies.length ? percentile(latencies, p) : 0)
   const seconds = startedAt ? (performance.now() - startedAt) / 1000 : 0
-  process.stdout.write(`${JSON.stringify({ total: answered, seconds, statuses, errors, timeouts, p50: at(0.5), p99: at(0.99), cpuSeconds: (cpu.user + cpu.system) / 1e6 })}\n`)
+  process.stdout.write(`${JSON.stringify({ total: answered, seconds, statuses, errors, timeouts, p50: at(50), p99: at(99), cpuSeconds: (cpu.user + cpu.system) / 1e6 })}\n`)
   for (const connection of connections) connection.socket?.end()
   process.exit(0)
 }
