@@ -9,17 +9,13 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
+import { wholeFrom } from './bench/lib/flags.ts'
 import { measureJournalCost } from './bench/lib/journalCost.ts'
 
 const { values } = parseArgs({
   args: Bun.argv.slice(2),
   options: { sizes: { type: 'string', default: '8,32' }, orders: { type: 'string', default: '4000' }, rounds: { type: 'string', default: '5' } },
 })
-const wholeFrom = (text: string, from: number, flag: string) => {
-  const value = Number(text)
-  if (!Number.isInteger(value) || value < from) throw new Error(`${flag} takes whole numbers from ${from} (got ${text})`)
-  return value
-}
 const sizes = values.sizes.split(',').map((each) => wholeFrom(each, 1, '--sizes'))
 const orders = wholeFrom(values.orders, 1, '--orders')
 const rounds = wholeFrom(values.rounds, 1, '--rounds')

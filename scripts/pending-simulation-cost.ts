@@ -12,17 +12,13 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { oneOffContext } from './bench/lib/context.ts'
+import { wholeFrom } from './bench/lib/flags.ts'
 import { measurePendingCost } from './bench/lib/pendingCost.ts'
 
 const { values } = parseArgs({
   args: Bun.argv.slice(2),
   options: { pool: { type: 'string', default: '0,64,256' }, batch: { type: 'string', default: '64' }, reps: { type: 'string', default: '8' } },
 })
-const wholeFrom = (text: string, from: number, flag: string) => {
-  const value = Number(text)
-  if (!Number.isInteger(value) || value < from) throw new Error(`${flag} takes whole numbers from ${from} (got ${text})`)
-  return value
-}
 const pools = values.pool.split(',').map((each) => wholeFrom(each, 0, '--pool'))
 const batch = wholeFrom(values.batch, 2, '--batch')
 const reps = wholeFrom(values.reps, 1, '--reps')
