@@ -13,7 +13,7 @@ export type JournalCost = {
   size: number
   file: JournalSideCost
   memory: JournalSideCost
-  /** What the file adds per order: file total − memory total (medians over rounds). */
+  /** What the file adds per order: file total − memory total (each the sum of its medians over rounds). */
   fileExtraUs: number
 }
 
@@ -38,11 +38,12 @@ export async function measureJournalCost(dir: string, options: { sizes: number[]
         sides[side].push(await runSide(path, size, Math.max(size, options.orders)))
       }
     }
-    const cost = (runs: JournalSideCost[]): JournalSideCost => ({
-      userUs: median(runs.map((run) => run.userUs)),
-      systemUs: median(runs.map((run) => run.systemUs)),
-      totalUs: median(runs.map((run) => run.totalUs)),
-    })
+    // The total is the sum of the two medians, so a side's figures always add up.
+    const cost = (runs: JournalSideCost[]): JournalSideCost => {
+      const userUs = median(runs.map((run) => run.userUs))
+      const systemUs = median(runs.map((run) => run.systemUs))
+      return { userUs, systemUs, totalUs: userUs + systemUs }
+    }
     const file = cost(sides.file)
     const memory = cost(sides.memory)
     results.push({ size, file, memory, fileExtraUs: file.totalUs - memory.totalUs })
