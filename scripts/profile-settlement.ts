@@ -6,7 +6,9 @@
 // figures and where the profile was written. Not a measurement: the profiler costs CPU.
 // `--subject least` runs the least a relayer does per order instead
 // (bench/servers/leastRelayer.ts), `both` the two in turn, `--runs` times each, so the
-// relayer's CPU per order can be read against that floor (with `--no-profile`).
+// relayer's CPU per order can be read against that floor (with `--no-profile`); on
+// `--chain interval` it simulates at `pending` (LEAST_SIMULATE=pending), as the bench's
+// interval side does.
 // `--count-rpc` puts the bench's counting proxy in front of anvil and prints the calls
 // (and HTTP requests) per order. `--flood R` floods POST /broker with MALFORMED_ORDER
 // bodies at R req/s while the orders run, as the bench's flood row does.
@@ -82,7 +84,8 @@ try {
                 flooded = await flood.stop()
               }
             }
-      const result = await relayerRun(contextFor(exes[subject]!), work, { alongside })
+      const env = subject === 'least' && chain === 'interval' ? { LEAST_SIMULATE: 'pending' } : undefined
+      const result = await relayerRun(contextFor(exes[subject]!), work, { alongside, env })
       console.log(
         `${subject}: ${chain}, ${orders} orders, ${clients} clients: ${result.perSecond.toFixed(0)} orders/s, p50 ${result.p50.toFixed(0)} ms, p99 ${result.p99.toFixed(0)} ms, ` +
           `relayer ${result.relayerCpuPer1000?.toFixed(2)} s CPU per 1000 (${threadSplit(result.relayerThreadsPer1000)}), anvil ${result.anvilCpuPer1000.toFixed(2)} s, ` +

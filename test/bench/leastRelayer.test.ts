@@ -4,12 +4,15 @@
 // its key reverted. A floor that skipped work would make the comparison worthless.
 // It gets out of anvil's automine stall as the relayer does; and a run whose server stops
 // answering (as it did, before that) ends at its stall limit instead of hanging the bench.
+// With LEAST_SIMULATE=pending (the interval row's side) it checks orders against its own
+// txs still in the pool, in batch calls, as the relayer does.
 import { afterAll, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import type { Hex } from 'viem'
 import { oneOffContext } from '../../scripts/bench/lib/context.ts'
+import { presignOrders } from '../../scripts/bench/lib/orders.ts'
 import { relayerRun } from '../../scripts/bench/lib/settlementRuns.ts'
 import { prepareWork } from '../../scripts/bench/lib/settlementWork.ts'
 import { waitFor } from '../helpers/waitFor.ts'
@@ -91,4 +94,55 @@ test('a run whose server stops answering ends after its stall limit, the unanswe
   expect(result.statuses).toEqual({ 'no answer (the run stalled)': 3 })
   expect(result.failed).toBe(3)
   expect(lines.some((line) => line.includes('no answer for 1.5 s') && line.includes('0 of 3 orders answered'))).toBe(true)
+})
+
+test('at pending, on 0.25 s blocks, it settles every order once in batched simulations, and no tx from its key reverts', async () => {
+  const context = { ...leastContext(), countRpc: true }
+  const work = await prepareWork(context, 'interval', { orders: 48, clients: 16, label: 'least relayer pending test', baseline: false })
+  const result = await relayerRun(context, work, { env: { LEAST_SIMULATE: 'pending' } })
+  expect(result.statuses).toEqual({ '200': 48 })
+  expect(result.settled).toBe(48)
+  expect(result.twice).toBe(0)
+  expect(result.reverted).toBe(0)
+  expect(result.nonceErrors).toBe(0)
+  // Orders that came together went in one call: fewer eth_calls than orders.
+  const calls = Number(/eth_call (\d+(?:\.\d+)?)(?! in all)/.exec(result.rpcPerOrder ?? '')?.[1] ?? Number.NaN)
+  expect(calls).toBeGreaterThan(0)
+  expect(calls).toBeLessThan(1)
+})
+
+// What `pending` is for: an order whose tx still waits in the pool, sent again, is refused
+// before any gas is spent. At `latest` (the default) the second copy is sent and reverts.
+test('at pending, an order sent again while its tx waits in the pool is refused WOULD_REVERT, and only the first is sent', async () => {
+  const context = leastContext()
+  const work = await prepareWork(context, 'automine', { orders: 1, clients: 1, label: 'least relayer pending refusal test', baseline: false })
+  const answers: Array<{ status: number; code?: string }> = []
+  const result = await relayerRun(context, work, {
+    env: { LEAST_SIMULATE: 'pending' },
+    alongside: async (url, devnet) => {
+      const [request] = await presignOrders(devnet, 1, { label: 'pending refusal' })
+      const post = () =>
+        fetch(`${url}/broker`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(request) }).then(async (response) => ({
+          status: response.status,
+          code: ((await response.json()) as { code?: string }).code,
+        }))
+      await devnet.testClient.setAutomine(false)
+      const first = post()
+      await waitFor(
+        "the order's tx in anvil's pool",
+        async () => Number(((await devnet.publicClient.request({ method: 'txpool_status' as never })) as { pending: Hex }).pending) === 1,
+        10_000,
+        20,
+      )
+      answers.push(await post())
+      await devnet.testClient.mine({ blocks: 1 })
+      await devnet.testClient.setAutomine(true)
+      answers.push(await first)
+      return async () => {}
+    },
+  })
+  expect(answers).toEqual([{ status: 400, code: 'WOULD_REVERT' }, { status: 200, code: undefined }])
+  // The work's own order settled after, and no tx of the key reverted: the copy was never sent.
+  expect(result.statuses).toEqual({ '200': 1 })
+  expect(result.reverted).toBe(0)
 })

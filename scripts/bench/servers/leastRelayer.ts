@@ -18,6 +18,9 @@
 // every later order waits behind that tx for good.
 // Reads the relayer's variables (RELAYER_PK, RELAYER_CHAIN_ID, RELAYER_RPC_URL,
 // RELAYER_WS_URL, RELAYER_BROKER, RELAYER_PORT, RELAYER_DB); arguments are ignored.
+// LEAST_SIMULATE=pending simulates at `pending` as the relayer does, in batch calls
+// (leastPendingSimulator.ts), for interval-mined chains; by default each order is one
+// `eth_call` at `latest` (below).
 import { Database } from 'bun:sqlite'
 import { fdatasync, openSync } from 'node:fs'
 import type { Hex } from 'viem'
@@ -33,6 +36,7 @@ import { signTransaction } from '../../../src/relayer/submitter/signTransaction.
 import { createLogger } from '../../../src/shared/index.ts'
 import { keccak256, keccakReady } from '../../../src/wire/index.ts'
 import { rpc, rpcBatchAnswers } from '../lib/rpc.ts'
+import { createLeastPendingSimulator } from './leastPendingSimulator.ts'
 
 type Log = { address: Hex; topics: Hex[]; data: Hex; transactionHash: Hex }
 
@@ -113,7 +117,7 @@ const gasFor = (adapter: Hex, data: Hex) => {
 // relayer pays once per batch (all its orders in one call, simulation/batchCall.ts) and
 // this server, one call per order, would pay per order, slowing anvil by about a half
 // and with it the batches. On automine the relayer's own txs are mined at once anyway.
-const simulate = batched(async (calls: Array<{ data: Hex; gas: bigint }>) => {
+const simulateAtLatest = batched(async (calls: Array<{ data: Hex; gas: bigint }>) => {
   const { maxFeePerGas, maxPriorityFeePerGas } = fees()
   const answers = await rpcBatchAnswers(
     rpcUrl,
@@ -124,6 +128,9 @@ const simulate = batched(async (calls: Array<{ data: Hex; gas: bigint }>) => {
   )
   return answers.map((answer) => answer?.error?.message)
 })
+const simulateMode = process.env.LEAST_SIMULATE ?? 'latest'
+if (simulateMode !== 'latest' && simulateMode !== 'pending') throw new Error(`LEAST_SIMULATE must be latest or pending, not ${simulateMode}`)
+const simulate = simulateMode === 'pending' ? createLeastPendingSimulator({ rpcUrl, from: account.address, broker, fees }).simulate : simulateAtLatest
 
 // Mined outcomes by tx hash, waiting for the look that finds them.
 const waiting = new Map<Hex, { slot: Slot; resolve: (answer: { status: number; body: string }) => void }>()
