@@ -9,7 +9,7 @@ import type { BenchContext } from './lib/context.ts'
 import { type Row, row } from './lib/report.ts'
 import { type RunResult, relayerRun, settlementChecks } from './lib/settlementRuns.ts'
 import { prepareWork } from './lib/settlementWork.ts'
-import { median } from './lib/stats.ts'
+import { median, pairByPair } from './lib/stats.ts'
 
 export type JournalOptions = { orders: number; clients: number }
 
@@ -25,7 +25,6 @@ export async function benchJournal(context: BenchContext, options: JournalOption
     }
   }
   const { checks, failedChecks } = settlementChecks(runs.file, runs.memory, options.orders)
-  const pairs = runs.file.map((file, index) => file.perSecond / runs.memory[index]!.perSecond)
   const cpu = (side: RunResult[]) => median(side.map((result) => result.relayerCpuPer1000 ?? Number.NaN)).toFixed(2)
   return [
     row({
@@ -38,7 +37,7 @@ export async function benchJournal(context: BenchContext, options: JournalOption
       target: { op: '>=', value: 0.95 },
       checks: {
         ...checks,
-        'pair by pair': `${pairs.map((ratio) => ratio.toFixed(2)).join(' ')} (median ${median(pairs).toFixed(2)})`,
+        'pair by pair': pairByPair(runs.file.map((result) => result.perSecond), runs.memory.map((result) => result.perSecond)),
         'relayer CPU per 1000 orders': `a file ${cpu(runs.file)} s, :memory: ${cpu(runs.memory)} s`,
       },
       failedChecks,

@@ -17,7 +17,7 @@ import { rpc, rpcBatch } from '../../scripts/bench/lib/rpc.ts'
 import { startRpcCounter } from '../../scripts/bench/lib/rpcCounter.ts'
 import { cpuBoundChecks, type RunResult, threadChecks } from '../../scripts/bench/lib/settlementRuns.ts'
 import { startChain } from '../../scripts/bench/lib/settlementWork.ts'
-import { percentile } from '../../scripts/bench/lib/stats.ts'
+import { pairByPair, percentile } from '../../scripts/bench/lib/stats.ts'
 import { startSteadyLoad } from '../../scripts/bench/lib/steadyLoad.ts'
 import { devnetAccounts } from '../../src/devnet/index.ts'
 import { waitFor } from '../helpers/waitFor.ts'
@@ -103,6 +103,11 @@ test('percentiles are nearest-rank', () => {
   expect(percentile(values, 99)).toBe(99)
   expect(percentile(values, 100)).toBe(100)
   expect(percentile([7], 99)).toBe(7)
+})
+
+test('pair by pair: each run against the baseline run beside it, in run order, and their median', () => {
+  expect(pairByPair([604, 706, 702], [606, 454, 453])).toBe('1.00 1.56 1.55 (median 1.55)')
+  expect(pairByPair([2, 1], [1, 2])).toBe('2.00 0.50 (median 1.25)')
 })
 
 test('a difference target compares subject minus baseline, in the row unit', () => {

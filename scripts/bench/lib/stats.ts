@@ -6,6 +6,12 @@ export function median(values: readonly number[]): number {
   return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2
 }
 
+/** Each subject run's ratio to the baseline run beside it (the runs alternate), and their median: `0.95 0.94 0.71 (median 0.94)`. */
+export function pairByPair(subject: readonly number[], baseline: readonly number[]): string {
+  const ratios = subject.map((value, index) => value / baseline[index]!)
+  return `${ratios.map((ratio) => ratio.toFixed(2)).join(' ')} (median ${median(ratios).toFixed(2)})`
+}
+
 /** Rounds to `digits` significant decimals for display and JSON. */
 export function round(value: number, digits = 3): number {
   if (!Number.isFinite(value)) return value
