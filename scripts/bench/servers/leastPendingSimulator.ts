@@ -8,12 +8,11 @@
 // the state this check brings on anvil (docs/benchmarks.md).
 import type { Address, Hex } from 'viem'
 import { batchSimulatorRuntimeBytecode } from '../../../src/chain/index.ts'
-import { batchGas, itemGas } from '../../../src/relayer/simulation/batchCall.ts'
+import { batchGas, type Fees, itemGas } from '../../../src/relayer/simulation/batchCall.ts'
 import { decodeSimulateResults, encodeSimulateCall, type SimulateCall } from '../../../src/relayer/simulation/batchAbi.ts'
 import { executionGas } from '../../../src/relayer/simulation/intrinsicGas.ts'
 import { rpcBatchAnswers } from '../lib/rpc.ts'
 
-type Fees = { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }
 type Waiting = { data: Hex; gas: bigint; resolve: (reverted: string | undefined) => void }
 
 const hex = (value: bigint) => `0x${value.toString(16)}`
