@@ -21,6 +21,13 @@ export const orderTupleAbi = [
   },
 ] as const
 
+// The bytes `hashOrder` hashes, reused from one call to the next (it never yields, so
+// no two calls share them). With a freshly made array each call, `hashOrder` took about
+// a fifth longer (0.8–1 µs, alternating in one process): hash-wasm reads its input's
+// `.buffer`, and JavaScriptCore gives a new typed array a buffer of its own on that
+// read. Every `POST /broker` hashes its order before its fee floor is checked.
+let hashInput = new Uint8Array(1024)
+
 /**
  * `keccak256(abi.encode(order))`, byte for byte the Broker's `hashOrder`. The struct
  * is dynamic (it holds `bytes`), so the encoding starts with the 0x20 offset word.
@@ -31,7 +38,12 @@ export const orderTupleAbi = [
  * const orderHash = hashOrder(order) // 0x…32 bytes
  */
 export function hashOrder(order: Order | OrderStruct): Hex {
-  return keccak256Bytes(encodeOrderBytes(order))
+  const size = encodedSize(order)
+  if (hashInput.length < size) hashInput = new Uint8Array(size)
+  const bytes = hashInput.subarray(0, size)
+  bytes.fill(0)
+  writeOrder(bytes, order)
+  return keccak256Bytes(bytes)
 }
 
 /** `abi.encode(order)` as hex: the same bytes as viem's `encodeAbiParameters(orderTupleAbi, [order])`. */
@@ -48,9 +60,22 @@ const word = 32
  * is checked). Throws on a value the ABI cannot carry, as viem does.
  */
 export function encodeOrderBytes(order: Order | OrderStruct): Uint8Array {
+  const bytes = new Uint8Array(encodedSize(order))
+  writeOrder(bytes, order)
+  return bytes
+}
+
+/** Bytes of `abi.encode(order)`: ten words, then `params` padded to whole words. */
+function encodedSize({ params }: Order | OrderStruct): number {
+  return 10 * word + Math.ceil(paramByteCount(params) / word) * word
+}
+
+const paramByteCount = (params: string) => Math.max(0, Math.floor((params.length - 2) / 2))
+
+/** Writes `abi.encode(order)` into `bytes`: zeroed, and exactly `encodedSize(order)` long. */
+function writeOrder(bytes: Uint8Array, order: Order | OrderStruct): void {
   const { params, feeBps } = order
-  const paramBytes = Math.max(0, Math.floor((params.length - 2) / 2))
-  const bytes = new Uint8Array(10 * word + Math.ceil(paramBytes / word) * word)
+  const paramBytes = paramByteCount(params)
   // Words: 0x20 (where the tuple starts), consumer, adapter, 0x100 (where params starts),
   // payToken, payee, amount, nonce, feeBps, then params: its length and its bytes.
   bytes[word - 1] = 0x20
@@ -73,7 +98,6 @@ export function encodeOrderBytes(order: Order | OrderStruct): Uint8Array {
   bytes[9 * word - 1] = feeBps & 0xff
   // The length word of `params` (a byte count, well under 2^53).
   for (let at = 10 * word - 1, left = paramBytes; left > 0; at--, left = Math.floor(left / 256)) bytes[at] = left % 256
-  return bytes
 }
 
 /** `0x` + 40 hex digits, right-aligned in the word at `at`; false for anything else. */

@@ -1,10 +1,10 @@
 // `hashOrder` (src/wire) against the deployed Broker's `hashOrder` view, for a generated
 // table of orders plus the edge cases, checked through one batched JSON-RPC request.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { type Address, bytesToHex, createPublicClient, getAddress, type Hex, http } from 'viem'
+import { type Address, bytesToHex, createPublicClient, encodeAbiParameters, getAddress, type Hex, http, keccak256 } from 'viem'
 import { brokerAbi } from '../../src/chain/index.ts'
 import { type Devnet, startDevnet } from '../../src/devnet/index.ts'
-import { hashOrder, maxUint256, type Order, type OrderStruct, toOrderJson, toOrderStruct } from '../../src/wire/index.ts'
+import { hashOrder, maxUint256, type Order, orderTupleAbi, type OrderStruct, toOrderJson, toOrderStruct } from '../../src/wire/index.ts'
 
 let devnet: Devnet
 
@@ -124,6 +124,22 @@ test('changing any single field changes the hash', () => {
   ]
   const hashes = new Set([order, ...variants].map((item) => hashOrder(item)))
   expect(hashes.size).toBe(variants.length + 1)
+})
+
+// hashOrder writes into bytes it reuses from call to call: what an earlier order (a
+// longer one, one of all-ones, or one refused halfway through) left there must not
+// reach the next hash.
+test('a hash does not depend on the orders hashed before it', () => {
+  const expectedOf = (order: OrderStruct) => keccak256(encodeAbiParameters(orderTupleAbi, [order]))
+  const allMax = edgeCases.find(([name]) => name === 'all max')![1]
+  const allZero = edgeCases.find(([name]) => name === 'all zero and empty')![1]
+  const long: OrderStruct = { ...allMax, params: `0x${'ff'.repeat(5000)}` }
+  const refusedHalfway = { ...toOrderJson(allMax), payee: 'not an address' }
+  const sequence = [long, allZero, allMax, base, allZero, ...generated.slice(0, 20).map(([, order]) => order)]
+  for (const order of sequence) {
+    expect(hashOrder(order)).toBe(expectedOf(order))
+    expect(() => hashOrder(refusedHalfway)).toThrow('not 0x followed by 40 hex digits')
+  }
 })
 
 /** Flips the case of the first letter digit of an address's hex, breaking its checksum. */
