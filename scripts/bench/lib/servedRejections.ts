@@ -1,0 +1,126 @@
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { signOrder } from '../../../src/client/index.ts'
+import { RelayError } from '../../../src/relayer/errors.ts'
+import { createBodyDeadlines } from '../../../src/relayer/http/bodyDeadlines.ts'
+import { maxBodyBytes, readJsonBody } from '../../../src/relayer/http/readJsonBody.ts'
+import { createRelayer, readRelayerConfig } from '../../../src/relayer/index.ts'
+import { checkRequest } from '../../../src/relayer/pipeline.ts'
+import { silentLogger } from '../../../src/shared/index.ts'
+import { keccakReady } from '../../../src/wire/index.ts'
+import { median } from './stats.ts'
+
+/**
+ * The routes a served rejection is measured on, each one step more of the relayer's:
+ * - `least`: the body as text, parsed, the relayer's three checks, the access line (the
+ *   least relayer's route, scripts/bench/servers/leastRelayer.ts);
+ * - `leastDeadline`: the same, the body read within the relayer's body deadline
+ *   (`createBodyDeadlines().within`);
+ * - `leastRead`: the same, the body read by the relayer's `readJsonBody` (content type,
+ *   size limit, deadline, UTF-8);
+ * - `relayer`: the relayer's `POST /broker` as served (its metrics and drain too).
+ */
+export const servedStages = ['least', 'leastDeadline', 'leastRead', 'relayer'] as const
+export type ServedStage = (typeof servedStages)[number]
+export type RejectionBody = 'malformed' | 'belowFloor'
+
+export type ServedRejectionCost = {
+  stage: ServedStage
+  /** µs of this process's CPU per request (server and client: the client's share is the same for every stage), median of the rounds. */
+  us: number
+  /** This stage less `least`, µs, the median of the rounds' differences (0 for `least`). */
+  overLeastUs: number
+  /** The answers of every round: status → count. */
+  statuses: Record<number, number>
+}
+
+const address = (byte: string) => `0x${byte.repeat(20)}` as const
+const chainId = 31337
+
+/** A signed order with feeBps 50 (the relayer's floor here is 100) and the same order with a fractional amount: `FEE_BELOW_FLOOR` and `MALFORMED_ORDER`. */
+export async function rejectionBodies(): Promise<Record<RejectionBody, string>> {
+  const consumer = privateKeyToAccount(generatePrivateKey())
+  const request = await signOrder({
+    account: consumer,
+    order: { consumer: consumer.address, adapter: address('0a'), params: `0x${'00'.repeat(31)}01`, payToken: address('0b'), payee: address('0c'), amount: '10000000', nonce: '123456789012345678901234567890', feeBps: 50 },
+    broker: address('0d'),
+    chainId,
+    domain: { name: 'USD Coin', version: '2', chainId, verifyingContract: address('0b') },
+    validBefore: BigInt(Math.floor(Date.now() / 1000) + 86_400),
+  })
+  return { malformed: JSON.stringify({ ...request, order: { ...request.order, amount: '10.5' } }), belowFloor: JSON.stringify(request) }
+}
+
+/**
+ * What a rejection costs each route over real HTTP, in one process: one `Bun.serve`
+ * serves every stage, and this process's own `fetch` client (`inFlight` requests at a
+ * time) loads them in alternating rounds of `requests`. Measuring in one process makes
+ * the machine's swings fall on the stages of a round alike, which separate servers
+ * loaded in turn do not (their rounds differed by ±30 % on a 2-core machine); the
+ * differences to `least` are still taken round by round. No chain: the relayer is built
+ * against an RPC URL it never calls, as a rejection never reaches the node.
+ */
+export async function measureServedRejections(options: { body: RejectionBody; rounds: number; requests: number; inFlight?: number; stages?: readonly ServedStage[] }): Promise<ServedRejectionCost[]> {
+  const stages = servedStages.filter((stage) => stage === 'least' || (options.stages ?? servedStages).includes(stage))
+  const body = (await rejectionBodies())[options.body]
+  const relayer = createRelayer(
+    readRelayerConfig({ RELAYER_PK: generatePrivateKey(), RELAYER_CHAIN_ID: String(chainId), RELAYER_RPC_URL: 'http://127.0.0.1:9', RELAYER_BROKER: address('0d'), RELAYER_FEE_FLOOR_BPS: '100', RELAYER_DB: ':memory:' }),
+    { logger: silentLogger, version: 'profile' },
+  )
+  await keccakReady
+  const deadlines = createBodyDeadlines(10_000)
+  const late = () => new Error('the body did not arrive in time')
+  const headers = { 'content-type': 'application/json' }
+  const refuse = (read: (request: Request) => Promise<unknown>) => async (request: Request) => {
+    const checked = checkRequest(relayer.context, await read(request))
+    const refusal = checked instanceof RelayError ? checked : new RelayError('MALFORMED_ORDER', 'passed the checks')
+    silentLogger.info(`POST /broker ${refusal.status} ${refusal.code}`, { method: 'POST', path: '/broker', status: refusal.status, code: refusal.code })
+    return new Response(JSON.stringify(refusal.toBody()), { status: refusal.status, headers })
+  }
+  const routes: Record<ServedStage, (request: Request) => Promise<Response>> = {
+    least: refuse(async (request) => JSON.parse(await request.text())),
+    leastDeadline: refuse(async (request) => JSON.parse(await deadlines.within(request.text(), late))),
+    leastRead: refuse((request) => readJsonBody(request, { maxBytes: maxBodyBytes, deadlineMs: 10_000, deadlines })),
+    relayer: (request) => relayer.routes['/broker'].POST(request),
+  }
+  const server = Bun.serve({ hostname: '127.0.0.1', port: 0, routes: Object.fromEntries(stages.map((stage) => [`/${stage}`, { POST: routes[stage] }])) })
+  const statuses = new Map<ServedStage, Record<number, number>>(stages.map((stage) => [stage, {}]))
+  const cpuUs = () => {
+    const { user, system } = process.cpuUsage()
+    return user + system
+  }
+  async function round(stage: ServedStage, requests: number): Promise<number> {
+    const url = `http://127.0.0.1:${server.port}/${stage}`
+    const seen = statuses.get(stage)!
+    let left = requests
+    const started = cpuUs()
+    await Promise.all(
+      Array.from({ length: options.inFlight ?? 32 }, async () => {
+        while (left-- > 0) {
+          const response = await fetch(url, { method: 'POST', headers, body })
+          await response.arrayBuffer()
+          seen[response.status] = (seen[response.status] ?? 0) + 1
+        }
+      }),
+    )
+    return (cpuUs() - started) / requests
+  }
+  try {
+    for (const stage of stages) await round(stage, Math.min(options.requests, 2_000)) // warm-up
+    for (const seen of statuses.values()) for (const status of Object.keys(seen)) delete seen[Number(status)]
+    const costs = new Map<ServedStage, number[]>(stages.map((stage) => [stage, []]))
+    const overLeast = new Map<ServedStage, number[]>(stages.map((stage) => [stage, []]))
+    for (let index = 0; index < options.rounds; index++) {
+      // Each round starts at another stage, so none always runs first.
+      const order = stages.map((_, at) => stages[(at + index) % stages.length]!)
+      const taken = new Map<ServedStage, number>()
+      for (const stage of order) taken.set(stage, await round(stage, options.requests))
+      for (const stage of stages) {
+        costs.get(stage)!.push(taken.get(stage)!)
+        overLeast.get(stage)!.push(taken.get(stage)! - taken.get('least')!)
+      }
+    }
+    return stages.map((stage) => ({ stage, us: median(costs.get(stage)!), overLeastUs: median(overLeast.get(stage)!), statuses: statuses.get(stage)! }))
+  } finally {
+    server.stop(true)
+  }
+}
