@@ -21,29 +21,23 @@
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { Hono } from 'hono'
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { cpuSeconds } from './bench/lib/cpu.ts'
 import { startFlood } from './bench/lib/floodLoad.ts'
+import { rejectingRelayer, rejectionBodies } from './bench/lib/rejectionFixtures.ts'
 
 const [mode, stage, portText] = Bun.argv.slice(2)
-const address = (byte: string) => `0x${byte.repeat(20)}` as const
-const chainId = 31337
 
 if (mode === 'serve') await serve(stage!, Number(portText))
 else await drive()
 
 async function serve(stage: string, port: number) {
-  const { createRelayer, readRelayerConfig } = await import('../src/relayer/index.ts')
   const { checkRequest } = await import('../src/relayer/pipeline.ts')
   const { RelayError } = await import('../src/relayer/errors.ts')
   const { createLogger } = await import('../src/shared/index.ts')
   const { createLineWriter } = await import('../src/cli/lib/lineWriter.ts')
-  const { keccakReady } = await import('../src/wire/index.ts')
   const out = createLineWriter((text) => process.stdout.write(text))
   const logger = createLogger((line) => out.line(line))
-  const config = readRelayerConfig({ RELAYER_PK: generatePrivateKey(), RELAYER_CHAIN_ID: String(chainId), RELAYER_RPC_URL: 'http://127.0.0.1:9', RELAYER_BROKER: address('0d'), RELAYER_FEE_FLOOR_BPS: '100', RELAYER_DB: ':memory:' })
-  const relayer = createRelayer(config, { logger, version: 'profile' })
-  await keccakReady
+  const relayer = await rejectingRelayer(logger)
   const failure = { ok: false, code: 'MALFORMED_ORDER', message: 'malformed request: order.amount expected a decimal string' }
   const refusal = (body: unknown) => {
     const checked = checkRequest(relayer.context, body)
@@ -95,17 +89,8 @@ async function drive() {
   const seconds = Number(values.seconds ?? 3)
   const rate = values.rate === undefined ? undefined : Number(values.rate)
   if (rate !== undefined && !(Number.isInteger(rate) && rate > 0)) throw new Error(`--rate takes requests per second, a whole number from 1 (got ${values.rate})`)
-  const { signOrder } = await import('../src/client/index.ts')
-  const consumer = privateKeyToAccount(generatePrivateKey())
-  const request = await signOrder({
-    account: consumer,
-    order: { consumer: consumer.address, adapter: address('0a'), params: `0x${'00'.repeat(31)}01`, payToken: address('0b'), payee: address('0c'), amount: '10000000', nonce: '123456789012345678901234567890', feeBps: 50 },
-    broker: address('0d'),
-    chainId,
-    domain: { name: 'USD Coin', version: '2', chainId, verifyingContract: address('0b') },
-    validBefore: BigInt(Math.floor(Date.now() / 1000) + 86_400),
-  })
-  const bodies = { MALFORMED_ORDER: JSON.stringify({ ...request, order: { ...request.order, amount: '10.5' } }), FEE_BELOW_FLOOR: JSON.stringify(request) }
+  const signed = await rejectionBodies()
+  const bodies = { MALFORMED_ORDER: signed.malformed, FEE_BELOW_FLOOR: signed.belowFloor }
   const { freePort } = await import('../src/shared/index.ts')
   const known = ['baseline', 'checks', 'bunRoute', 'appBare', 'appOps', 'relayer', 'hono']
   const asked = values.stages?.split(',') ?? known

@@ -8,7 +8,8 @@
 // separate processes loaded in turn (scripts/profile-rejections-http.ts). No chain needed.
 import { parseArgs } from 'node:util'
 import { wholeFrom } from './bench/lib/flags.ts'
-import { measureServedRejections, type RejectionBody, type ServedStage, servedStages } from './bench/lib/servedRejections.ts'
+import type { RejectionBody } from './bench/lib/rejectionFixtures.ts'
+import { measureServedRejections, type ServedStage, servedStages } from './bench/lib/servedRejections.ts'
 
 const { values } = parseArgs({
   args: Bun.argv.slice(2),

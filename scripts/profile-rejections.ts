@@ -5,9 +5,6 @@
 // `bun --cpu-prof` to see where one stage's time goes.
 import { Hono } from 'hono'
 import { parseArgs } from 'node:util'
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { signOrder } from '../src/client/index.ts'
-import { createRelayer, readRelayerConfig } from '../src/relayer/index.ts'
 import { createRelayerApp } from '../src/relayer/http/app.ts'
 import { createRequestDrain } from '../src/relayer/http/requestDrain.ts'
 import { readJsonBody } from '../src/relayer/http/readJsonBody.ts'
@@ -16,47 +13,14 @@ import { checkOrderHash } from '../src/relayer/steps/checkOrderHash.ts'
 import { checkRequest } from '../src/relayer/pipeline.ts'
 import { RelayError } from '../src/relayer/errors.ts'
 import { silentLogger } from '../src/shared/index.ts'
-import { keccakReady } from '../src/wire/index.ts'
+import { rejectingRelayer, rejectionBodies } from './bench/lib/rejectionFixtures.ts'
 
 const { values } = parseArgs({ args: Bun.argv.slice(2), options: { n: { type: 'string' }, rounds: { type: 'string' }, only: { type: 'string' } } })
 const n = Number(values.n ?? 30_000)
 const rounds = Number(values.rounds ?? 5)
 
-const address = (byte: string) => `0x${byte.repeat(20)}` as const
-const chainId = 31337
-const consumer = privateKeyToAccount(generatePrivateKey())
-const request = await signOrder({
-  account: consumer,
-  order: {
-    consumer: consumer.address,
-    adapter: address('0a'),
-    params: `0x${'00'.repeat(31)}01`,
-    payToken: address('0b'),
-    payee: address('0c'),
-    amount: '10000000',
-    nonce: '123456789012345678901234567890',
-    feeBps: 50,
-  },
-  broker: address('0d'),
-  chainId,
-  domain: { name: 'USD Coin', version: '2', chainId, verifyingContract: address('0b') },
-  validBefore: BigInt(Math.floor(Date.now() / 1000) + 86_400),
-})
-const bodies = {
-  malformed: JSON.stringify({ ...request, order: { ...request.order, amount: '10.5' } }),
-  belowFloor: JSON.stringify(request),
-}
-
-const config = readRelayerConfig({
-  RELAYER_PK: generatePrivateKey(),
-  RELAYER_CHAIN_ID: String(chainId),
-  RELAYER_RPC_URL: 'http://127.0.0.1:9',
-  RELAYER_BROKER: address('0d'),
-  RELAYER_FEE_FLOOR_BPS: '100',
-  RELAYER_DB: ':memory:',
-})
-const relayer = createRelayer(config, { logger: silentLogger, version: 'profile' })
-await keccakReady
+const bodies = await rejectionBodies()
+const relayer = await rejectingRelayer(silentLogger)
 
 const post = (body: string) =>
   new Request('http://relayer/broker', { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(body.length) }, body })

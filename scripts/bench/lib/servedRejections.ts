@@ -1,12 +1,9 @@
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { signOrder } from '../../../src/client/index.ts'
 import { RelayError } from '../../../src/relayer/errors.ts'
 import { createBodyDeadlines } from '../../../src/relayer/http/bodyDeadlines.ts'
 import { maxBodyBytes, readJsonBody } from '../../../src/relayer/http/readJsonBody.ts'
-import { createRelayer, readRelayerConfig } from '../../../src/relayer/index.ts'
 import { checkRequest } from '../../../src/relayer/pipeline.ts'
 import { silentLogger } from '../../../src/shared/index.ts'
-import { keccakReady } from '../../../src/wire/index.ts'
+import { type RejectionBody, rejectingRelayer, rejectionBodies } from './rejectionFixtures.ts'
 import { median } from './stats.ts'
 
 /**
@@ -21,8 +18,6 @@ import { median } from './stats.ts'
  */
 export const servedStages = ['least', 'leastDeadline', 'leastRead', 'relayer'] as const
 export type ServedStage = (typeof servedStages)[number]
-export type RejectionBody = 'malformed' | 'belowFloor'
-
 export type ServedRejectionCost = {
   stage: ServedStage
   /** µs of this process's CPU per request (server and client: the client's share is the same for every stage), median of the rounds. */
@@ -33,40 +28,18 @@ export type ServedRejectionCost = {
   statuses: Record<number, number>
 }
 
-const address = (byte: string) => `0x${byte.repeat(20)}` as const
-const chainId = 31337
-
-/** A signed order with feeBps 50 (the relayer's floor here is 100) and the same order with a fractional amount: `FEE_BELOW_FLOOR` and `MALFORMED_ORDER`. */
-export async function rejectionBodies(): Promise<Record<RejectionBody, string>> {
-  const consumer = privateKeyToAccount(generatePrivateKey())
-  const request = await signOrder({
-    account: consumer,
-    order: { consumer: consumer.address, adapter: address('0a'), params: `0x${'00'.repeat(31)}01`, payToken: address('0b'), payee: address('0c'), amount: '10000000', nonce: '123456789012345678901234567890', feeBps: 50 },
-    broker: address('0d'),
-    chainId,
-    domain: { name: 'USD Coin', version: '2', chainId, verifyingContract: address('0b') },
-    validBefore: BigInt(Math.floor(Date.now() / 1000) + 86_400),
-  })
-  return { malformed: JSON.stringify({ ...request, order: { ...request.order, amount: '10.5' } }), belowFloor: JSON.stringify(request) }
-}
-
 /**
  * What a rejection costs each route over real HTTP, in one process: one `Bun.serve`
  * serves every stage, and this process's own `fetch` client (`inFlight` requests at a
  * time) loads them in alternating rounds of `requests`. Measuring in one process makes
  * the machine's swings fall on the stages of a round alike, which separate servers
  * loaded in turn do not (their rounds differed by ±30 % on a 2-core machine); the
- * differences to `least` are still taken round by round. No chain: the relayer is built
- * against an RPC URL it never calls, as a rejection never reaches the node.
+ * differences to `least` are still taken round by round. No chain (rejectionFixtures.ts).
  */
 export async function measureServedRejections(options: { body: RejectionBody; rounds: number; requests: number; inFlight?: number; stages?: readonly ServedStage[] }): Promise<ServedRejectionCost[]> {
   const stages = servedStages.filter((stage) => stage === 'least' || (options.stages ?? servedStages).includes(stage))
   const body = (await rejectionBodies())[options.body]
-  const relayer = createRelayer(
-    readRelayerConfig({ RELAYER_PK: generatePrivateKey(), RELAYER_CHAIN_ID: String(chainId), RELAYER_RPC_URL: 'http://127.0.0.1:9', RELAYER_BROKER: address('0d'), RELAYER_FEE_FLOOR_BPS: '100', RELAYER_DB: ':memory:' }),
-    { logger: silentLogger, version: 'profile' },
-  )
-  await keccakReady
+  const relayer = await rejectingRelayer(silentLogger)
   const deadlines = createBodyDeadlines(10_000)
   const late = () => new Error('the body did not arrive in time')
   const headers = { 'content-type': 'application/json' }
