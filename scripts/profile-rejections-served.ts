@@ -1,4 +1,4 @@
-// `bun scripts/profile-rejections-served.ts [--body belowFloor|malformed] [--rounds 20] [--requests 4000] [--stages least,leastDeadline,leastRead,relayer]`:
+// `bun scripts/profile-rejections-served.ts [--body belowFloor|malformed] [--rounds 20] [--requests 4000] [--stages least,leastDeadline,leastRead,route,relayer]`:
 // what a rejection costs the relayer's `POST /broker` over real HTTP against the least
 // relayer's route, one step at a time, all served by one process to its own `fetch`
 // client in alternating rounds (bench/lib/servedRejections.ts). Prints µs of the

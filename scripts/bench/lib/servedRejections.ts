@@ -1,6 +1,8 @@
 import { RelayError } from '../../../src/relayer/errors.ts'
 import { createBodyDeadlines } from '../../../src/relayer/http/bodyDeadlines.ts'
+import { createBrokerRoute } from '../../../src/relayer/http/brokerRoute.ts'
 import { maxBodyBytes, readJsonBody } from '../../../src/relayer/http/readJsonBody.ts'
+import { createRequestObserver } from '../../../src/relayer/http/requestObserver.ts'
 import { checkRequest } from '../../../src/relayer/pipeline.ts'
 import { silentLogger } from '../../../src/shared/index.ts'
 import { type RejectionBody, rejectingRelayer, rejectionBodies } from './rejectionFixtures.ts'
@@ -14,9 +16,11 @@ import { median } from './stats.ts'
  *   (`createBodyDeadlines().within`);
  * - `leastRead`: the same, the body read by the relayer's `readJsonBody` (content type,
  *   size limit, deadline, UTF-8);
+ * - `route`: the relayer's `POST /broker` route (http/brokerRoute.ts) with the access
+ *   line only: no metrics, no drain;
  * - `relayer`: the relayer's `POST /broker` as served (its metrics and drain too).
  */
-export const servedStages = ['least', 'leastDeadline', 'leastRead', 'relayer'] as const
+export const servedStages = ['least', 'leastDeadline', 'leastRead', 'route', 'relayer'] as const
 export type ServedStage = (typeof servedStages)[number]
 export type ServedRejectionCost = {
   stage: ServedStage
@@ -53,6 +57,7 @@ export async function measureServedRejections(options: { body: RejectionBody; ro
     least: refuse(async (request) => JSON.parse(await request.text())),
     leastDeadline: refuse(async (request) => JSON.parse(await deadlines.within(request.text(), late))),
     leastRead: refuse((request) => readJsonBody(request, { maxBytes: maxBodyBytes, deadlineMs: 10_000, deadlines })),
+    route: createBrokerRoute(relayer.context, { limits: { maxBytes: maxBodyBytes, deadlineMs: 10_000, deadlines }, observer: createRequestObserver({ logger: silentLogger }) }),
     relayer: (request) => relayer.routes['/broker'].POST(request),
   }
   const server = Bun.serve({ hostname: '127.0.0.1', port: 0, routes: Object.fromEntries(stages.map((stage) => [`/${stage}`, { POST: routes[stage] }])) })
