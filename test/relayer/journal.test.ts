@@ -10,6 +10,7 @@ import { devnetAccounts } from '../../src/devnet/index.ts'
 import { createRelayer, readRelayerConfig } from '../../src/relayer/index.ts'
 import { createMemoryLogger } from '../../src/shared/index.ts'
 import { waitFor } from '../helpers/waitFor.ts'
+import { signedTx } from './support/signedTx.ts'
 import { JournalLockedError, JournalMismatchError, type NewSlot, openJournal } from '../../src/relayer/journal/index.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'order-relay-journal-test-'))
@@ -24,10 +25,7 @@ function slot(nonce: number): NewSlot {
     consumer: devnetAccounts.consumer.address,
     adapter: devnetAccounts.spare.address,
     payToken: devnetAccounts.deployer.address,
-    to: devnetAccounts.payee.address,
-    data: '0x1234',
-    gas: 200_000n,
-    tx: { hash: word(nonce), nonce, raw: '0x02f8', maxFeePerGas: 3_000_000_000n, maxPriorityFeePerGas: 1_000_000_000n, kind: 'order', signedAt: 1_700_000_000_000 + nonce },
+    tx: { hash: word(nonce), nonce, raw: signedTx({ nonce, to: devnetAccounts.payee.address, data: '0x1234' }), kind: 'order', signedAt: 1_700_000_000_000 + nonce },
   }
 }
 
@@ -37,17 +35,22 @@ test('a batch written, resolved in part and reopened: every slot and tx comes ba
   await journal.record([slot(5), slot(6), slot(7)])
   journal.resolve(5, { status: 'settled', txHash: word(5), blockNumber: 12n, outcome: '{"ok":true}' })
   journal.answered(5, 'OK')
-  await journal.replace({ hash: word(6, 'c'), nonce: 6, raw: '0x02f9', maxFeePerGas: 4_000_000_000n, maxPriorityFeePerGas: 2_000_000_000n, kind: 'replacement', signedAt: 1_700_000_001_000 }, { to: devnetAccounts.payee.address, data: '0x1234', gas: 200_000n })
+  const replacement = signedTx({ nonce: 6, to: devnetAccounts.payee.address, data: '0x1234', maxFeePerGas: 4_000_000_000n, maxPriorityFeePerGas: 2_000_000_000n })
+  await journal.replace({ hash: word(6, 'c'), nonce: 6, raw: replacement, kind: 'replacement', signedAt: 1_700_000_001_000 })
   journal.close()
 
   const again = openJournal(path, owner)
   expect(again.nextNonce()).toBe(8)
   expect(again.pending().map((each) => [each.nonce, each.txHash])).toEqual([[6, word(6, 'c')], [7, word(7)]])
   expect(again.byOrder(word(5, 'b'))).toEqual({
-    nonce: 5, orderHash: word(5, 'b'), consumer: devnetAccounts.consumer.address, adapter: devnetAccounts.spare.address, payToken: devnetAccounts.deployer.address, to: devnetAccounts.payee.address,
+    nonce: 5, orderHash: word(5, 'b'), consumer: devnetAccounts.consumer.address, adapter: devnetAccounts.spare.address, payToken: devnetAccounts.deployer.address, to: devnetAccounts.payee.address.toLowerCase() as Hex,
     data: '0x1234', gas: 200_000n, status: 'settled', txHash: word(5), blockNumber: 12n, outcome: '{"ok":true}', answer: 'OK', sentAt: 1_700_000_000_005,
   })
-  expect(again.txs(6).map((tx) => [tx.hash, tx.kind, tx.maxFeePerGas])).toEqual([[word(6), 'order', 3_000_000_000n], [word(6, 'c'), 'replacement', 4_000_000_000n]])
+  expect(again.txs(6).map((tx) => [tx.hash, tx.kind, tx.maxFeePerGas, tx.maxPriorityFeePerGas])).toEqual([
+    [word(6), 'order', 3_000_000_000n, 1_000_000_000n],
+    [word(6, 'c'), 'replacement', 4_000_000_000n, 2_000_000_000n],
+  ])
+  expect(again.tx(word(6, 'c'))?.raw).toBe(replacement)
   again.close()
 })
 
@@ -285,4 +288,76 @@ test('slots and txsByHash read many at once: what the journal holds, by nonce an
   expect(txs.size).toBe(2)
   expect(txs.get(word(3))).toEqual(journal.tx(word(3))!)
   journal.close()
+})
+
+test("a slot's call and a tx's fees are read from its signed bytes: a filler's becomes the slot's, and a resolution to an older tx gives back that tx's call", async () => {
+  const journal = openJournal(':memory:', owner)
+  await journal.record([slot(4)])
+  const order = journal.slot(4)!
+  expect({ to: order.to, data: order.data, gas: order.gas }).toEqual({ to: devnetAccounts.payee.address.toLowerCase() as Hex, data: '0x1234', gas: 200_000n })
+  const filler = signedTx({ nonce: 4, to: owner.address, gas: 21_000n, maxFeePerGas: 9_000_000_000n })
+  await journal.replace({ hash: word(4, 'f'), nonce: 4, raw: filler, kind: 'filler', signedAt: 1_700_000_002_000 })
+  expect(journal.slot(4)).toMatchObject({ to: owner.address.toLowerCase(), data: '0x', gas: 21_000n, txHash: word(4, 'f') })
+  expect(journal.tx(word(4, 'f'))).toMatchObject({ maxFeePerGas: 9_000_000_000n, maxPriorityFeePerGas: 1_000_000_000n })
+  // Every tx at a pending nonce may be mined: the order's callee and the filler's are both watched.
+  expect(journal.pendingCallees().sort()).toEqual([devnetAccounts.payee.address, devnetAccounts.spare.address, owner.address].map((address) => address.toLowerCase() as Hex).sort())
+  // The order's tx was mined after all (an upper-case hash from a node still finds it).
+  journal.resolve(4, { status: 'reverted', txHash: word(4).toUpperCase().replace('0X', '0x') as Hex, blockNumber: 3n })
+  expect(journal.slot(4)).toMatchObject({ status: 'reverted', txHash: word(4), to: devnetAccounts.payee.address.toLowerCase(), data: '0x1234', gas: 200_000n })
+  journal.close()
+})
+
+test('a tx that is not a signed EIP-1559 transaction, or is signed at another nonce, is refused and nothing of its batch is written', async () => {
+  const journal = openJournal(':memory:', owner)
+  const garbled = { ...slot(2), tx: { ...slot(2).tx, raw: '0x02f8' as Hex } }
+  expect(() => journal.record([slot(1), garbled])).toThrow('parseEip1559: not a signed EIP-1559 transaction')
+  const elsewhere = { ...slot(2), tx: { ...slot(2).tx, raw: slot(3).tx.raw } }
+  expect(() => journal.record([slot(1), elsewhere])).toThrow(`journal: tx ${word(2)} is signed at nonce 3, not 2`)
+  expect(journal.nextNonce()).toBeUndefined()
+  await journal.record([slot(1)])
+  expect(() => journal.replace({ hash: word(1, 'c'), nonce: 1, raw: '0x02c0', kind: 'replacement', signedAt: 1 })).toThrow('parseEip1559')
+  expect(journal.slot(1)?.txHash).toBe(word(1))
+  expect(journal.txs(1)).toHaveLength(1)
+  journal.close()
+})
+
+test('a journal written by an earlier version (the call and the fees copied beside the signed tx) opens: the copies are dropped, and every slot and tx reads as before', async () => {
+  const path = join(dir, 'earlier-version.sqlite')
+  const earlier = new Database(path, { create: true, strict: true })
+  earlier.exec(`
+    PRAGMA journal_mode = WAL;
+    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    CREATE TABLE slots (nonce INTEGER PRIMARY KEY, order_hash TEXT, consumer TEXT, adapter TEXT, pay_token TEXT, to_address TEXT NOT NULL, data TEXT NOT NULL, gas TEXT NOT NULL,
+      status TEXT NOT NULL, tx_hash TEXT NOT NULL, block_number INTEGER, outcome TEXT, answer TEXT, sent_at INTEGER NOT NULL);
+    CREATE INDEX slots_by_order ON slots (order_hash);
+    CREATE INDEX slots_by_status ON slots (status);
+    CREATE TABLE txs (hash TEXT PRIMARY KEY, nonce INTEGER NOT NULL, raw TEXT NOT NULL, max_fee_per_gas TEXT NOT NULL, max_priority_fee_per_gas TEXT NOT NULL, kind TEXT NOT NULL, signed_at INTEGER NOT NULL);
+    CREATE INDEX txs_by_nonce ON txs (nonce);
+    CREATE TABLE cooldowns (consumer TEXT PRIMARY KEY, until INTEGER NOT NULL, tx_hash TEXT NOT NULL);
+  `)
+  earlier.query('INSERT INTO meta (key, value) VALUES (?, ?)').run('owner', `${owner.chainId}:${owner.address.toLowerCase()}`)
+  const to = devnetAccounts.payee.address
+  const insertSlot = earlier.query('INSERT INTO slots VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
+  const insertTx = earlier.query('INSERT INTO txs VALUES (?, ?, ?, ?, ?, ?, ?)')
+  insertSlot.run(1, word(1, 'b'), devnetAccounts.consumer.address, devnetAccounts.spare.address, null, to, '0x1234', '200000', 'settled', word(1), 7, '{"ok":true}', 'OK', 10)
+  insertTx.run(word(1), 1, signedTx({ nonce: 1, to, data: '0x1234' }), '3000000000', '1000000000', 'order', 10)
+  insertSlot.run(2, word(2, 'b'), null, null, null, to, '0x5678', '300000', 'pending', word(2, 'c'), null, null, null, 20)
+  insertTx.run(word(2), 2, signedTx({ nonce: 2, to, data: '0x5678', gas: 300_000n }), '3000000000', '1000000000', 'order', 20)
+  insertTx.run(word(2, 'c'), 2, signedTx({ nonce: 2, to, data: '0x5678', gas: 300_000n, maxFeePerGas: 4_000_000_000n }), '4000000000', '1000000000', 'replacement', 21)
+  earlier.close()
+
+  const journal = openJournal(path, owner)
+  expect(journal.slot(1)).toMatchObject({ status: 'settled', to: to.toLowerCase(), data: '0x1234', gas: 200_000n, txHash: word(1), blockNumber: 7n, answer: 'OK' })
+  expect(journal.pending()).toMatchObject([{ nonce: 2, to: to.toLowerCase(), data: '0x5678', gas: 300_000n, txHash: word(2, 'c') }])
+  expect(journal.txs(2).map((tx) => tx.maxFeePerGas)).toEqual([3_000_000_000n, 4_000_000_000n])
+  expect(journal.nextNonce()).toBe(3)
+  await journal.record([slot(3)])
+  journal.close()
+  const reader = new Database(path, { readonly: true })
+  const columns = (table: string) => reader.query<{ name: string }, []>(`SELECT name FROM pragma_table_info('${table}')`).all().map(({ name }) => name)
+  expect(columns('slots')).toEqual(['nonce', 'order_hash', 'consumer', 'adapter', 'pay_token', 'status', 'tx_hash', 'block_number', 'outcome', 'answer', 'sent_at'])
+  expect(columns('txs')).toEqual(['hash', 'nonce', 'raw', 'kind', 'signed_at'])
+  reader.close()
+  // Opened again: nothing left to drop.
+  openJournal(path, owner).close()
 })

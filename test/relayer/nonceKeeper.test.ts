@@ -51,7 +51,7 @@ async function pooledAt({ baseFee, feeCap, signedAt = 0, pace, reviveAfterMs = 1
   const call = { to: devnetAccounts.spare.address, data: '0x1234' as Hex, gas: 100_000n }
   const raw = await account.signTransaction({ type: 'eip1559', chainId: 421614, nonce: 7, ...call, maxFeePerGas: feeCap, maxPriorityFeePerGas: gwei })
   const hash = keccak256(raw)
-  await journal.record([{ nonce: 7, orderHash: `0x${'ee'.repeat(32)}`, consumer: null, adapter: null, payToken: null, ...call, tx: { hash, nonce: 7, raw, maxFeePerGas: feeCap, maxPriorityFeePerGas: gwei, kind: 'order', signedAt } }])
+  await journal.record([{ nonce: 7, orderHash: `0x${'ee'.repeat(32)}`, consumer: null, adapter: null, payToken: null, tx: { hash, nonce: 7, raw, kind: 'order', signedAt } }])
   await node.client.request({ method: 'eth_sendRawTransaction', params: [raw] })
   const fees = { fresh: async () => ({ maxFeePerGas: 61n * gwei, maxPriorityFeePerGas: gwei }) } as never
   const watcher = createReceiptWatcher({ client: node.client, journal, logger, describe: async () => undefined, ...(pace ? { pace } : {}) })

@@ -9,10 +9,12 @@ import { devnetAccounts } from '../../src/devnet/index.ts'
 import { type Journal, openJournal } from '../../src/relayer/journal/index.ts'
 import { createReceiptWatcher } from '../../src/relayer/submitter/index.ts'
 import { createMemoryLogger } from '../../src/shared/index.ts'
+import { signedTx } from './support/signedTx.ts'
 
 const txHash = `0x${'c1'.repeat(32)}` as Hex
 const blockHash = `0x${'b1'.repeat(32)}` as Hex
 const broker = `0x${'0d'.repeat(20)}` as Hex
+const orderCall = '0xabcdef' as Hex
 
 /**
  * One block (number 5) holding `txHash`, which left one log at the Broker; no receipt is
@@ -45,8 +47,8 @@ function scriptedNode(options: { head?: () => number; numberedHash?: Hex } = {})
 
 async function journalWithOnePending() {
   const journal = openJournal(':memory:', { chainId: 31337, address: devnetAccounts.relayer.address })
-  const tx = { hash: txHash, nonce: 0, raw: '0x02' as Hex, maxFeePerGas: 2n, maxPriorityFeePerGas: 1n, kind: 'order' as const, signedAt: Date.now() }
-  await journal.record([{ nonce: 0, orderHash: `0x${'ee'.repeat(32)}`, consumer: null, adapter: null, payToken: null, to: broker, data: '0x', gas: 100_000n, tx }])
+  const tx = { hash: txHash, nonce: 0, raw: signedTx({ nonce: 0, to: broker, data: orderCall, gas: 100_000n }), kind: 'order' as const, signedAt: Date.now() }
+  await journal.record([{ nonce: 0, orderHash: `0x${'ee'.repeat(32)}`, consumer: null, adapter: null, payToken: null, tx }])
   return journal
 }
 
@@ -116,4 +118,20 @@ test('a pushed head\'s logs, asked by number with its tx hashes, are used when t
     expect(count(calls, 'eth_getTransactionReceipt')).toBe(0)
     journal.close()
   }
+})
+
+test("a slot's order tx mined after a filler replaced it is described by the order tx's call, not the filler's", async () => {
+  const { client } = scriptedNode()
+  const journal = await journalWithOnePending()
+  const filler = { hash: `0x${'f1'.repeat(32)}` as Hex, nonce: 0, raw: signedTx({ nonce: 0, to: devnetAccounts.relayer.address, gas: 21_000n }), kind: 'filler' as const, signedAt: Date.now() }
+  await journal.replace(filler)
+  expect(journal.slot(0)).toMatchObject({ txHash: filler.hash, data: '0x', gas: 21_000n })
+  const described: { to: Hex; data: Hex; gas: bigint; txHash: Hex }[] = []
+  const describe = async ({ to, data, gas, txHash }: { to: Hex; data: Hex; gas: bigint; txHash: Hex }) => (described.push({ to, data, gas, txHash }), undefined)
+  const watcher = createReceiptWatcher({ client, journal, logger: createMemoryLogger(), describe })
+  await watcher.tick()
+  // The block holds the order's tx: it is the one described, and the slot's.
+  expect(described).toEqual([{ to: broker, data: orderCall, gas: 100_000n, txHash }])
+  expect(journal.slot(0)).toMatchObject({ status: 'settled', txHash, to: broker, data: orderCall, gas: 100_000n })
+  journal.close()
 })

@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { type Devnet, devnetAccounts, startDevnet } from '../../src/devnet/index.ts'
 import { createRelayer, readRelayerConfig } from '../../src/relayer/index.ts'
 import { createMemoryLogger, freePort } from '../../src/shared/index.ts'
+import { signedTx } from './support/signedTx.ts'
 
 let devnet: Devnet
 const scratch = mkdtempSync(join(tmpdir(), 'order-relay-startup-'))
@@ -53,7 +54,7 @@ test('a journal that saw nonces this chain never mined (a reset devnet, another 
   const config = configFor(421614, devnet.rpcUrl)
   const journal = openJournal(config.journalPath!, { chainId: 421614, address: devnetAccounts.relayer.address })
   const hash = `0x${'ab'.repeat(32)}` as const
-  await journal.record([{ nonce: 10_000, orderHash: null, consumer: null, adapter: null, payToken: null, to: devnetAccounts.spare.address, data: '0x', gas: 21_000n, tx: { hash, nonce: 10_000, raw: '0x02', maxFeePerGas: 1n, maxPriorityFeePerGas: 1n, kind: 'order', signedAt: 1 } }])
+  await journal.record([{ nonce: 10_000, orderHash: null, consumer: null, adapter: null, payToken: null, tx: { hash, nonce: 10_000, raw: signedTx({ chainId: 421614, nonce: 10_000, to: devnetAccounts.spare.address, gas: 21_000n }), kind: 'order', signedAt: 1 } }])
   journal.resolve(10_000, { status: 'settled', txHash: hash, blockNumber: 5n })
   journal.close()
   const latest = await devnet.publicClient.getTransactionCount({ address: devnetAccounts.relayer.address })

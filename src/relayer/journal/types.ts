@@ -21,6 +21,7 @@ export type JournalSlot = {
   adapter: Address | null
   /** The order's pay token (the gas-limit cache is keyed by adapter and pay token). */
   payToken: Address | null
+  /** The call of the slot's tx (`txHash`), read from its signed bytes: the journal keeps it nowhere else. */
   to: Address
   data: Hex
   gas: bigint
@@ -41,17 +42,21 @@ export type JournalTx = {
   hash: Hex
   nonce: number
   raw: Hex
+  /** Read from `raw` (written nowhere else). */
   maxFeePerGas: bigint
   maxPriorityFeePerGas: bigint
   kind: 'order' | 'replacement' | 'filler'
   signedAt: number
 }
 
+/** A signed transaction as written: its fees and call are in `raw`. */
+export type SignedTx = Omit<JournalTx, 'maxFeePerGas' | 'maxPriorityFeePerGas'>
+
 /** What became of a pending slot: its final status, and the tx, block and outcome that say so. */
 export type SlotResolution = { nonce: number; status: Exclude<SlotStatus, 'pending'>; txHash?: Hex; blockNumber?: bigint; outcome?: string }
 
-/** A slot about to be broadcast, with its first signed tx. */
-export type NewSlot = Omit<JournalSlot, 'status' | 'blockNumber' | 'outcome' | 'answer' | 'txHash' | 'sentAt'> & { tx: JournalTx }
+/** A slot about to be broadcast, with its first signed tx (which holds its call). */
+export type NewSlot = Omit<JournalSlot, 'to' | 'data' | 'gas' | 'status' | 'blockNumber' | 'outcome' | 'answer' | 'txHash' | 'sentAt'> & { tx: SignedTx }
 
 /** A consumer refused until `until` because its order passed simulation and reverted on chain in `txHash`. */
 export type Cooldown = { consumer: Address; until: number; txHash: Hex }

@@ -107,9 +107,6 @@ export function createBatchSender(options: {
       consumer: item.request.consumer ?? null,
       adapter: item.request.adapter ?? null,
       payToken: item.request.payToken ?? null,
-      to: item.request.to,
-      data: item.request.data,
-      gas: item.request.gas,
       tx: { hash, nonce, raw, ...fee, kind: 'order', signedAt: now },
     }))
     try {

@@ -55,7 +55,7 @@ export function createNonceKeeper(options: {
     const fees = bumped(current, await options.fees.fresh())
     const [raw] = (await options.signer.signAll([{ type: 'eip1559', chainId, nonce: slot.nonce, ...call, ...fees }])) as [Hex]
     const tx: JournalTx = { hash: keccak256(raw), nonce: slot.nonce, raw, ...fees, kind, signedAt: Date.now() }
-    await journal.replace(tx, call)
+    await journal.replace(tx)
     await sendRaw(client, raw, tx.hash)
     return tx
   }

@@ -2,6 +2,7 @@ import { BaseError, type Hex, MethodNotFoundRpcError, MethodNotSupportedRpcError
 import type { Logger } from '../../shared/index.ts'
 import type { Journal, JournalSlot, JournalTx, SlotResolution } from '../journal/index.ts'
 import { type BlockPace, createBlockPace } from './blockPace.ts'
+import { parseEip1559 } from './parseEip1559.ts'
 import { type BlockTxs, blockLogs, blockTxs, type Mined, type MinedReceipt, minedReceipt, minedTxs, withLogs } from './minedTxs.ts'
 
 /** What a mined tx means for its slot: the outcome JSON to store (see JournalSlot.outcome). */
@@ -85,7 +86,10 @@ export function createReceiptWatcher(options: {
     let outcome: string | undefined
     if (!filler) {
       try {
-        outcome = await options.describe(slot, receipt)
+        // Described by the mined tx's call: a replacement or a filler may have given the
+        // slot another since (its current tx is not always the one mined).
+        const { to, data, gas } = parseEip1559(tx.raw)
+        outcome = await options.describe({ ...slot, to, data, gas, txHash: tx.hash }, receipt)
       } catch (error) {
         logger.warn(`could not describe tx ${receipt.transactionHash}: ${(error as Error).message}`)
       }

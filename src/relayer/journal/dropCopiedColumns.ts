@@ -1,0 +1,23 @@
+import type { Database } from 'bun:sqlite'
+
+// Journals written before the call and the fees were read from the signed tx kept them
+// twice: `slots.to_address`, `data`, `gas` and `txs.max_fee_per_gas`,
+// `max_priority_fee_per_gas` repeated what `txs.raw` holds.
+const copies = { slots: ['to_address', 'data', 'gas'], txs: ['max_fee_per_gas', 'max_priority_fee_per_gas'] } as const
+
+/**
+ * Drops the columns that copied a signed tx's fields from a journal written by an
+ * earlier version, in one commit (SQLite rewrites each table once). Such a journal can
+ * no longer be opened by those versions.
+ */
+export function dropCopiedColumns(db: Database): void {
+  const drops: string[] = []
+  for (const [table, columns] of Object.entries(copies)) {
+    const present = new Set(db.query<{ name: string }, []>(`SELECT name FROM pragma_table_info('${table}')`).all().map(({ name }) => name))
+    for (const column of columns) if (present.has(column)) drops.push(`ALTER TABLE ${table} DROP COLUMN ${column}`)
+  }
+  if (drops.length === 0) return
+  db.transaction(() => {
+    for (const drop of drops) db.exec(drop)
+  })()
+}
