@@ -24,10 +24,10 @@ const hex = (bytes: number) => `0x${randomBytes(bytes).toString('hex')}` as Hex
  * The journal's own cost per order, with a file (`RELAYER_DB` = a fresh file in `dir`)
  * against `:memory:`, in alternating rounds in this process: per batch of `size` orders,
  * what the relayer's journal sees for each batch of automine orders. The slots and their
- * first txs written in one commit and synced (`record`, with the relayer's calldata and
- * signed tx sizes: 580 bytes of calldata in a ~680-byte tx), the reads of a settlement (an order's slot, the txs by hash, the
- * slots by nonce, the pending callees), each answer's code, then the outcomes in one
- * commit (`resolveAll`). No chain, no HTTP: the journal alone.
+ * first txs written in one commit and synced (`record`, with the relayer's sizes: 580
+ * bytes of calldata in a ~680-byte signed tx), the reads of a settlement (an order's
+ * slot, the txs by hash, the slots by nonce, the pending callees), each answer's code,
+ * then the outcomes in one commit (`resolveAll`). No chain, no HTTP: the journal alone.
  */
 export async function measureJournalCost(dir: string, options: { sizes: number[]; orders: number; rounds: number }): Promise<JournalCost[]> {
   const results: JournalCost[] = []
