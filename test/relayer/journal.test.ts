@@ -65,6 +65,11 @@ test('a batch is one commit: a batch with a bad entry writes nothing', async () 
   journal.reject([2, 3])
   expect(journal.nextNonce()).toBe(2)
   expect(journal.txs(2)).toEqual([])
+  // A slot no longer pending is kept, and so are its txs, which hold its call.
+  journal.resolve(1, { status: 'settled', txHash: word(1), blockNumber: 4n })
+  journal.reject([1])
+  expect(journal.slot(1)).toMatchObject({ status: 'settled', data: '0x1234' })
+  expect(journal.txs(1)).toHaveLength(1)
   journal.close()
 })
 

@@ -52,41 +52,45 @@ type SlotRow = {
   outcome: string | null
   answer: string | null
   sent_at: number
-  /** The raw of the slot's tx (`tx_hash`), joined: the slot's call is the one it signs. */
+  /** The raw of the slot's tx (`tx_hash`): the slot's call is the one it signs. */
   raw: string | null
 }
 type TxRow = { hash: string; nonce: number; raw: string; kind: string; signed_at: number }
 
 const slotOf = (row: SlotRow): JournalSlot => {
-  if (row.raw === null) throw new Error(`the journal is damaged: slot ${row.nonce}'s tx ${row.tx_hash} is not in it; move the journal (RELAYER_DB) away and start again`)
+  if (row.raw === null) {
+    throw new Error(
+      `the journal is damaged: slot ${row.nonce}'s tx ${row.tx_hash} is not in it; restore RELAYER_DB from a backup, or move it away after checking the gas key's pending txs on chain`,
+    )
+  }
   const { to, data, gas } = parseEip1559(row.raw as Hex)
   return {
-  nonce: row.nonce,
-  orderHash: row.order_hash as Hex | null,
-  consumer: row.consumer as Address | null,
-  adapter: row.adapter as Address | null,
-  payToken: row.pay_token as Address | null,
-  to,
-  data,
-  gas,
-  status: row.status as SlotStatus,
-  txHash: row.tx_hash as Hex,
-  blockNumber: row.block_number === null ? null : BigInt(row.block_number),
-  outcome: row.outcome,
-  answer: row.answer,
-  sentAt: row.sent_at,
+    nonce: row.nonce,
+    orderHash: row.order_hash as Hex | null,
+    consumer: row.consumer as Address | null,
+    adapter: row.adapter as Address | null,
+    payToken: row.pay_token as Address | null,
+    to,
+    data,
+    gas,
+    status: row.status as SlotStatus,
+    txHash: row.tx_hash as Hex,
+    blockNumber: row.block_number === null ? null : BigInt(row.block_number),
+    outcome: row.outcome,
+    answer: row.answer,
+    sentAt: row.sent_at,
   }
 }
 const txOf = (row: TxRow): JournalTx => {
   const { maxFeePerGas, maxPriorityFeePerGas } = parseEip1559(row.raw as Hex)
   return {
-  hash: row.hash as Hex,
-  nonce: row.nonce,
-  raw: row.raw as Hex,
-  maxFeePerGas,
-  maxPriorityFeePerGas,
-  kind: row.kind as JournalTx['kind'],
-  signedAt: row.signed_at,
+    hash: row.hash as Hex,
+    nonce: row.nonce,
+    raw: row.raw as Hex,
+    maxFeePerGas,
+    maxPriorityFeePerGas,
+    kind: row.kind as JournalTx['kind'],
+    signedAt: row.signed_at,
   }
 }
 
@@ -222,8 +226,8 @@ export function openJournal(path: string, owner: { chainId: number; address: Add
   const dropSlots = db.transaction((nonces: number[]) => {
     for (const nonce of nonces) {
       answers.forget(nonce)
-      db.query("DELETE FROM slots WHERE nonce = ? AND status = 'pending'").run(nonce)
-      db.query('DELETE FROM txs WHERE nonce = ?').run(nonce)
+      // A slot's txs go with it, never from under a slot that stays (its call is in them).
+      if (db.query("DELETE FROM slots WHERE nonce = ? AND status = 'pending'").run(nonce).changes > 0) db.query('DELETE FROM txs WHERE nonce = ?').run(nonce)
     }
   })
 
