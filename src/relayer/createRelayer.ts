@@ -94,6 +94,9 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
     logger.warn('RELAYER_DB=:memory: the journal is not kept on disk; after a restart this relayer cannot see the transactions it left pending (their orders could be sent again)')
   }
   const journal = openJournal(journalPath, { chainId: config.chainId, address: account.address })
+  if (journal.upgraded.length > 0) {
+    logger.info(`RELAYER_DB ${journalPath}: upgraded from an earlier version (dropped ${journal.upgraded.join(', ')}, which copied the signed txs); versions before 2026-11-26 cannot open it now`)
+  }
   operations.useJournal({
     async check() {
       try {

@@ -326,8 +326,8 @@ test('a tx that is not a signed EIP-1559 transaction, or is signed at another no
   journal.close()
 })
 
-test('a journal written by an earlier version (the call and the fees copied beside the signed tx) opens: the copies are dropped, and every slot and tx reads as before', async () => {
-  const path = join(dir, 'earlier-version.sqlite')
+/** A journal file as versions before 2026-11-26 wrote it: the call and the fees copied beside the signed tx. */
+function writeEarlierJournal(path: string) {
   const earlier = new Database(path, { create: true, strict: true })
   earlier.exec(`
     PRAGMA journal_mode = WAL;
@@ -350,8 +350,15 @@ test('a journal written by an earlier version (the call and the fees copied besi
   insertTx.run(word(2), 2, signedTx({ nonce: 2, to, data: '0x5678', gas: 300_000n }), '3000000000', '1000000000', 'order', 20)
   insertTx.run(word(2, 'c'), 2, signedTx({ nonce: 2, to, data: '0x5678', gas: 300_000n, maxFeePerGas: 4_000_000_000n }), '4000000000', '1000000000', 'replacement', 21)
   earlier.close()
+}
+
+test('a journal written by an earlier version (the call and the fees copied beside the signed tx) opens: the copies are dropped, and every slot and tx reads as before', async () => {
+  const path = join(dir, 'earlier-version.sqlite')
+  writeEarlierJournal(path)
+  const to = devnetAccounts.payee.address
 
   const journal = openJournal(path, owner)
+  expect(journal.upgraded).toEqual(['slots.to_address', 'slots.data', 'slots.gas', 'txs.max_fee_per_gas', 'txs.max_priority_fee_per_gas'])
   expect(journal.slot(1)).toMatchObject({ status: 'settled', to: to.toLowerCase(), data: '0x1234', gas: 200_000n, txHash: word(1), blockNumber: 7n, answer: 'OK' })
   expect(journal.pending()).toMatchObject([{ nonce: 2, to: to.toLowerCase(), data: '0x5678', gas: 300_000n, txHash: word(2, 'c') }])
   expect(journal.txs(2).map((tx) => tx.maxFeePerGas)).toEqual([3_000_000_000n, 4_000_000_000n])
@@ -364,5 +371,25 @@ test('a journal written by an earlier version (the call and the fees copied besi
   expect(columns('txs')).toEqual(['hash', 'nonce', 'raw', 'kind', 'signed_at'])
   reader.close()
   // Opened again: nothing left to drop.
-  openJournal(path, owner).close()
+  const again = openJournal(path, owner)
+  expect(again.upgraded).toEqual([])
+  again.close()
+})
+
+test('the relayer says at start that it upgraded a journal from an earlier version, and which copies it dropped', () => {
+  const path = join(dir, 'earlier-version-relayer.sqlite')
+  writeEarlierJournal(path)
+  const logger = createMemoryLogger()
+  const config = readRelayerConfig({
+    RELAYER_PK: devnetAccounts.relayer.privateKey,
+    RELAYER_CHAIN_ID: '31337',
+    RELAYER_RPC_URL: 'http://127.0.0.1:1',
+    RELAYER_BROKER: devnetAccounts.spare.address,
+    RELAYER_DB: path,
+  })
+  const relayer = createRelayer(config, { logger, version: 'test' })
+  expect(logger.lines).toEqual([
+    `RELAYER_DB ${path}: upgraded from an earlier version (dropped slots.to_address, slots.data, slots.gas, txs.max_fee_per_gas, txs.max_priority_fee_per_gas, which copied the signed txs); versions before 2026-11-26 cannot open it now`,
+  ])
+  relayer.context.journal.close()
 })

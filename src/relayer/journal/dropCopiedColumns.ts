@@ -8,16 +8,22 @@ const copies = { slots: ['to_address', 'data', 'gas'], txs: ['max_fee_per_gas', 
 /**
  * Drops the columns that copied a signed tx's fields from a journal written by an
  * earlier version, in one commit (SQLite rewrites each table once). Such a journal can
- * no longer be opened by those versions.
+ * no longer be opened by those versions. Returns the columns dropped (`table.column`).
  */
-export function dropCopiedColumns(db: Database): void {
+export function dropCopiedColumns(db: Database): string[] {
+  const dropped: string[] = []
   const drops: string[] = []
   for (const [table, columns] of Object.entries(copies)) {
     const present = new Set(db.query<{ name: string }, []>(`SELECT name FROM pragma_table_info('${table}')`).all().map(({ name }) => name))
-    for (const column of columns) if (present.has(column)) drops.push(`ALTER TABLE ${table} DROP COLUMN ${column}`)
+    for (const column of columns) {
+      if (!present.has(column)) continue
+      drops.push(`ALTER TABLE ${table} DROP COLUMN ${column}`)
+      dropped.push(`${table}.${column}`)
+    }
   }
-  if (drops.length === 0) return
+  if (drops.length === 0) return dropped
   db.transaction(() => {
     for (const drop of drops) db.exec(drop)
   })()
+  return dropped
 }

@@ -139,8 +139,9 @@ export function openJournal(path: string, owner: { chainId: number; address: Add
     db.close()
     throw error
   }
+  let upgraded: string[]
   try {
-    dropCopiedColumns(db)
+    upgraded = dropCopiedColumns(db)
   } catch (error) {
     unlock()
     db.close()
@@ -233,6 +234,8 @@ export function openJournal(path: string, owner: { chainId: number; address: Add
 
   return {
     path,
+    /** The columns an earlier version's copies took, dropped at this open (empty when there were none). */
+    upgraded,
     /** The nonce after the highest one this journal holds, if any. */
     nextNonce(): number | undefined {
       const row = db.query<{ top: number | null }, []>('SELECT MAX(nonce) AS top FROM slots').get()
