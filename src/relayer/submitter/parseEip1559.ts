@@ -44,9 +44,9 @@ const byteAt = (reader: Reader, at: number): number => {
 }
 
 /** An RLP header at the reader: a list or a string, and its payload's length in bytes. A single byte under 0x80 is its own payload. */
-function header(reader: Reader): { list: boolean; length: number; single?: boolean } {
+function header(reader: Reader): { list: boolean; length: number } {
   const first = byteAt(reader, reader.at)
-  if (first < 0x80) return { list: false, length: 1, single: true }
+  if (first < 0x80) return { list: false, length: 1 }
   reader.at += 2
   const list = first >= 0xc0
   const short = first - (list ? 0xc0 : 0x80)
