@@ -18,6 +18,16 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }))
 const owner = { chainId: 31337, address: devnetAccounts.relayer.address }
 const word = (n: number, fill = 'a') => `0x${n.toString(16).padStart(4, '0')}${fill.repeat(60)}` as Hex
 
+/** A relayer's configuration with this journal and no chain behind it (what it says at start needs none). */
+const chainlessConfig = (journal: string) =>
+  readRelayerConfig({
+    RELAYER_PK: devnetAccounts.relayer.privateKey,
+    RELAYER_CHAIN_ID: '31337',
+    RELAYER_RPC_URL: 'http://127.0.0.1:1',
+    RELAYER_BROKER: devnetAccounts.spare.address,
+    RELAYER_DB: journal,
+  })
+
 function slot(nonce: number): NewSlot {
   return {
     nonce,
@@ -109,13 +119,7 @@ test('a second live process is refused, naming the holder; a dead holder is take
 
 test('RELAYER_DB=:memory: keeps nothing and says so at start', () => {
   const logger = createMemoryLogger()
-  const config = readRelayerConfig({
-    RELAYER_PK: devnetAccounts.relayer.privateKey,
-    RELAYER_CHAIN_ID: '31337',
-    RELAYER_RPC_URL: 'http://127.0.0.1:1',
-    RELAYER_BROKER: devnetAccounts.spare.address,
-    RELAYER_DB: ':memory:',
-  })
+  const config = chainlessConfig(':memory:')
   expect(config.journalPath).toBe(':memory:')
   const relayer = createRelayer(config, { logger, version: 'test' })
   expect(logger.lines).toEqual([
@@ -380,13 +384,7 @@ test('the relayer says at start that it upgraded a journal from an earlier versi
   const path = join(dir, 'earlier-version-relayer.sqlite')
   writeEarlierJournal(path)
   const logger = createMemoryLogger()
-  const config = readRelayerConfig({
-    RELAYER_PK: devnetAccounts.relayer.privateKey,
-    RELAYER_CHAIN_ID: '31337',
-    RELAYER_RPC_URL: 'http://127.0.0.1:1',
-    RELAYER_BROKER: devnetAccounts.spare.address,
-    RELAYER_DB: path,
-  })
+  const config = chainlessConfig(path)
   const relayer = createRelayer(config, { logger, version: 'test' })
   expect(logger.lines).toEqual([
     `RELAYER_DB ${path}: upgraded from an earlier version (dropped slots.to_address, slots.data, slots.gas, txs.max_fee_per_gas, txs.max_priority_fee_per_gas, which copied the signed txs); versions before 2026-11-26 cannot open it now`,
