@@ -348,7 +348,8 @@ function writeEarlierJournal(path: string) {
   const to = devnetAccounts.payee.address
   const insertSlot = earlier.query('INSERT INTO slots VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
   const insertTx = earlier.query('INSERT INTO txs VALUES (?, ?, ?, ?, ?, ?, ?)')
-  insertSlot.run(1, word(1, 'b'), devnetAccounts.consumer.address, devnetAccounts.spare.address, null, to, '0x1234', '200000', 'settled', word(1), 7, '{"ok":true}', 'OK', 10)
+  // Its mined tx's hash as a node might have given it, in upper case.
+  insertSlot.run(1, word(1, 'b'), devnetAccounts.consumer.address, devnetAccounts.spare.address, null, to, '0x1234', '200000', 'settled', word(1).toUpperCase().replace('0X', '0x'), 7, '{"ok":true}', 'OK', 10)
   insertTx.run(word(1), 1, signedTx({ nonce: 1, to, data: '0x1234' }), '3000000000', '1000000000', 'order', 10)
   insertSlot.run(2, word(2, 'b'), null, null, null, to, '0x5678', '300000', 'pending', word(2, 'c'), null, null, null, 20)
   insertTx.run(word(2), 2, signedTx({ nonce: 2, to, data: '0x5678', gas: 300_000n }), '3000000000', '1000000000', 'order', 20)

@@ -24,6 +24,9 @@ export function dropCopiedColumns(db: Database): string[] {
   if (drops.length === 0) return dropped
   db.transaction(() => {
     for (const drop of drops) db.exec(drop)
+    // A slot now finds its call through its tx_hash, compared exactly with txs.hash (written
+    // lower-case); earlier versions kept a mined tx's hash as the node gave it.
+    db.exec('UPDATE slots SET tx_hash = lower(tx_hash)')
   })()
   return dropped
 }
