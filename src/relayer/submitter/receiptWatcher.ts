@@ -8,6 +8,12 @@ import { type BlockTxs, blockLogs, blockTxs, type Mined, type MinedReceipt, mine
 /** What a mined tx means for its slot: the outcome JSON to store (see JournalSlot.outcome). */
 export type DescribeOutcome = (slot: JournalSlot, receipt: MinedReceipt) => Promise<string | undefined>
 
+/** The call a signed tx of the journal makes. */
+function callOf(raw: Hex): Pick<JournalSlot, 'to' | 'data' | 'gas'> {
+  const { to, data, gas } = parseEip1559(raw)
+  return { to, data, gas }
+}
+
 /** The node answered that it has no such method (not a transport failure, which is retried next look). */
 function isUnsupported(error: unknown): boolean {
   if (!(error instanceof BaseError)) return false
@@ -87,9 +93,9 @@ export function createReceiptWatcher(options: {
     if (!filler) {
       try {
         // Described by the mined tx's call: a replacement or a filler may have given the
-        // slot another since (its current tx is not always the one mined).
-        const { to, data, gas } = parseEip1559(tx.raw)
-        outcome = await options.describe({ ...slot, to, data, gas, txHash: tx.hash }, receipt)
+        // slot another since (its current tx is not always the one mined). The slot read
+        // already holds the current tx's call, so only another tx's bytes are read again.
+        outcome = await options.describe(tx.hash === slot.txHash ? slot : { ...slot, ...callOf(tx.raw), txHash: tx.hash }, receipt)
       } catch (error) {
         logger.warn(`could not describe tx ${receipt.transactionHash}: ${(error as Error).message}`)
       }
