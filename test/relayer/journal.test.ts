@@ -5,7 +5,7 @@ import { Database } from 'bun:sqlite'
 import { mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs'
 import { hostname, tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Hex } from 'viem'
+import type { Address, Hex } from 'viem'
 import { devnetAccounts } from '../../src/devnet/index.ts'
 import { createRelayer, readRelayerConfig } from '../../src/relayer/index.ts'
 import { createMemoryLogger } from '../../src/shared/index.ts'
@@ -316,6 +316,25 @@ test("a slot's call and a tx's fees are read from its signed bytes: a filler's b
   journal.close()
 })
 
+test('the pending callees follow the pending txs from call to call: a replacement added, a resolved nonce dropped, and a reopened journal read from its bytes', async () => {
+  const path = join(dir, 'callees.sqlite')
+  const lower = (...addresses: Address[]) => addresses.map((address) => address.toLowerCase() as Hex).sort()
+  const journal = openJournal(path, owner)
+  await journal.record([slot(1), slot(2)])
+  expect(journal.pendingCallees().sort()).toEqual(lower(devnetAccounts.payee.address, devnetAccounts.spare.address))
+  await journal.replace({ hash: word(2, 'f'), nonce: 2, raw: signedTx({ nonce: 2, to: owner.address, gas: 21_000n }), kind: 'filler', signedAt: 1_700_000_003_000 })
+  expect(journal.pendingCallees().sort()).toEqual(lower(devnetAccounts.payee.address, devnetAccounts.spare.address, owner.address))
+  journal.resolve(2, { status: 'filled', txHash: word(2, 'f'), blockNumber: 4n })
+  journal.resolve(1, { status: 'settled', txHash: word(1), blockNumber: 4n })
+  expect(journal.pendingCallees()).toEqual([])
+  await journal.record([{ ...slot(3), adapter: null, tx: { ...slot(3).tx, raw: signedTx({ nonce: 3, to: devnetAccounts.consumer.address }) } }])
+  expect(journal.pendingCallees()).toEqual(lower(devnetAccounts.consumer.address))
+  journal.close()
+  const reopened = openJournal(path, owner)
+  expect(reopened.pendingCallees()).toEqual(lower(devnetAccounts.consumer.address))
+  reopened.close()
+})
+
 test('a tx that is not a signed EIP-1559 transaction, or is signed at another nonce, is refused and nothing of its batch is written', async () => {
   const journal = openJournal(':memory:', owner)
   const garbled = { ...slot(2), tx: { ...slot(2).tx, raw: '0x02f8' as Hex } }
@@ -392,3 +411,4 @@ test('the relayer says at start that it upgraded a journal from an earlier versi
   ])
   relayer.context.journal.close()
 })
+

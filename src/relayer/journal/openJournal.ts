@@ -72,11 +72,22 @@ export function openJournal(path: string, owner: { chainId: number; address: Add
     `INSERT OR IGNORE INTO txs (hash, nonce, raw, kind, signed_at)
      VALUES ($hash, $nonce, $raw, $kind, $signedAt)`,
   )
+  /**
+   * The contract each tx at a pending nonce calls, by lower-case hash: what a tx calls never
+   * changes, and `pendingCallees` runs at every look at a new block, where reading and
+   * parsing every pending raw again took ~5 % of the relayer's main thread. Filled as txs
+   * are written (up to `calleesKept`, so that it stays small where nothing reads it) or
+   * read once, and trimmed to the txs the last call found pending.
+   */
+  let calleeByHash = new Map<string, Hex>()
+  const calleesKept = 4_096
   /** Writes a signed tx; its fees and call are read back from `raw` (refused when they cannot be, or it is for another nonce). */
   const addTx = (tx: SignedTx) => {
     const signed = parseEip1559(tx.raw)
     if (signed.nonce !== tx.nonce) throw new Error(`journal: tx ${tx.hash} is signed at nonce ${signed.nonce}, not ${tx.nonce}`)
-    insertTx.run({ hash: tx.hash.toLowerCase(), nonce: tx.nonce, raw: tx.raw, kind: tx.kind, signedAt: tx.signedAt })
+    const hash = tx.hash.toLowerCase()
+    insertTx.run({ hash, nonce: tx.nonce, raw: tx.raw, kind: tx.kind, signedAt: tx.signedAt })
+    if (calleeByHash.size < calleesKept) calleeByHash.set(hash, signed.to.toLowerCase() as Hex)
   }
   const walPath = path === ':memory:' ? undefined : `${path}-wal`
   // The WAL stays the same file while the database is open (SQLite rewinds it after a
@@ -227,9 +238,20 @@ export function openJournal(path: string, owner: { chainId: number; address: Add
     /** The contracts the pending slots call (`to` and adapter), lower-case: where their txs' logs come from. */
     pendingCallees(): Hex[] {
       // Every tx signed at a pending nonce may be the one mined, a replaced one too.
-      const raws = db.query<{ raw: string }, []>("SELECT raw FROM txs WHERE nonce IN (SELECT nonce FROM slots WHERE status = 'pending')").all()
+      const hashes = db.query<{ hash: string }, []>("SELECT txs.hash FROM slots JOIN txs ON txs.nonce = slots.nonce WHERE slots.status = 'pending'").all()
+      const callees = new Map<string, Hex>()
+      for (const { hash } of hashes) {
+        let callee = calleeByHash.get(hash)
+        if (callee === undefined) {
+          const row = db.query<{ raw: string }, [string]>('SELECT raw FROM txs WHERE hash = ?').get(hash)
+          if (!row) continue
+          callee = parseEip1559(row.raw as Hex).to.toLowerCase() as Hex
+        }
+        callees.set(hash, callee)
+      }
+      calleeByHash = callees
       const adapters = db.query<{ adapter: string }, []>("SELECT DISTINCT adapter FROM slots WHERE status = 'pending' AND adapter IS NOT NULL").all()
-      return [...new Set([...raws.map(({ raw }) => parseEip1559(raw as Hex).to), ...adapters.map(({ adapter }) => adapter)].map((address) => address.toLowerCase() as Hex))]
+      return [...new Set([...callees.values(), ...adapters.map(({ adapter }) => adapter.toLowerCase() as Hex)])]
     },
     /** Every slot still pending, lowest nonce first. */
     pending(limit = 1_000_000): JournalSlot[] {
