@@ -11,7 +11,8 @@ import { createRelayer, readRelayerConfig } from '../../src/relayer/index.ts'
 import { createMemoryLogger } from '../../src/shared/index.ts'
 import { waitFor } from '../helpers/waitFor.ts'
 import { signedTx } from './support/signedTx.ts'
-import { JournalLockedError, JournalMismatchError, type NewSlot, openJournal } from '../../src/relayer/journal/index.ts'
+import { main } from '../../src/cli/index.ts'
+import { JournalLockedError, JournalMismatchError, JournalVersionError, journalVersion, type NewSlot, openJournal } from '../../src/relayer/journal/index.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'order-relay-journal-test-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -381,6 +382,7 @@ test('a journal written by an earlier version (the call and the fees copied besi
   writeEarlierJournal(path)
   const to = devnetAccounts.payee.address
 
+  expect(userVersion(path)).toBe(0)
   const journal = openJournal(path, owner)
   expect(journal.upgraded).toEqual(['slots.to_address', 'slots.data', 'slots.gas', 'txs.max_fee_per_gas', 'txs.max_priority_fee_per_gas'])
   expect(journal.slot(1)).toMatchObject({ status: 'settled', to: to.toLowerCase(), data: '0x1234', gas: 200_000n, txHash: word(1), blockNumber: 7n, answer: 'OK' })
@@ -394,6 +396,7 @@ test('a journal written by an earlier version (the call and the fees copied besi
   expect(columns('slots')).toEqual(['nonce', 'order_hash', 'consumer', 'adapter', 'pay_token', 'status', 'tx_hash', 'block_number', 'outcome', 'answer', 'sent_at'])
   expect(columns('txs')).toEqual(['hash', 'nonce', 'raw', 'kind', 'signed_at'])
   reader.close()
+  expect(userVersion(path)).toBe(journalVersion)
   // Opened again: nothing left to drop.
   const again = openJournal(path, owner)
   expect(again.upgraded).toEqual([])
@@ -412,3 +415,49 @@ test('the relayer says at start that it upgraded a journal from an earlier versi
   relayer.context.journal.close()
 })
 
+/** SQLite's `user_version` of a journal file, read without opening it as a journal. */
+function userVersion(path: string): number {
+  const reader = new Database(path, { readonly: true })
+  try {
+    return reader.query<{ user_version: number }, []>('PRAGMA user_version').get()!.user_version
+  } finally {
+    reader.close()
+  }
+}
+
+test('a new journal is marked with its version; one marked by a later version is refused, by openJournal and by `order-relay relayer`, and left as it was', async () => {
+  const fresh = join(dir, 'versioned.sqlite')
+  openJournal(fresh, owner).close()
+  expect(journalVersion).toBe(2)
+  expect(userVersion(fresh)).toBe(journalVersion)
+
+  // A later version's journal: a schema this version does not know.
+  const later = join(dir, 'later-version.sqlite')
+  const writer = new Database(later, { create: true })
+  writer.exec("PRAGMA journal_mode = WAL; CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL); CREATE TABLE slots2 (nonce INTEGER PRIMARY KEY, body BLOB); PRAGMA user_version = 3")
+  writer.query("INSERT INTO meta (key, value) VALUES ('owner', ?)").run(`${owner.chainId}:${owner.address.toLowerCase()}`)
+  writer.close()
+  const tables = () => {
+    const reader = new Database(later, { readonly: true })
+    try {
+      return { tables: reader.query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all().map(({ name }) => name), meta: reader.query('SELECT * FROM meta').all() }
+    } finally {
+      reader.close()
+    }
+  }
+  const before = tables()
+  const message = `RELAYER_DB ${later} was written by a later order-relay (journal version 3; this one reads up to 2); run that later version on it, or give this one a journal of its own after checking the gas key's pending txs on chain`
+  expect(() => openJournal(later, owner)).toThrow(new JournalVersionError(message))
+  expect(tables()).toEqual(before)
+  expect(userVersion(later)).toBe(3)
+
+  const err: string[] = []
+  const code = await main(['relayer'], {
+    env: { RELAYER_PK: devnetAccounts.relayer.privateKey, RELAYER_CHAIN_ID: '31337', RELAYER_RPC_URL: 'http://127.0.0.1:1', RELAYER_BROKER: devnetAccounts.spare.address, RELAYER_DB: later },
+    out: () => {},
+    err: (line) => err.push(line),
+    signal: new AbortController().signal,
+  })
+  expect({ code, err }).toEqual({ code: 1, err: [`order-relay relayer: ${message}`] })
+  expect(tables()).toEqual(before)
+})

@@ -6,6 +6,7 @@ import { parseEip1559 } from '../submitter/parseEip1559.ts'
 import { createAnswerCodes } from './answerCodes.ts'
 import { dropCopiedColumns } from './dropCopiedColumns.ts'
 import { takeLock } from './lock.ts'
+import { journalVersion, refuseLaterVersion, stampJournalVersion } from './schemaVersion.ts'
 import { schema, selectSlots, type SlotRow, slotOf, type TxRow, txOf } from './tables.ts'
 import type { Cooldown, JournalSlot, JournalTx, NewSlot, SignedTx, SlotResolution } from './types.ts'
 
@@ -28,12 +29,19 @@ export class JournalMismatchError extends Error {
  * written). A crash in between loses only which code the last answers were, so a
  * replay of such an order is answered as if its first answer had not gone out.
  * Holds the process lock from open to `close` (see lock.ts).
- * @throws JournalLockedError when another live process holds it; JournalMismatchError for another chain or key
+ * @throws JournalLockedError when another live process holds it; JournalMismatchError for another chain or key; JournalVersionError for a file a later version wrote
  */
 export function openJournal(path: string, owner: { chainId: number; address: Address }, options: { /** How long an answer code waits for another commit to ride (default 200 ms). */ answerDelayMs?: number } = {}) {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
   const db = new Database(path, { create: true, strict: true })
   db.exec('PRAGMA busy_timeout = 5000')
+  let version: number
+  try {
+    version = refuseLaterVersion(db, path)
+  } catch (error) {
+    db.close()
+    throw error
+  }
   db.exec('PRAGMA journal_mode = WAL')
   // NORMAL: a commit survives a crash of the process, not of the machine. The writes
   // that must survive anything (a tx before it is broadcast) are followed by an fsync
@@ -57,6 +65,7 @@ export function openJournal(path: string, owner: { chainId: number; address: Add
   let upgraded: string[]
   try {
     upgraded = dropCopiedColumns(db)
+    if (version < journalVersion) stampJournalVersion(db)
   } catch (error) {
     unlock()
     db.close()
