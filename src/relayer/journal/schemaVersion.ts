@@ -15,7 +15,7 @@ export class JournalVersionError extends Error {
 }
 
 /** The version the file says it was written at (0 when none: a new file, or one from before 2026-11-26). */
-export function storedJournalVersion(db: Database): number {
+function storedJournalVersion(db: Database): number {
   return db.query<{ user_version: number }, []>('PRAGMA user_version').get()?.user_version ?? 0
 }
 
