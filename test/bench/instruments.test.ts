@@ -12,12 +12,12 @@ import { watchBlockReceipts } from '../../scripts/bench/lib/blockReceipts.ts'
 import { revertedFrom } from '../../scripts/bench/lib/chainChecks.ts'
 import { oneOffContext } from '../../scripts/bench/lib/context.ts'
 import { cpuSeconds, cpuSecondsOf, machineCpu, machineCpuOf, machineShares, relayerThreadCpu } from '../../scripts/bench/lib/cpu.ts'
-import { row } from '../../scripts/bench/lib/report.ts'
+import { formatTable, row } from '../../scripts/bench/lib/report.ts'
 import { rpc, rpcBatch } from '../../scripts/bench/lib/rpc.ts'
 import { startRpcCounter } from '../../scripts/bench/lib/rpcCounter.ts'
 import { cpuBoundChecks, type RunResult, threadChecks } from '../../scripts/bench/lib/settlementRuns.ts'
 import { startChain } from '../../scripts/bench/lib/settlementWork.ts'
-import { pairByPair, percentile } from '../../scripts/bench/lib/stats.ts'
+import { isSteady, pairByPair, percentile } from '../../scripts/bench/lib/stats.ts'
 import { startSteadyLoad } from '../../scripts/bench/lib/steadyLoad.ts'
 import { devnetAccounts } from '../../src/devnet/index.ts'
 import { waitFor } from '../helpers/waitFor.ts'
@@ -118,6 +118,33 @@ test('a difference target compares subject minus baseline, in the row unit', () 
   expect(latency(750).ratio).toBe(1.5)
   const ratio = row({ name: 'r', unit: 'orders/s', subjectName: 's', baselineName: 'b', subject: [90], baseline: [100], target: { op: '>=', value: 0.9 } })
   expect(ratio.pass).toBe(true)
+})
+
+test('a row whose runs scattered is UNSTEADY, neither pass nor miss, and names the side; steady runs decide as before', () => {
+  // The baseline of a disturbed run on the 2-core machine (2026-11-26 21:19): two of three
+  // rounds slowed by something else, which made the relayer's ratio read 1.76.
+  const disturbed = [15245, 10192, 38232]
+  expect(isSteady(disturbed)).toBe(false)
+  expect(isSteady([37508, 33252, 32485])).toBe(true)
+  expect(isSteady([100, 80, 200])).toBe(true) // two of three within 25 % of the median
+  expect(isSteady([7])).toBe(true)
+  expect(isSteady([0, 0, 3])).toBe(true) // a median of 0: nothing to compare
+  const rejections = (baseline: number[]) =>
+    row({ name: 'rejections', unit: 'req/s', subjectName: 's', baselineName: 'b', subject: [23562, 26850, 32485], baseline, target: { op: '>=', value: 0.7 } })
+  const unsteady = rejections(disturbed)
+  expect(unsteady.ratio).toBeGreaterThan(1.7)
+  expect(unsteady.pass).toBe(false)
+  expect(unsteady.unsteady).toBe('baseline runs 15245 10192 38232: fewer than half within 25 % of their median')
+  const table = formatTable([unsteady])
+  expect(table).toMatch(/\| UNSTEADY +\|/)
+  expect(table).toContain('UNSTEADY baseline runs 15245 10192 38232')
+  const steady = rejections([52795, 54736, 51262])
+  expect(steady.unsteady).toBeUndefined()
+  expect(steady.pass).toBe(false)
+  expect(formatTable([steady])).toMatch(/\| MISS +\|/)
+  // A failed check is a miss whatever the runs; a row without a target is information.
+  expect(row({ name: 'r', unit: 'req/s', subjectName: 's', baselineName: 'b', subject: [1, 1, 1], baseline: disturbed, target: { op: '>=', value: 0.7 }, failedChecks: ['a 500'] }).unsteady).toBeUndefined()
+  expect(row({ name: 'r', unit: 'req/s', subjectName: 's', baselineName: 'b', subject: [1, 1, 1], baseline: disturbed }).pass).toBeUndefined()
 })
 
 test('on a 0.25 s-block anvil, receipts come once per block, reverted txs from a key are counted, RPC calls are counted', async () => {

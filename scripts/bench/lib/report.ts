@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { cpus, totalmem } from 'node:os'
 import { join } from 'node:path'
-import { median, round } from './stats.ts'
+import { isSteady, median, round, steadyTolerance } from './stats.ts'
 
 /**
  * What the row must reach: its ratio (subject / baseline) by default, or with
@@ -22,8 +22,14 @@ export type Row = {
   /** subject / baseline. */
   ratio: number
   target: Target | undefined
-  /** Whether the ratio meets the target and every check held (undefined: no target). */
+  /** Whether the ratio meets the target, every check held and the runs were steady (undefined: no target). */
   pass: boolean | undefined
+  /**
+   * Set on a row with a target whose checks held but whose runs scattered too much for
+   * their median to say anything (`isSteady`): which side, with its runs. Such a row is
+   * neither a pass nor a miss (`UNSTEADY`); the machine was disturbed, run it again.
+   */
+  unsteady?: string
   runs: { subject: number[]; baseline: number[] }
   /** Correctness facts measured on the way (settled count, nonce errors, …). */
   checks: Record<string, number | string | boolean>
@@ -50,6 +56,11 @@ export function row(parameters: {
   const target = parameters.target
   const compared = target?.of === 'difference' ? subject - baseline : ratio
   const meets = target === undefined ? undefined : target.op === '>=' ? compared >= target.value : compared <= target.value
+  // Judged only where a target would be: a failed check already makes the row a miss.
+  const scattered = target === undefined || failedChecks.length > 0 ? [] : (['subject', 'baseline'] as const).filter((side) => !isSteady(parameters[side]))
+  const unsteady = scattered.length
+    ? `${scattered.map((side) => `${side} runs ${parameters[side].map((x) => round(x)).join(' ')}`).join(', ')}: fewer than half within ${steadyTolerance * 100} % of their median`
+    : undefined
   return {
     name: parameters.name,
     unit: parameters.unit,
@@ -59,7 +70,8 @@ export function row(parameters: {
     baseline: round(baseline),
     ratio: round(ratio, 3),
     target,
-    pass: meets === undefined ? (failedChecks.length ? false : undefined) : meets && failedChecks.length === 0,
+    pass: meets === undefined ? (failedChecks.length ? false : undefined) : meets && failedChecks.length === 0 && unsteady === undefined,
+    ...(unsteady ? { unsteady } : {}),
     runs: { subject: parameters.subject.map((x) => round(x)), baseline: parameters.baseline.map((x) => round(x)) },
     checks: parameters.checks ?? {},
     failedChecks,
@@ -94,8 +106,12 @@ export function formatTable(rows: readonly Row[]): string {
     `${r.baseline} ${r.unit} (${r.baselineName})`,
     r.ratio.toFixed(2),
     formatTarget(r),
-    r.pass === undefined ? 'info' : r.pass ? 'pass' : 'MISS',
-    [...Object.entries(r.checks).map(([key, value]) => `${key}: ${value}`), ...r.failedChecks.map((text) => `FAILED ${text}`)].join(', '),
+    r.pass === undefined ? 'info' : r.pass ? 'pass' : r.unsteady ? 'UNSTEADY' : 'MISS',
+    [
+      ...Object.entries(r.checks).map(([key, value]) => `${key}: ${value}`),
+      ...r.failedChecks.map((text) => `FAILED ${text}`),
+      ...(r.unsteady ? [`UNSTEADY ${r.unsteady}; run the row again`] : []),
+    ].join(', '),
   ])
   const widths = header.map((title, column) => Math.max(title.length, ...lines.map((line) => (line[column] ?? '').length)))
   const render = (cells: string[]) => `| ${cells.map((cell, column) => pad(cell, widths[column] ?? 0)).join(' | ')} |`

@@ -6,6 +6,22 @@ export function median(values: readonly number[]): number {
   return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2
 }
 
+/** How far from their median most runs of a side must lie for that median to stand: the spread of runs of the same code on a quiet 2-core machine. */
+export const steadyTolerance = 0.25
+
+/**
+ * Whether more than half of the runs lie within `tolerance` (a fraction) of their
+ * median, so that a disturbance of the machine during some runs did not make the
+ * median. One run, or a median of 0, counts as steady (nothing to compare).
+ * @example isSteady([15245, 10192, 38232]) // false: only the median itself is within 25 %
+ */
+export function isSteady(values: readonly number[], tolerance = steadyTolerance): boolean {
+  const middle = median(values)
+  if (values.length < 2 || middle === 0) return true
+  const near = values.filter((value) => Math.abs(value / middle - 1) <= tolerance).length
+  return near * 2 > values.length
+}
+
 /** Each subject run's ratio to the baseline run beside it (the runs alternate), and their median: `0.95 0.94 0.71 (median 0.94)`. */
 export function pairByPair(subject: readonly number[], baseline: readonly number[]): string {
   const ratios = subject.map((value, index) => value / baseline[index]!)
