@@ -62,10 +62,13 @@ export function openJournal(path: string, owner: { chainId: number; address: Add
     db.close()
     throw error
   }
-  let upgraded: string[]
+  // The version says what to upgrade: a file stamped at this one has nothing left to drop.
+  let upgraded: string[] = []
   try {
-    upgraded = dropCopiedColumns(db)
-    if (version < journalVersion) stampJournalVersion(db)
+    if (version < journalVersion) {
+      upgraded = dropCopiedColumns(db)
+      stampJournalVersion(db)
+    }
   } catch (error) {
     unlock()
     db.close()
