@@ -1,4 +1,5 @@
 import * as v from 'valibot'
+import { RelayerEconomicsSchema } from './economics.ts'
 import { AddressSchema, BlockNumberStringSchema, Uint256StringSchema } from './primitives.ts'
 
 const count = v.pipe(v.number(), v.integer(), v.minValue(0))
@@ -36,6 +37,7 @@ export const RelayerStatusSchema = v.object({
   pendingTransactions: v.pipe(v.nullable(count), v.description('Transactions from the gas key not mined yet; null when unknown.')),
   nonceGap: v.pipe(v.nullable(count), v.description('Nonces handed out and not used on chain yet; null when unknown.')),
   nonces: v.pipe(v.nullable(v.object({ latest: count, pending: count })), v.description("The node's mined and pending nonce of the gas key; null when unknown.")),
+  economics: v.pipe(v.nullable(RelayerEconomicsSchema), v.description('Fees earned, gas spent, the hour against its cap (docs/economics.md); null before the journal is read.')),
 })
 
 export type RelayerStatus = v.InferOutput<typeof RelayerStatusSchema>

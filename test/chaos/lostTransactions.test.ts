@@ -89,7 +89,7 @@ test('receipt waits give up, then the node drops its whole pool: the nonce keepe
   answers.push(...requests.map((request, i) => answerOf(request, retries[i]!)))
   const next = await order()
   answers.push(answerOf(next, await relayer.post(next)))
-  expect(answers.at(-1)!.status).toBe(200)
+  expect({ status: answers.at(-1)!.status, body: answers.at(-1)!.body }).toMatchObject({ status: 200 })
   await expectMoneySafe(devnet, { key, fromBlock, settle: [warm, ...requests, next].map((each) => each.orderHash as Hex), answers })
 }, 40_000)
 
@@ -139,6 +139,6 @@ test('a dropped tx whose order can no longer settle (the consumer cancelled it m
   // No on-chain revert happened, so the consumer is not cooling down.
   const next = await order()
   answers.push(answerOf(next, await relayer.post(next)))
-  expect(answers.at(-1)!.status).toBe(200)
+  expect({ status: answers.at(-1)!.status, body: answers.at(-1)!.body }).toMatchObject({ status: 200 })
   await expectMoneySafe(devnet, { key, fromBlock, settle: [warm, next].map((each) => each.orderHash as Hex), answers })
 }, 40_000)

@@ -156,7 +156,7 @@ describe('the packed package', () => {
         input,
       )
       expect(errors).toEqual([])
-      expect(result.info).toEqual({ feeFloorBps: 0, supportedChainIds: [devnet.chainId], relayer: devnetAccounts.relayer.address })
+      expect(result.info).toMatchObject({ feeFloorBps: 0, supportedChainIds: [devnet.chainId], relayer: devnetAccounts.relayer.address })
       expect([result.ok, result.orderHash, result.event]).toEqual([true, result.requestOrderHash, 'AllocationGranted'])
       const receipt = await devnet.publicClient.getTransactionReceipt({ hash: result.txHash as `0x${string}` })
       expect(receipt.status).toBe('success')

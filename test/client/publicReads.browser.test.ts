@@ -81,7 +81,7 @@ describe('public reads from another origin (no hardened edge)', () => {
     const info = await pageFetch(`${relayer.url}/info`)
     expect(info).toEqual({
       status: 200,
-      body: { feeFloorBps: 0, supportedChainIds: [devnet.chainId], relayer: relayer.relayer.address },
+      body: expect.objectContaining({ feeFloorBps: 0, supportedChainIds: [devnet.chainId], relayer: relayer.relayer.address }),
       etag: null,
     })
 

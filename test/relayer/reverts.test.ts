@@ -30,7 +30,9 @@ const exposure = createExposure()
 
 beforeAll(async () => {
   devnet = await startDevnet()
-  relayer = await startWatchedRelayer(devnet, exposure)
+  // Tokens this file deploys have no price: a small hourly budget lets their reverts be seen
+  // (a relayer without one refuses them before simulating, test/relayer/economics.test.ts).
+  relayer = await startWatchedRelayer(devnet, exposure, { env: { RELAYER_UNPRICED_GAS_BUDGET_WEI: '10000000000000000' } })
 }, 60_000)
 afterAll(async () => {
   await relayer?.stop()

@@ -4,6 +4,7 @@ import { createRelayerMetrics, type MetricsListener, relayerPage, serveMetrics }
 import { type Logger, silentLogger } from '../../shared/index.ts'
 import type { RelayerStatus } from '../../wire/index.ts'
 import type { RelayerConfig } from '../config.ts'
+import type { EconomicsSummary } from '../economics/index.ts'
 import { createBalanceWatch } from '../edge/balanceWatch.ts'
 import type { AccessLogVariables } from '../http/accessLog.ts'
 import { createKeyState } from './keyState.ts'
@@ -18,6 +19,17 @@ export type RelayerOperationsOptions = {
   client: () => PublicClient
   /** Orders being settled now. */
   inflight: () => number
+}
+
+/** What the relayer's economics plug in once they exist (docs/economics.md). */
+export type EconomicsHooks = {
+  /** The books and the hour's spending, with the runway at `balanceWei`. */
+  summary(balanceWei: bigint | undefined): EconomicsSummary
+  /** The price per gas an order would pay now, when known. */
+  gasPriceWei(): bigint | undefined
+  maxFeePerGasWei: bigint | undefined
+  /** Readiness: why new orders are refused for money (spending cap, gas price over the cap), else undefined. */
+  check(): Promise<string | undefined>
 }
 
 /** What the relayer journal plugs in once it exists (see docs/operations.md). */
@@ -40,6 +52,7 @@ export function createRelayerOperations(options: RelayerOperationsOptions) {
   const floor = config.edge.gasFloorWei
   const key = createKeyState(options.client, address)
   let journal: JournalHooks | undefined
+  let economics: EconomicsHooks | undefined
   // Until the journal reports them: the node's pending minus mined nonce of the key.
   const nodePending = () => {
     const nonces = key.nonces()
@@ -50,6 +63,7 @@ export function createRelayerOperations(options: RelayerOperationsOptions) {
     gasFloorWei: floor,
     pendingTransactions: () => (journal ? journal.pendingTransactions() : nodePending()),
     nonceGap: () => journal?.nonceGap(),
+    money: () => economics?.summary(key.balance()),
   })
 
   let chainIdRead: { at: number; result: Promise<number> } | undefined
@@ -108,6 +122,7 @@ export function createRelayerOperations(options: RelayerOperationsOptions) {
       pendingTransactions: pending ?? null,
       nonceGap: gap ?? null,
       nonces: key.nonces() ?? null,
+      economics: economics ? statusEconomics(economics, key.balance()) : null,
     }
     c.header('Cache-Control', 'no-store')
     return c.json(status)
@@ -128,6 +143,11 @@ export function createRelayerOperations(options: RelayerOperationsOptions) {
     registry: metrics.registry,
     /** The shared-Redis gauge and error counter (relayer replicas, docs/scaling.md). */
     redis: metrics.redis,
+    /** Plugs the economics' readiness check, status and gauges in (called once by createRelayer). */
+    useEconomics(hooks: EconomicsHooks) {
+      economics = hooks
+      readiness.add({ name: 'spending', check: hooks.check })
+    },
     /** Plugs the journal's readiness check and gauges in (called once by createRelayer). */
     useJournal(hooks: JournalHooks) {
       journal = hooks
@@ -149,3 +169,25 @@ export function createRelayerOperations(options: RelayerOperationsOptions) {
 }
 
 export type RelayerOperations = ReturnType<typeof createRelayerOperations>
+
+/** The economics as GET /status shows them (wei as decimal strings). */
+function statusEconomics(hooks: EconomicsHooks, balanceWei: bigint | undefined): RelayerStatus['economics'] {
+  const summary = hooks.summary(balanceWei)
+  const price = hooks.gasPriceWei()
+  return {
+    tokens: summary.tokens.map((each) => ({ token: each.token, feesEarned: String(each.feesEarned), feesEarnedWei: String(each.feesEarnedWei), orders: each.orders, unvaluedOrders: each.unvaluedOrders })),
+    feesEarnedWei: String(summary.feesEarnedWei),
+    gasSpentWei: String(summary.gasSpentWei),
+    netWei: String(summary.netWei),
+    lastHour: {
+      spentWei: String(summary.lastHour.spentWei),
+      reservedWei: String(summary.lastHour.reservedWei),
+      capWei: summary.lastHour.capWei === undefined ? null : String(summary.lastHour.capWei),
+      unpricedSpentWei: String(summary.lastHour.unpricedSpentWei),
+      unpricedBudgetWei: String(summary.lastHour.unpricedBudgetWei),
+    },
+    runwayHours: summary.runwayHours ?? null,
+    gasPriceWei: price === undefined ? null : String(price),
+    maxFeePerGasWei: hooks.maxFeePerGasWei === undefined ? null : String(hooks.maxFeePerGasWei),
+  }
+}

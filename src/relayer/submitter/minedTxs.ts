@@ -9,7 +9,7 @@ export type MinedLog = { address: Hex; topics: readonly Hex[]; data: Hex }
  * carries the logs of the contracts it called, not its gas; a revert, or any tx read from
  * its receipt, carries its gas too.
  */
-export type MinedReceipt = { transactionHash: Hex; blockNumber: bigint; logs: readonly MinedLog[] } & (
+export type MinedReceipt = { transactionHash: Hex; blockNumber: bigint; logs: readonly MinedLog[]; /** Wei per gas paid, when read from the receipt. */ effectiveGasPrice?: bigint } & (
   | { status: 'success'; gasUsed?: bigint }
   | { status: 'reverted'; gasUsed: bigint }
 )
@@ -56,7 +56,7 @@ export function withLogs(block: BlockTxs, logs: readonly RpcLog[] | undefined): 
 /** A receipt as the node sent it, as the watcher keeps it. */
 export function minedReceipt(raw: RpcTransactionReceipt): MinedReceipt {
   const receipt = formatTransactionReceipt(raw)
-  const common = { transactionHash: receipt.transactionHash, blockNumber: receipt.blockNumber, logs: receipt.logs, gasUsed: receipt.gasUsed }
+  const common = { transactionHash: receipt.transactionHash, blockNumber: receipt.blockNumber, logs: receipt.logs, gasUsed: receipt.gasUsed, effectiveGasPrice: receipt.effectiveGasPrice }
   return receipt.status === 'success' ? { ...common, status: 'success' } : { ...common, status: 'reverted' }
 }
 
