@@ -1,5 +1,5 @@
 // `bun run bench --quick --orders 100` end to end, as an operator runs it: every row
-// issue 16 asks for is printed with its target and its result, every row carries the
+// with a target is printed with its target and its result, every row carries the
 // load average, and the correctness checks hold (no order settled twice, no reverted
 // tx, every answer the expected status, no eth_getLogs for blocks already indexed).
 // The numbers themselves are not asserted: one quick run on a shared machine measures

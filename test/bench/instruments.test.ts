@@ -120,9 +120,9 @@ test('a difference target compares subject minus baseline, in the row unit', () 
   expect(ratio.pass).toBe(true)
 })
 
-test('a row whose runs scattered is UNSTEADY, neither pass nor miss, and names the side; steady runs decide as before', () => {
-  // The baseline of a disturbed run on the 2-core machine (2026-11-26 21:19): two of three
-  // rounds slowed by something else, which made the relayer's ratio read 1.76.
+test('a row whose runs scattered is UNSTEADY, neither pass nor miss, and names the side; steady runs decide by their median', () => {
+  // A disturbed baseline on the 2-core machine: two of three rounds slowed by something
+  // else, which would make the relayer's ratio read 1.76.
   const disturbed = [15245, 10192, 38232]
   expect(isSteady(disturbed)).toBe(false)
   expect(isSteady([37508, 33252, 32485])).toBe(true)

@@ -190,7 +190,7 @@ test('SQLite: the events JSON a restart loads is byte for byte JSON.stringify of
   }
 })
 
-/** Version 1's tables (before events were kept as their JSON), as an earlier build wrote them. */
+/** Version 1's tables: a column per event field, where version 2 keeps each event as its JSON. */
 const version1Tables = (table: (name: string) => string) => [
   `CREATE TABLE ${table('indexer_meta')} (key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
   `CREATE TABLE ${table('indexer_events')} (block_number BIGINT NOT NULL, log_index INTEGER NOT NULL, block_hash TEXT NOT NULL,

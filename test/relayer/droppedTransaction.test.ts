@@ -1,7 +1,7 @@
 // A transaction the node accepted and then lost (anvil_dropTransaction stands in for a
 // restarted node or an evicted transaction; anvil also evicts one the base fee has
-// priced out). Before: its order waited out the receipt timeout, and every later
-// order of the gas key queued behind the nonce gap for good. Now the relayer notices,
+// priced out). Unnoticed, its order would wait out the receipt timeout, and every later
+// order of the gas key would queue behind the nonce gap for good. The relayer notices,
 // sends the same signed transaction again (or, when the node refuses it as
 // underpriced, re-signs its nonce at a higher fee) and the orders settle. A priced-out
 // tx that a node keeps in its pool (geth does; anvil cannot) is in reviver.test.ts.

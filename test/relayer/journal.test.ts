@@ -350,7 +350,7 @@ test('a tx that is not a signed EIP-1559 transaction, or is signed at another no
   journal.close()
 })
 
-/** A journal file as versions before 2026-11-26 wrote it: the call and the fees copied beside the signed tx. */
+/** A journal file at schema version 0: the call and the fees copied beside the signed tx. */
 function writeEarlierJournal(path: string) {
   const earlier = new Database(path, { create: true, strict: true })
   earlier.exec(`

@@ -172,7 +172,7 @@ export function openJournal(path: string, owner: { chainId: number; address: Add
 
   return {
     path,
-    /** The columns an earlier version's copies took, dropped at this open (empty when there were none). */
+    /** The copied columns of a version 0 journal, dropped at this open (empty when there were none). */
     upgraded,
     /** The nonce after the highest one this journal holds, if any. */
     nextNonce(): number | undefined {

@@ -1,11 +1,11 @@
 import type { Database } from 'bun:sqlite'
 
 /**
- * The journal's schema version, kept in SQLite's `user_version`: 2 since the signed tx is
- * the one record of its call and fees (2026-11-26). Journals written before carry 0 and
- * are upgraded (dropCopiedColumns.ts). A version that finds a higher number refuses the
- * file: a later schema read by an earlier version could be misread, and the key's
- * pending txs with it.
+ * The journal's schema version, kept in SQLite's `user_version`. At 2 the signed tx is
+ * the one record of its call and fees; a file at 0 keeps copies of them, which are
+ * dropped when it is opened (dropCopiedColumns.ts). A relayer that finds a higher number
+ * refuses the file: a schema it does not know could be misread, and the key's pending
+ * txs with it.
  */
 export const journalVersion = 2
 
@@ -14,7 +14,7 @@ export class JournalVersionError extends Error {
   override name = 'JournalVersionError'
 }
 
-/** The version the file says it was written at (0 when none: a new file, or one from before 2026-11-26). */
+/** The version the file says it was written at (0 when none: a new file, or one of the copying schema). */
 function storedJournalVersion(db: Database): number {
   return db.query<{ user_version: number }, []>('PRAGMA user_version').get()?.user_version ?? 0
 }

@@ -47,14 +47,14 @@ type Waiting = { data: Hex; gas: bigint; fees: Fees; resolve: (error: unknown) =
  * (two by default); the orders that come meanwhile go together in the next call
  * (BatchSimulator, put at the relayer's address by a state override), each simulated
  * alone against the same pending state as its own call would be. An order alone is one
- * plain `eth_call`, as before. A node that refuses the batch call (no state overrides)
+ * plain `eth_call`. A node that refuses the batch call (no state overrides)
  * gets one call per order from then on.
  *
  * Two at once, not one: on 0.25 s blocks a block's burst of 256 orders is four batches
  * of 64, 25–36 ms each at anvil on a loaded machine. One after another they often made
  * the burst reach the pool after the next block; two at once make that rarer (in
  * alternating runs on a loaded machine, p50 255–285 ms against 433–500 ms,
- * docs/benchmarks.md). What an order is checked against is unchanged: every tx
+ * docs/benchmarks.md). What an order is checked against is the same either way: every tx
  * of the key in the pool when its call starts, and never the orders simulated beside it,
  * in its batch or in the other call.
  */
