@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Hash } from 'viem'
 import { createPostgresStore, type IndexerStore, openSqliteStore, type StoredEvent, WriterLockLostError } from '../../src/indexer/store/index.ts'
-import { postgresMissing, startPostgres, type TestPostgres } from './postgresServer.ts'
+import { postgresMissing, startPostgres, type TestPostgres } from '../../scripts/lib/index.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'indexer-store-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
