@@ -51,7 +51,7 @@ export const ManifestSchema = v.object({
   tokens: v.optional(v.record(v.string(), v.string())),
   /**
    * The allocation vaults: a slot of `vaultId` costs `price` base units of `contracts.payToken`, paid
-   * to `payee`. The devnet always writes both; a manifest from before prices existed still reads
+   * to `payee`. The devnet always writes both; a manifest without them still reads
    * (then `order-relay order` asks the adapter).
    */
   vaults: v.optional(

@@ -1,4 +1,4 @@
-// Gas-limit poisoning (issue 11 item 7): orders paid in a gas-heavy token must not
+// Gas-limit poisoning (docs/relayer-edges.md, "Gas limits"): orders paid in a gas-heavy token must not
 // raise the limit (and so the gas reserved and the fee risk) of orders paid in the
 // usual token to the same adapter. Real anvil, real contracts, real HTTP.
 import { afterAll, beforeAll, expect, test } from 'bun:test'

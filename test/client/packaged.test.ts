@@ -1,4 +1,4 @@
-// The package as users get it (issue 13 item 1): `npm pack` runs prepack (the library
+// The package as users get it (docs/client.md): `npm pack` runs prepack (the library
 // build), the tarball is installed into a throw-away project (dependencies from the
 // npm registry/cache), and then
 // - Node 20 (not Bun) runs docs/client.md's worked example (test/client/package/order.mjs):

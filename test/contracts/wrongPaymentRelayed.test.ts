@@ -1,4 +1,4 @@
-// Issue 14's done-when: through POST /broker, an order paying the wrong payee, token or
+// The payment rule end to end (docs/contracts.md): through POST /broker, an order paying the wrong payee, token or
 // amount is refused 422 WOULD_REVERT naming WrongPayment(…) from the simulation, before
 // any gas is spent (the relayer key's nonce is unchanged); the right payment settles.
 import { describe, expect, test } from 'bun:test'

@@ -1,4 +1,4 @@
-// Issue 38's trial, from outside: an attacker's own worthless token and own adapter, and dust
+// An attacker's trial, from outside: its own worthless token and its own adapter, and dust
 // of the devnet's real pay token through that adapter, cannot make the gas key pay. Every
 // such order is refused 402 FEE_BELOW_FLOOR before anything is signed (the unvalued token
 // before any simulation), the answer names what was wrong and what would pass, and an

@@ -1,4 +1,4 @@
-// The operator's caps, which no order can make the gas key pass (issue 38 item 4):
+// The operator's caps, which no order can make the gas key pass:
 // RELAYER_MAX_FEE_PER_GAS_WEI (no tx, replacement or filler is signed above it; while the
 // chain's base fee is over it, new orders are refused and pending txs wait) and
 // RELAYER_MAX_SPEND_WEI_PER_HOUR (the sliding hour's spending, mined and pending, stops new

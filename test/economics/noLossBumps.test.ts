@@ -1,4 +1,4 @@
-// No bump into a foreseeable loss (issue 38 item 5): before the nonce keeper sends an
+// No bump into a foreseeable loss: before the nonce keeper sends an
 // order's tx again or at a higher fee, it simulates the order again and judges it at the
 // new price. An order whose authorization expired while its tx sat priced out of blocks
 // would only revert: its nonce is filled with a 0-value transfer instead, and nothing from

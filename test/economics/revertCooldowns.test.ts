@@ -1,4 +1,4 @@
-// Reverts cool down where they come from (issue 38 item 6). An adapter whose orders pass
+// Reverts cool down where they come from. An adapter whose orders pass
 // simulation and then revert on chain (TrapAdapter, armed by the test in the same block,
 // ahead of the relayer's tx) escapes the consumer cool-down with a fresh consumer per
 // order; after RELAYER_REVERT_COOLDOWN_MAX such reverts the adapter itself is refused for

@@ -7,7 +7,7 @@ import { freshNonce, signed, vaultParams } from '../helpers/orders.ts'
 import { deploy, write } from '../relayer/support/chain.ts'
 
 /**
- * What an attacker brings (issue 38's trial): an EIP-3009 token of its own, worth nothing,
+ * What an attacker brings: an EIP-3009 token of its own, worth nothing,
  * and an AllocationAdapter of its own whose vault 1 costs `price` of `payToken` paid to
  * the attacker (`spare`), deployed and configured from the attacker's key.
  */

@@ -1,4 +1,4 @@
-// Every status the relayer answers, through `prism proxy --errors` (issue 13 item 2):
+// Every status the relayer answers, through `prism proxy --errors` (docs/api.md):
 // Prism forwards each request to a real relayer and fails it (a `VIOLATIONS` problem
 // instead of the relayer's answer) when the request or the answer leaves the OpenAPI
 // document. Three relayers on one devnet sit behind a small router (header

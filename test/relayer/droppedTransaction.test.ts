@@ -1,7 +1,7 @@
 // A transaction the node accepted and then lost (anvil_dropTransaction stands in for a
 // restarted node or an evicted transaction; anvil also evicts one the base fee has
-// priced out). Before: its order waited out the receipt timeout, and every later
-// order of the gas key queued behind the nonce gap for good. Now the relayer notices,
+// priced out). Unnoticed, its order would wait out the receipt timeout, and every later
+// order of the gas key would queue behind the nonce gap for good. The relayer notices,
 // sends the same signed transaction again (or, when the node refuses it as
 // underpriced, re-signs its nonce at a higher fee) and the orders settle. A priced-out
 // tx that a node keeps in its pool (geth does; anvil cannot) is in reviver.test.ts.
@@ -121,7 +121,7 @@ test('dropped, then underpriced after the base fee rose past what its fee pays f
   const filler = await pooled(nonce)
   expect({ to: filler.to?.toLowerCase(), input: filler.input, value: filler.value }).toEqual({ to: gasKey.toLowerCase(), input: '0x', value: '0x0' })
   expect(relayer.logger.lines).toContainEqual(
-    expect.stringMatching(new RegExp(`^warn: tx ${lost.hash} was refused as underpriced when sent again and its order would no longer pay for itself \\(the fee does not pay for the gas: 50000 of .*\\); filled nonce ${nonce} with a 0-value transfer, tx ${filler.hash}$`)),
+    expect.stringMatching(new RegExp(`^warn: tx ${lost.hash} was refused as underpriced when sent again and its order would not pay for itself \\(the fee does not pay for the gas: 50000 of .*\\); filled nonce ${nonce} with a 0-value transfer, tx ${filler.hash}$`)),
   )
   await devnet.testClient.mine({ blocks: 1 })
   const { status, body } = await answer

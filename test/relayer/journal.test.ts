@@ -10,7 +10,7 @@ import { devnetAccounts } from '../../src/devnet/index.ts'
 import { createRelayer, readRelayerConfig } from '../../src/relayer/index.ts'
 import { createMemoryLogger } from '../../src/shared/index.ts'
 import { waitFor } from '../helpers/waitFor.ts'
-import { signedTx } from './support/signedTx.ts'
+import { signedTx } from '../../scripts/lib/index.ts'
 import { main } from '../../src/cli/index.ts'
 import { JournalLockedError, JournalMismatchError, JournalVersionError, journalVersion, type NewSlot, openJournal } from '../../src/relayer/journal/index.ts'
 

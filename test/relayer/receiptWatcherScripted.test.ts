@@ -9,7 +9,7 @@ import { devnetAccounts } from '../../src/devnet/index.ts'
 import { type Journal, openJournal } from '../../src/relayer/journal/index.ts'
 import { createReceiptWatcher } from '../../src/relayer/submitter/index.ts'
 import { createMemoryLogger } from '../../src/shared/index.ts'
-import { signedTx } from './support/signedTx.ts'
+import { signedTx } from '../../scripts/lib/index.ts'
 
 const txHash = `0x${'c1'.repeat(32)}` as Hex
 const blockHash = `0x${'b1'.repeat(32)}` as Hex

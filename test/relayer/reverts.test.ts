@@ -133,7 +133,7 @@ describe('payment token (EIP-3009)', () => {
     const now = await chainTime(devnet)
     const request = await signed(devnet, allocationOrder(devnet), { validAfter: now + 3600n, validBefore: now + 7200n })
     const { status, body } = await postWithoutGas(request)
-    // Refused before the chain (issue 11): the answer says from when the order is valid.
+    // Refused before the chain: the answer says from when the order is valid.
     expect({ status, code: body.code }).toEqual({ status: 422, code: 'WOULD_REVERT' })
     expect(String(body.message)).toMatch(
       new RegExp(

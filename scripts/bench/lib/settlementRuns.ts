@@ -326,7 +326,7 @@ export async function relayerRun(
 }
 
 /**
- * The checks every settlement row prints (item 9 of issue 16): over all runs of both
+ * The checks every settlement row prints: over all runs of both
  * sides, settled once, none twice, no reverted transaction from the sending key(s),
  * no failed answer or transaction, no nonce error; a failed check fails the row.
  */

@@ -6,9 +6,9 @@ import type { Database } from 'bun:sqlite'
  * - 2: the signed tx the one record of its call and fees;
  * - 3: each slot keeps what its order earned and its tx cost, and reverts are kept as
  *   events (addEconomics.ts).
- * An older file is upgraded step by step at open. A version that finds a higher number
- * refuses the file: a later schema read by an earlier version could be misread, and the
- * key's pending txs with it.
+ * A file at a lower number is upgraded step by step at open. A relayer that finds a higher
+ * number refuses the file: a schema it does not know could be misread, and the key's
+ * pending txs with it.
  */
 export const journalVersion = 3
 

@@ -64,7 +64,7 @@ type Waiting = { data: Hex; gas: bigint; fees: Fees; resolve: (result: Simulatio
  * of 64, 25–36 ms each at anvil on a loaded machine. One after another they often made
  * the burst reach the pool after the next block; two at once make that rarer (in
  * alternating runs on a loaded machine, p50 255–285 ms against 433–500 ms,
- * docs/benchmarks.md). What an order is checked against is unchanged: every tx
+ * docs/benchmarks.md). What an order is checked against is the same either way: every tx
  * of the key in the pool when its call starts, and never the orders simulated beside it,
  * in its batch or in the other call.
  */

@@ -18,7 +18,7 @@ import type { SimulatedOrder } from './simulate.ts'
  * successful: the RelaySuccess. Reverted (another relayer was first, or state
  * moved): WOULD_REVERT naming the tx. No receipt in time: UPSTREAM_RPC naming the
  * tx, which stays in the journal, so a retry waits for it instead of broadcasting.
- * @throws RelayError WOULD_REVERT, UPSTREAM_RPC, INSUFFICIENT_RELAYER_GAS, FEE_BELOW_FLOOR (no longer pays at the fees it would be signed with)
+ * @throws RelayError WOULD_REVERT, UPSTREAM_RPC, INSUFFICIENT_RELAYER_GAS, FEE_BELOW_FLOOR (does not pay for itself at the fees it would be signed with)
  */
 export async function broadcast(context: RelayerContext, simulated: SimulatedOrder, request: RelayRequest, orderHash: Hex, terms: OrderTerms): Promise<RelaySuccess> {
   const { submitter, config } = context

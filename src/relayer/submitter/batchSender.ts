@@ -61,7 +61,7 @@ export function createBatchSender(options: {
   onBroadcast: () => void
   /** Signs with the gas key (a thread of its own, see txSigner.ts). */
   signer: TxSigner
-  /** Judges each order with `terms` at the batch's fees before it is signed; one that no longer pays is answered, never signed. */
+  /** Judges each order with `terms` at the batch's fees before it is signed; one that does not pay at them is answered, never signed. */
   judge?: Judge
 }) {
   const { client, account, chainId, journal, fees, logger } = options
@@ -97,7 +97,7 @@ export function createBatchSender(options: {
       return undefined
     }
     const fee = { maxFeePerGas: quote.maxFeePerGas, maxPriorityFeePerGas: quote.maxPriorityFeePerGas }
-    // Every order judged at the fees its tx carries: one that no longer pays for itself is answered, never signed.
+    // Every order judged at the fees its tx carries: one that does not pay for itself at them is answered, never signed.
     const batch: Queued[] = []
     const verdicts: Array<Verdict | undefined> = []
     let held = 0n

@@ -9,7 +9,7 @@ export function bumped(old: Fees, fresh: Fees): Fees {
 
 /**
  * Fees for a replacement under a cap (RELAYER_MAX_FEE_PER_GAS_WEI): `bumped`, lowered to the
- * cap; undefined when the capped fees no longer beat the old ones by 12.5 % (the node would
+ * cap; undefined when the capped fees do not beat the old ones by 12.5 % (the node would
  * refuse the replacement): the tx then waits for the base fee to fall.
  */
 export function bumpedWithin(old: Fees, fresh: Fees, cap: bigint | undefined): Fees | undefined {

@@ -66,8 +66,7 @@ export function minedReceipt(raw: RpcTransactionReceipt): MinedReceipt {
  * slot's `to` and adapter) prove those txs succeeded: a reverted tx leaves no log. Only a tx
  * with no such log (a revert, a filler, a call that logged nowhere it was expected to) is
  * asked for its receipt. A block of 256 settlements thus costs the node its tx hashes and
- * their logs, not 256 receipts: on anvil ~1 ms + ~10 ms against ~55 ms
- * (docs/benchmarks-history.md, the ninth pass). A tx whose receipt the node does not give is left out: its slot
+ * their logs, not 256 receipts: on anvil ~1 ms + ~10 ms against ~55 ms. A tx whose receipt the node does not give is left out: its slot
  * stays pending, and the nonce keeper looks it up by hash (nonceKeeper.ts).
  *
  * @example

@@ -10,7 +10,7 @@ import type { TxSigner } from './txSigner.ts'
 
 /**
  * Why a slot's order should not be sent again at `fees`: its call would revert now
- * (`reverts`: the decoded reason), or it would no longer pay for itself at that price
+ * (`reverts`: the decoded reason), or it would not pay for itself at that price
  * (`loses`: why). Its nonce is then filled. Undefined: send it.
  */
 export type WouldRevert = (slot: JournalSlot, fees: Fees) => Promise<{ reverts: string } | { loses: string } | undefined>
@@ -35,7 +35,7 @@ const slotsPerRound = 32
  *   txs usually wait (at least `reviveAfterMs`): a node that stopped mining with a ready
  *   tx in its pool (anvil's automine, see `stalled`).
  * Before an order's tx is sent again or replaced, the order is simulated again and judged
- * at the fees it would then pay (`wouldRevert`): one that would revert, or would no longer
+ * at the fees it would then pay (`wouldRevert`): one that would revert, or would not
  * pay for itself, has its nonce filled instead. No replacement or filler is signed over
  * the fee cap (RELAYER_MAX_FEE_PER_GAS_WEI): a tx that cannot be replaced under it waits.
  * Every replacement and filler is written to the journal before it is sent.
@@ -98,7 +98,7 @@ export function createNonceKeeper(options: {
   }
 
   async function fill(slot: JournalSlot, current: JournalTx, reason: Reason, what = 'was dropped by the node') {
-    const why = 'reverts' in reason ? `its order can no longer settle (${reason.reverts})` : `its order would no longer pay for itself (${reason.loses})`
+    const why = 'reverts' in reason ? `its order can no longer settle (${reason.reverts})` : `its order would not pay for itself (${reason.loses})`
     const fees = await replacementFees(current)
     if (!fees) return waitUnderCap(slot, current, `${what} and ${why}`)
     const outcome = 'reverts' in reason ? `would revert: ${reason.reverts}` : `not settled: ${reason.loses}`
