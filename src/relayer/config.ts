@@ -42,6 +42,8 @@ export type RelayerConfig = {
   wsUrl?: string
   /** The journal's file (RELAYER_DB); undefined: the default per chain and gas address under `.order-relay/`. */
   journalPath: string | undefined
+  /** Resolved slots and kept reverts older than this many days are pruned from the journal (RELAYER_JOURNAL_RETENTION_DAYS). */
+  journalRetentionDays: number
   /** How long a consumer is refused after its order passed simulation and reverted on chain. */
   revertCooldownMs: number
   /** Reverts of one adapter's or one pay token's orders within `revertCooldownMs` after which that adapter or token is refused too. */
@@ -72,6 +74,7 @@ export const relayerDefaults = {
   balancePollMs: 5_000,
   revertCooldownMs: 600_000,
   revertCooldownMax: 3,
+  journalRetentionDays: 30,
   minMarginBps: 1_000,
   // A day (Chainlink's longest heartbeat) and an hour of grace.
   priceMaxAgeSeconds: 90_000,
@@ -152,6 +155,8 @@ export function readRelayerConfig(env: Env, overrides: RelayerConfigOverrides = 
     // The manifest's WebSocket is the default only while its rpcUrl is the node in use: a WebSocket must reach the same node.
     ...(overrides.wsUrl ? { wsUrl: overrides.wsUrl } : readWsUrl(read, manifest?.wsUrl !== undefined && rpcUrl === manifest.rpcUrl ? manifest.wsUrl : undefined)),
     journalPath: overrides.journalPath ?? read.string('RELAYER_DB'),
+    journalRetentionDays:
+      overrides.journalRetentionDays ?? read.integer('RELAYER_JOURNAL_RETENTION_DAYS', relayerDefaults.journalRetentionDays, 1, 36_500) ?? relayerDefaults.journalRetentionDays,
     revertCooldownMs:
       overrides.revertCooldownMs ?? read.integer('RELAYER_REVERT_COOLDOWN_MS', relayerDefaults.revertCooldownMs, 0, 30 * 86_400_000) ?? relayerDefaults.revertCooldownMs,
     bodyTimeoutMs: overrides.bodyTimeoutMs ?? read.integer('RELAYER_BODY_TIMEOUT_MS', relayerDefaults.bodyTimeoutMs, 100, 600_000) ?? relayerDefaults.bodyTimeoutMs,

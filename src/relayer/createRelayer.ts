@@ -11,7 +11,7 @@ import type { RelayerContext } from './context.ts'
 import { createEdge, describeEdge } from './edge/index.ts'
 import { createRelayerApp } from './http/app.ts'
 import { createRequestDrain } from './http/requestDrain.ts'
-import { createLocalClaims, defaultJournalPath, journalVersion, openJournal } from './journal/index.ts'
+import { createJournalPruning, createLocalClaims, defaultJournalPath, journalVersion, openJournal } from './journal/index.ts'
 import { createEconomics, effectiveGasPrice, moneyNotReady } from './economics/index.ts'
 import { describeOutcome, recheckOrder } from './steps/broadcast.ts'
 import { createSettlementFinder } from './steps/findSettlement.ts'
@@ -159,6 +159,7 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
     ...(redis ? { outcomes: createSharedOutcomes(redis) } : {}),
   }
 
+  const pruning = createJournalPruning({ journal, logger, retentionMs: config.journalRetentionDays * 86_400_000, keepMs: config.revertCooldownMs })
   operations.useEconomics({
     summary: economics.summary,
     gasPriceWei: () => {
@@ -202,6 +203,7 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
       await keccakReady
       await economics.start(config.broker)
       await submitter.start()
+      pruning.start()
       const pending = journal.pendingCount()
       if (pending > 0) logger.info(`journal ${journalPath}: watching ${pending} pending tx${pending === 1 ? '' : 's'} left by the last run`)
       context.clock.start()
@@ -236,6 +238,7 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
             await Promise.race([closed, new Promise((resolve) => (limit = setTimeout(resolve, drainMarginMs)))])
             clearTimeout(limit)
             await submitter.stop()
+            await pruning.stop()
             economics.stop()
             context.clock.stop()
             edge.stop()

@@ -2,7 +2,7 @@
 // a batch is written whole or not at all (one commit), and one live process holds it.
 import { afterAll, expect, test } from 'bun:test'
 import { Database } from 'bun:sqlite'
-import { mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs'
 import { hostname, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Address, Hex } from 'viem'
@@ -91,7 +91,7 @@ test('a journal of another chain or key is refused', () => {
   expect(() => openJournal(path, { ...owner, chainId: 1 })).toThrow(JournalMismatchError)
 })
 
-test('a second live process is refused, naming the holder; a dead holder is taken over', async () => {
+test('a second live process is refused, naming the holder; the kernel frees the lock of a killed holder; a holder file naming another host without a lock is no lock', async () => {
   const path = join(dir, 'lock.sqlite')
   const holder = Bun.spawn(
     [process.execPath, '-e', `const { openJournal } = await import(${JSON.stringify(join(import.meta.dir, '../../src/relayer/journal/index.ts'))}); openJournal(${JSON.stringify(path)}, { chainId: 31337, address: '${owner.address}' }); console.log('held'); setInterval(() => {}, 1000)`],
@@ -114,9 +114,17 @@ test('a second live process is refused, naming the holder; a dead holder is take
     holder.kill('SIGKILL')
     await holder.exited
   }
-  // kill -9 left its lock behind: the pid is gone, so the lock is taken over.
+  // kill -9: the kernel released its lock with the process (its holder file stays behind, and means nothing).
+  expect(existsSync(`${path}.holder`)).toBe(true)
   const journal = openJournal(path, owner)
   journal.close()
+  // A container restarted under a new hostname, or a pid another host reused: only the lock counts.
+  writeFileSync(`${path}.holder`, JSON.stringify({ pid: process.pid, host: 'another-host', since: 1 }))
+  const again = openJournal(path, owner)
+  // While held, a second open in this very process is refused too: the lock is the file's, not the pid's.
+  expect(() => openJournal(path, owner)).toThrow(JournalLockedError)
+  again.close()
+  expect(existsSync(`${path}.holder`)).toBe(false)
 })
 
 test('RELAYER_DB=:memory: keeps nothing and says so at start', () => {

@@ -25,6 +25,8 @@ export function addEconomics(db: Database): string[] {
       db.exec('DROP TABLE cooldowns')
       changed.push('cooldowns moved to reverts')
     }
+    // The process lock is the kernel's (lock.ts): a holder row written in the file is not read.
+    db.exec("DELETE FROM meta WHERE key = 'holder'")
   })()
   return changed
 }

@@ -1,5 +1,6 @@
 // The relayer's journal: every tx the gas key signs, durable before broadcast.
 export { createLocalClaims, type OrderClaims } from './claims.ts'
+export { createJournalPruning } from './pruning.ts'
 export { defaultJournalPath } from './journalPath.ts'
 export { JournalLockedError } from './lock.ts'
 export { type Journal, JournalMismatchError, openJournal } from './openJournal.ts'

@@ -29,17 +29,20 @@ export class JournalMismatchError extends Error {
  * within `answerDelayMs` when none comes; reads see it at once (from memory until it is
  * written). A crash in between loses only which code the last answers were, so a
  * replay of such an order is answered as if its first answer had not gone out.
- * Holds the process lock from open to `close` (see lock.ts).
+ * Holds the process lock, an exclusive lock on a file beside it that the kernel releases with the process, from open to `close` (see lock.ts).
  * @throws JournalLockedError when another live process holds it; JournalMismatchError for another chain or key; JournalVersionError for a file a later version wrote
  */
 export function openJournal(path: string, owner: { chainId: number; address: Address }, options: { /** How long an answer code waits for another commit to ride (default 200 ms). */ answerDelayMs?: number } = {}) {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
+  // The process lock first: a second process is refused before it reads anything.
+  const unlock = takeLock(path)
   const db = new Database(path, { create: true, strict: true })
   db.exec('PRAGMA busy_timeout = 5000')
   let version: number
   try {
     version = refuseLaterVersion(db, path)
   } catch (error) {
+    unlock()
     db.close()
     throw error
   }
@@ -52,17 +55,11 @@ export function openJournal(path: string, owner: { chainId: number; address: Add
   const ownerText = `${owner.chainId}:${owner.address.toLowerCase()}`
   const stored = db.query<{ value: string }, []>("SELECT value FROM meta WHERE key = 'owner'").get()
   if (stored && stored.value !== ownerText) {
+    unlock()
     db.close()
     throw new JournalMismatchError(`RELAYER_DB ${path} belongs to chain:key ${stored.value}, not ${ownerText}; give each chain and gas key its own journal`)
   }
   if (!stored) db.query("INSERT INTO meta (key, value) VALUES ('owner', ?)").run(ownerText)
-  let unlock: () => void
-  try {
-    unlock = takeLock(db, path)
-  } catch (error) {
-    db.close()
-    throw error
-  }
   // The version says what to upgrade: a file stamped at this one has nothing left to change.
   const upgraded: string[] = []
   try {
@@ -423,6 +420,34 @@ export function openJournal(path: string, owner: { chainId: number; address: Add
         )
         .all(address.toLowerCase(), since, limit)
         .map((row) => ({ at: row.at, consumer: row.consumer as Address, adapter: row.adapter as Address | null, payToken: row.pay_token as Address | null, txHash: row.tx_hash as Hex }))
+    },
+    /**
+     * Deletes what is older than `before` (ms since epoch) and no longer needed: slots
+     * resolved before then (seen mined, or sent, before it), with their txs, and the reverts
+     * kept for cool-downs. Pending slots stay whatever their age. In commits of `perCommit`
+     * slots, yielding between them. Returns how many slots and reverts went.
+     */
+    async prune(before: number, perCommit = 5_000): Promise<{ slots: number; reverts: number }> {
+      let slots = 0
+      const pruneSome = db.transaction((limit: number): number => {
+        const nonces = db
+          .query<{ nonce: number }, [number, number]>("SELECT nonce FROM slots WHERE status != 'pending' AND COALESCE(mined_at, sent_at) < ? ORDER BY nonce LIMIT ?")
+          .all(before, limit)
+          .map((row) => row.nonce)
+        if (nonces.length === 0) return 0
+        const list = JSON.stringify(nonces)
+        db.query('DELETE FROM txs WHERE nonce IN (SELECT value FROM json_each(?))').run(list)
+        db.query('DELETE FROM slots WHERE nonce IN (SELECT value FROM json_each(?))').run(list)
+        return nonces.length
+      })
+      for (;;) {
+        const pruned = pruneSome(perCommit)
+        slots += pruned
+        if (pruned < perCommit) break
+        await new Promise((resolve) => setImmediate(resolve))
+      }
+      const reverts = db.query('DELETE FROM reverts WHERE at < ?').run(before).changes
+      return { slots, reverts }
     },
     /** Releases the process lock and closes the file. */
     close() {
