@@ -43,8 +43,14 @@ export function checkRequest(context: RelayerContext, body: unknown): CheckedReq
   return checkFeeFloor(context, request) ?? { request, orderHash }
 }
 
+/** How a caller follows a relay beyond its outcome. */
+export type RelayOptions = {
+  /** Called once the node accepted this order's tx (the receipt is still to come): `Prefer: respond-async` answers 202 then. */
+  onBroadcast?: (txHash: Hex) => void
+}
+
 /** `relay` from step 4 on (claim → … → outcome), for a request `checkRequest` passed. */
-export async function relayChecked(context: RelayerContext, { request, orderHash }: CheckedRequest): Promise<RelaySuccess> {
+export async function relayChecked(context: RelayerContext, { request, orderHash }: CheckedRequest, options: RelayOptions = {}): Promise<RelaySuccess> {
   const deadline = Date.now() + context.config.receiptTimeoutMs
   let shared = false
   while (!(await context.claims.claim(orderHash))) {
@@ -60,7 +66,7 @@ export async function relayChecked(context: RelayerContext, { request, orderHash
   }
   let failure: RelayError | undefined
   try {
-    return await settle(context, request, orderHash, shared)
+    return await settle(context, request, orderHash, shared, options)
   } catch (error) {
     failure = asRelayError(context, error)
     throw failure
@@ -71,7 +77,7 @@ export async function relayChecked(context: RelayerContext, { request, orderHash
   }
 }
 
-async function settle(context: RelayerContext, request: RelayRequest, orderHash: Hex, shared: boolean): Promise<RelaySuccess> {
+async function settle(context: RelayerContext, request: RelayRequest, orderHash: Hex, shared: boolean, options: RelayOptions): Promise<RelaySuccess> {
   const resumed = await resumeUnconfirmed(context, orderHash, shared)
   if (resumed) return resumed
   const elsewhere = await answerFromReplicas(context, request, orderHash, shared)
@@ -79,7 +85,7 @@ async function settle(context: RelayerContext, request: RelayRequest, orderHash:
   checkCooldown(context, request.order.consumer as Address)
   await checkAuthorizationWindow(context, request)
   const simulated = await simulate(context, request, orderHash)
-  return broadcast(context, simulated, request, orderHash)
+  return broadcast(context, simulated, request, orderHash, options.onBroadcast)
 }
 
 /** Anything that is not already a RelayError failed between us and the node. */

@@ -17,7 +17,14 @@ import type { SimulatedOrder } from './simulate.ts'
  * tx, which stays in the journal, so a retry waits for it instead of broadcasting.
  * @throws RelayError WOULD_REVERT, UPSTREAM_RPC, INSUFFICIENT_RELAYER_GAS
  */
-export async function broadcast(context: RelayerContext, simulated: SimulatedOrder, request: RelayRequest, orderHash: Hex): Promise<RelaySuccess> {
+export async function broadcast(
+  context: RelayerContext,
+  simulated: SimulatedOrder,
+  request: RelayRequest,
+  orderHash: Hex,
+  /** Told the txHash once the node accepted the tx (not when its answer was lost). */
+  onBroadcast?: (txHash: Hex) => void,
+): Promise<RelaySuccess> {
   const { submitter, config } = context
   const { nonce, hash, unanswered } = await submitter.send({
     to: config.broker,
@@ -28,6 +35,7 @@ export async function broadcast(context: RelayerContext, simulated: SimulatedOrd
     adapter: request.order.adapter as Hex,
     payToken: request.order.payToken as Hex,
   })
+  if (!unanswered) onBroadcast?.(hash)
   const slot = await submitter.outcome(nonce, config.receiptTimeoutMs)
   if (unanswered && slot?.status === 'pending') {
     context.journal.answered(nonce, 'UPSTREAM_RPC')
