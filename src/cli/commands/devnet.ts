@@ -1,6 +1,7 @@
 import { resolve } from 'node:path'
 import { ConfigError, createLogger, readLogFormat } from '../../shared/index.ts'
 import { type Command, CommandError, parseFlags, UsageError } from '../command.ts'
+import { parseAdapterSpec } from '../lib/adapterSpec.ts'
 import { invocation, shellQuote } from '../lib/invocation.ts'
 import { assertManifestWritable, writeManifest } from '../lib/writeManifest.ts'
 import { version } from '../version.ts'
@@ -40,6 +41,11 @@ export const devnetCommand: Command = {
     '--port-base N      anvil on N, relayer on N+1, indexer on N+2 (default: 8545, 8787, 8788); 0: each on a free port (the manifest names them)',
     '--manifest PATH    where to write the manifest (default .devnet/manifest.json)',
     '--fork-url URL     run anvil as a fork of a real chain and deploy onto it',
+    '--fork-block N     with --fork-url: fork at block N (the same chain state every run)',
+    '--adapter PATH.json[:ARGS]  deploy your own adapter against the Broker (repeatable): a forge/hardhat artifact and its',
+    '                   constructor arguments, comma-separated or a JSON array; an address argument may be a name:',
+    '                   broker, payToken, any manifest contract, deployer, consumer, payee… The relayer decodes its',
+    '                   errors and events by name; the manifest lists it under adapters',
   ],
   environment: [
     'FOUNDRY_DIR   Foundry\'s folder: anvil is also looked for in its bin/ (default ~/.foundry)',
@@ -53,7 +59,12 @@ export const devnetCommand: Command = {
       'port-base': { type: 'string' },
       manifest: { type: 'string' },
       'fork-url': { type: 'string' },
+      'fork-block': { type: 'string' },
+      adapter: { type: 'string', multiple: true },
     })
+    const adapters = (values.adapter ?? []).map(parseAdapterSpec)
+    const forkBlock = values['fork-block']
+    if (forkBlock !== undefined && (!/^\d+$/.test(forkBlock) || !values['fork-url'])) throw new UsageError('--fork-block takes a block number, with --fork-url')
     // Default 421614; a fork keeps the forked chain's id unless --chain-id says otherwise.
     const requested = values['chain-id'] === undefined ? undefined : Number(values['chain-id'])
     if (requested !== undefined && (!Number.isInteger(requested) || requested < 1)) throw new UsageError('--chain-id must be a chain id such as 421614 or 46630')
@@ -65,7 +76,7 @@ export const devnetCommand: Command = {
     assertManifestWritable(manifestPath)
     const logger = createLogger(io.out, readLogFormat(io.env))
     // Loaded when run, as every command's modules (see relayer.ts).
-    const [{ AnvilNotFoundError, devnetAccounts, startDevnet }, { createIndexer, readIndexerConfig }, { createRelayer }] = await Promise.all([
+    const [{ AdapterArtifactError, AnvilNotFoundError, devnetAccounts, startDevnet }, { createIndexer, readIndexerConfig }, { createRelayer }] = await Promise.all([
       import('../../devnet/index.ts'),
       import('../../indexer/index.ts'),
       import('../../relayer/index.ts'),
@@ -96,12 +107,17 @@ export const devnetCommand: Command = {
         chainId: requested ?? (values['fork-url'] ? undefined : 421614),
         ...(ports.anvil ? { port: ports.anvil } : {}),
         forkUrl: values['fork-url'],
+        ...(forkBlock !== undefined ? { forkBlockNumber: BigInt(forkBlock) } : {}),
+        adapters,
         onAnvilStderr: (line) => io.err(`anvil: ${line}`),
         onProgress: (p) => io.out(`  [${p.step}/${p.total}] ${p.name}${p.address ? ` ${p.address}` : ''}`),
       })
     } catch (error) {
       // Its whole message says where anvil was looked for and how to get it.
       if (error instanceof AnvilNotFoundError) throw new CommandError(error.message)
+      // An artifact or its arguments: a usage error, said whole.
+      if (error instanceof AdapterArtifactError) throw new UsageError(error.message)
+      if (adapters.length > 0 && error instanceof Error && /^deploying /.test(error.message)) throw new CommandError(error.message)
       const message = error instanceof Error ? error.message : String(error)
       throw new CommandError(`${message.split('\n')[0]}${ports.anvil ? ` (is port ${ports.anvil} free? try --port-base)` : ''}`)
     }
@@ -118,6 +134,7 @@ export const devnetCommand: Command = {
         broker: manifest.contracts.broker,
         deployedAt: BigInt(manifest.deployedAt),
         port: ports.relayer,
+        adapters: manifest.adapters,
       })
       const relayer = createRelayer(relayerConfig, { logger, version })
       const relayerServer = await relayer.serve()
@@ -148,6 +165,7 @@ export const devnetCommand: Command = {
       io.out(`devnet ready: chain ${chainId}, RPC ${devnet.rpcUrl}`)
       io.out(`  relayer  ${relayerServer.url}  (POST /broker, GET /info, GET /api/openapi.json)`)
       io.out(`  indexer  ${indexerServer.url}  (GET /activity, GET /health)`)
+      for (const adapter of manifest.adapters ?? []) io.out(`  adapter  ${adapter.name} ${adapter.address}  (its errors and events decoded by the relayer)`)
       io.out(`  manifest ${manifestPath}`)
       io.out('')
       io.out('Next: settle an order through the relayer:')

@@ -1,4 +1,5 @@
 import type { Address, Hex } from 'viem'
+import type { ManifestAdapter } from '../../chain/index.ts'
 import { type RelayerConfig, readRelayerConfig } from '../../relayer/config.ts'
 import type { Env } from '../../shared/index.ts'
 
@@ -36,6 +37,8 @@ export type DevnetRelayerParameters = {
   broker: Address
   deployedAt: bigint
   port: number
+  /** Adapters of the developer's own (the manifest's `adapters`): the relayer decodes their errors and events. */
+  adapters?: ManifestAdapter[] | undefined
 }
 
 /**
@@ -69,6 +72,7 @@ export function devnetRelayerConfig(env: Env, devnet: DevnetRelayerParameters): 
     deployedAt: devnet.deployedAt,
     host: '127.0.0.1',
     port: devnet.port,
+    ...(devnet.adapters ? { adapters: devnet.adapters } : {}),
   })
   return { config, ignored }
 }
