@@ -1,6 +1,7 @@
 import { type Abi, type Account, type Address, type Chain, encodeDeployData, getAddress, type Hex, type PublicClient, type Transport, type WalletClient } from 'viem'
-import { decodeRevert, extractRevertData, isRevertError, type ManifestAdapter } from '../chain/index.ts'
-import { AdapterArtifactError, errorsAndEvents, readAdapterArtifact, toAdapterArtifact } from './adapterArtifact.ts'
+import { type ContractAddresses, decodeRevert, extractRevertData, isRevertError, type ManifestAdapter, ManifestSchema } from '../chain/index.ts'
+import { devnetAccounts } from './accounts.ts'
+import { type AdapterArtifact, AdapterArtifactError, errorsAndEvents, readAdapterArtifact, toAdapterArtifact } from './adapterArtifact.ts'
 import { constructorArgs } from './constructorArgs.ts'
 
 /** A contract developer's adapter to deploy against the devnet's Broker. */
@@ -26,6 +27,36 @@ export type DeployAdapterParameters = {
 }
 
 /**
+ * The names an adapter's `address` argument may use, with the devnet's addresses:
+ * the manifest's contracts and anvil's development accounts by role.
+ */
+export function adapterAddressNames(contracts: ContractAddresses): Record<string, Address> {
+  return { ...contracts, ...Object.fromEntries(Object.entries(devnetAccounts).map(([role, account]) => [role, account.address])) }
+}
+
+/**
+ * Checks an adapter before anything is deployed: its artifact reads and its arguments
+ * fit its constructor (names checked against those `adapterAddressNames` knows). A
+ * usage error found here costs no chain and no wait.
+ *
+ * @throws AdapterArtifactError saying what to fix
+ * @example
+ * checkAdapterDeployment({ artifact: 'out/TicketAdapter.sol/TicketAdapter.json', args: ['broker', '2'] })
+ */
+export function checkAdapterDeployment(adapter: AdapterDeployment): void {
+  const artifact = loadArtifact(adapter)
+  const placeholder = '0x0000000000000000000000000000000000000001' as Address
+  const contracts = Object.fromEntries(Object.keys(ManifestSchema.entries.contracts.entries).map((name) => [name, placeholder])) as ContractAddresses
+  constructorArgs(artifact.abi, adapter.args ?? [], adapterAddressNames(contracts), artifact.name)
+}
+
+function loadArtifact(adapter: AdapterDeployment): AdapterArtifact {
+  return typeof adapter.artifact === 'string'
+    ? readAdapterArtifact(adapter.artifact, adapter.name)
+    : toAdapterArtifact(adapter.artifact, adapter.name ?? 'Adapter', `the artifact of ${adapter.name ?? 'an adapter'}`)
+}
+
+/**
  * Deploys one adapter (its constructor simulated first, so a revert is named by the
  * artifact's own errors) and returns its manifest entry: name, address and the errors
  * and events a relayer learns from.
@@ -36,10 +67,7 @@ export type DeployAdapterParameters = {
  */
 export async function deployAdapter(parameters: DeployAdapterParameters): Promise<ManifestAdapter> {
   const { publicClient, walletClient, adapter, names } = parameters
-  const artifact =
-    typeof adapter.artifact === 'string'
-      ? readAdapterArtifact(adapter.artifact, adapter.name)
-      : toAdapterArtifact(adapter.artifact, adapter.name ?? 'Adapter', `the artifact of ${adapter.name ?? 'an adapter'}`)
+  const artifact = loadArtifact(adapter)
   const args = constructorArgs(artifact.abi, adapter.args ?? [], names, artifact.name)
   let data: Hex
   try {

@@ -16,7 +16,7 @@ import { chainFor, deployContracts, type DeployProgress, type Manifest, type Man
 import { freePort } from '../shared/index.ts'
 import { type DevnetRole, devnetAccounts } from './accounts.ts'
 import { anvilInstance } from './anvilInstance.ts'
-import { type AdapterDeployment, deployAdapter } from './deployAdapter.ts'
+import { type AdapterDeployment, adapterAddressNames, deployAdapter } from './deployAdapter.ts'
 import { becomeFiatTokenMinter } from './fiatTokenMinter.ts'
 import { findAnvil } from './findAnvil.ts'
 import { devnetPrice, seedDevnet } from './seed.ts'
@@ -142,7 +142,7 @@ export async function startDevnet(options: StartDevnetOptions = {}) {
         await becomeFiatTokenMinter({ publicClient, testClient, chain, transport, token: options.payToken, minter: devnetAccounts.deployer.address, allowance: 10n ** 30n })
       }
       await seedDevnet({ publicClient, wallet, contracts, vaults })
-      const names: Record<string, Address> = { ...contracts, ...Object.fromEntries(Object.entries(devnetAccounts).map(([role, account]) => [role, account.address])) }
+      const names = adapterAddressNames(contracts)
       const adapters: ManifestAdapter[] = []
       for (const adapter of options.adapters ?? []) {
         const deployed = await deployAdapter({ publicClient, walletClient: wallet('deployer'), adapter, names })

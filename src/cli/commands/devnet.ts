@@ -76,7 +76,7 @@ export const devnetCommand: Command = {
     assertManifestWritable(manifestPath)
     const logger = createLogger(io.out, readLogFormat(io.env))
     // Loaded when run, as every command's modules (see relayer.ts).
-    const [{ AdapterArtifactError, AnvilNotFoundError, devnetAccounts, startDevnet }, { createIndexer, readIndexerConfig }, { createRelayer }] = await Promise.all([
+    const [{ AdapterArtifactError, AnvilNotFoundError, checkAdapterDeployment, devnetAccounts, startDevnet }, { createIndexer, readIndexerConfig }, { createRelayer }] = await Promise.all([
       import('../../devnet/index.ts'),
       import('../../indexer/index.ts'),
       import('../../relayer/index.ts'),
@@ -98,6 +98,15 @@ export const devnetCommand: Command = {
       deployedAt: 0n,
       port: ports.relayer,
     })
+    // Each adapter's artifact and arguments, checked before anvil starts.
+    for (const adapter of adapters) {
+      try {
+        checkAdapterDeployment(adapter)
+      } catch (error) {
+        if (error instanceof AdapterArtifactError) throw new UsageError(error.message)
+        throw error
+      }
+    }
     if (ignored.length > 0) io.err(`devnet: ignoring ${ignored.join(', ')} (the devnet sets these for its own relayer)`)
 
     io.out(`starting anvil${values['fork-url'] ? ' (fork)' : ''} on ${ports.anvil ? `127.0.0.1:${ports.anvil}` : 'a free port'}`)
