@@ -124,9 +124,14 @@ export async function startDevnet(options: StartDevnetOptions = {}) {
     }))
     let manifest: Manifest | undefined
     if (options.deploy !== false) {
-      // A fork starts with real balances; make sure our dev accounts can pay for gas.
+      // A fork starts with real balances; make sure our dev accounts can pay for gas. On public
+      // testnets anvil's well-known accounts often carry an EIP-7702 delegation (to a sweeper):
+      // their code is cleared, so they sign and pay as plain accounts, as on a devnet.
       if (options.forkUrl) {
-        for (const account of Object.values(devnetAccounts)) await testClient.setBalance({ address: account.address, value: 10n ** 22n })
+        for (const account of Object.values(devnetAccounts)) {
+          await testClient.setBalance({ address: account.address, value: 10n ** 22n })
+          await testClient.setCode({ address: account.address, bytecode: '0x' })
+        }
       }
       const { contracts, deployedAt } = await deployContracts({
         publicClient,
