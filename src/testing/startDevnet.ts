@@ -34,6 +34,8 @@ export type StartDevnetOptions = {
   forkUrl?: string
   /** With `forkUrl`: the block to fork at. */
   forkBlockNumber?: bigint
+  /** With `forkUrl`: a Circle FiatToken (the chain's USDC) to pay in instead of a mock; the consumer is funded through its master minter. */
+  payToken?: Address
   /** Milliseconds to wait for the devnet to be ready (default 120000). */
   timeout?: number
   /** Each line the devnet prints (by default kept, and shown when it fails to start). */
@@ -110,6 +112,7 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Tes
   if (options.chainId !== undefined) args.push('--chain-id', String(options.chainId))
   if (options.forkUrl) args.push('--fork-url', options.forkUrl)
   if (options.forkBlockNumber !== undefined) args.push('--fork-block', options.forkBlockNumber.toString())
+  if (options.payToken) args.push('--pay-token', options.payToken)
   for (const [i, adapter] of (options.adapters ?? []).entries()) {
     let path = typeof adapter.artifact === 'string' ? adapter.artifact : join(dir, `adapter-${i + 1}.json`)
     if (typeof adapter.artifact !== 'string') {

@@ -42,6 +42,8 @@ export const devnetCommand: Command = {
     '--manifest PATH    where to write the manifest (default .devnet/manifest.json)',
     '--fork-url URL     run anvil as a fork of a real chain and deploy onto it',
     '--fork-block N     with --fork-url: fork at block N (the same chain state every run)',
+    '--pay-token ADDR   with --fork-url: pay in this Circle FiatToken (the chain\'s USDC) instead of a mock; the consumer is',
+    '                   funded through its master minter (impersonated on the fork)',
     '--adapter PATH.json[:ARGS]  deploy your own adapter against the Broker (repeatable): a forge/hardhat artifact and its',
     '                   constructor arguments, comma-separated or a JSON array; an address argument may be a name:',
     '                   broker, payToken, any manifest contract, deployer, consumer, payee… The relayer decodes its',
@@ -60,11 +62,14 @@ export const devnetCommand: Command = {
       manifest: { type: 'string' },
       'fork-url': { type: 'string' },
       'fork-block': { type: 'string' },
+      'pay-token': { type: 'string' },
       adapter: { type: 'string', multiple: true },
     })
     const adapters = (values.adapter ?? []).map(parseAdapterSpec)
     const forkBlock = values['fork-block']
     if (forkBlock !== undefined && (!/^\d+$/.test(forkBlock) || !values['fork-url'])) throw new UsageError('--fork-block takes a block number, with --fork-url')
+    const payToken = values['pay-token']
+    if (payToken !== undefined && (!/^0x[0-9a-fA-F]{40}$/.test(payToken) || !values['fork-url'])) throw new UsageError('--pay-token takes a token address (0x + 40 hex digits), with --fork-url')
     // Default 421614; a fork keeps the forked chain's id unless --chain-id says otherwise.
     const requested = values['chain-id'] === undefined ? undefined : Number(values['chain-id'])
     if (requested !== undefined && (!Number.isInteger(requested) || requested < 1)) throw new UsageError('--chain-id must be a chain id such as 421614 or 46630')
@@ -117,6 +122,7 @@ export const devnetCommand: Command = {
         ...(ports.anvil ? { port: ports.anvil } : {}),
         forkUrl: values['fork-url'],
         ...(forkBlock !== undefined ? { forkBlockNumber: BigInt(forkBlock) } : {}),
+        ...(payToken !== undefined ? { payToken: payToken as `0x${string}` } : {}),
         adapters,
         onAnvilStderr: (line) => io.err(`anvil: ${line}`),
         onProgress: (p) => io.out(`  [${p.step}/${p.total}] ${p.name}${p.address ? ` ${p.address}` : ''}`),
