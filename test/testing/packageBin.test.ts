@@ -38,7 +38,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   if (work) await rm(work, { recursive: true, force: true })
-})
+}, 60_000)
 
 test('npm pack in the checkout writes its tarball under dist/ (git-ignored): the checkout is as it was', async () => {
   const before = await ok(['git', 'status', '--porcelain', '--untracked-files=all'], repo)
@@ -89,6 +89,28 @@ test('with bun and anvil from npm beside it, `npx order-relay` runs the CLI unde
   // A usage error passes its exit code through the launcher.
   const bad = await run(['npx', 'order-relay', 'devnet', '--adapter', 'nowhere.json'], project, { PATH: plainPath })
   expect([bad.code, bad.err.split('\n')[0]]).toEqual([2, `order-relay devnet: cannot read the artifact nowhere.json: no such file (build the contract first, e.g. forge build)`])
+}, 180_000)
+
+test('order-relay/testing under Node from the installed package: a devnet on the bundled CLI settles an order, its relayer signing in its thread', async () => {
+  const script = [
+    "import { encodeAbiParameters } from 'viem'",
+    "import { sendOrder, startDevnet } from 'order-relay/testing'",
+    'const devnet = await startDevnet()',
+    'let success',
+    'try {',
+    "  success = await sendOrder(devnet, { adapter: 'allocationAdapter', params: encodeAbiParameters([{ type: 'uint256' }], [1n]), amount: 10_000_000n })",
+    '} finally {',
+    '  await devnet.stop()',
+    '}',
+    // Everything the devnet printed, up to its exit.
+    'console.log(JSON.stringify({ event: success.receipt.event, fee: success.feeCollected, output: devnet.output() }))',
+  ].join('\n')
+  await writeFile(join(project, 'order.mjs'), script)
+  const result = JSON.parse((await ok(['node', 'order.mjs'], project, { PATH: plainPath })).trim().split('\n').at(-1)!)
+  expect([result.event, result.fee]).toEqual(['AllocationGranted', '50000'])
+  expect(result.output).toContain('POST /broker 200 OK')
+  // The bundle starts its signer thread from dist/cli/signerThread.js: no fallback to the main thread.
+  expect(result.output).not.toContain('signer thread')
 }, 180_000)
 
 test('npm install <path to the checkout>: order-relay/client and order-relay/testing import under Node', async () => {
