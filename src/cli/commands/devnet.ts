@@ -5,7 +5,7 @@ import { parseAdapterSpec } from '../lib/adapterSpec.ts'
 import { invocation, shellQuote } from '../lib/invocation.ts'
 import { assertManifestWritable, writeManifest } from '../lib/writeManifest.ts'
 import { version } from '../version.ts'
-import { devnetOwnedRelayerVariables, devnetRelayerConfig } from '../lib/devnetRelayerConfig.ts'
+import { devnetOwnedRelayerVariables, devnetRelayerConfig, devnetRelayerDefaults } from '../lib/devnetRelayerConfig.ts'
 import { relayerEnvironment } from './relayer.ts'
 
 /**
@@ -15,8 +15,8 @@ import { relayerEnvironment } from './relayer.ts'
 function devnetRelayerEnvironment(): string[] {
   const owned: readonly string[] = devnetOwnedRelayerVariables
   const devnetDefaults: Record<string, string> = {
-    RELAYER_RECEIPT_POLL_MS: '(devnet default 50)',
-    RELAYER_DB: '(devnet default :memory:, a fresh chain each run)',
+    RELAYER_RECEIPT_POLL_MS: `(devnet default ${devnetRelayerDefaults.RELAYER_RECEIPT_POLL_MS})`,
+    RELAYER_DB: `(devnet default ${devnetRelayerDefaults.RELAYER_DB}, a fresh chain each run)`,
     RELAYER_WS_URL: "(devnet default anvil's own ws://)",
   }
   return [
@@ -132,9 +132,10 @@ export const devnetCommand: Command = {
       if (error instanceof AnvilNotFoundError) throw new CommandError(error.message)
       // An artifact or its arguments: a usage error, said whole.
       if (error instanceof AdapterArtifactError) throw new UsageError(error.message)
-      if (adapters.length > 0 && error instanceof Error && /^deploying /.test(error.message)) throw new CommandError(error.message)
       const message = error instanceof Error ? error.message : String(error)
-      throw new CommandError(`${message.split('\n')[0]}${ports.anvil ? ` (is port ${ports.anvil} free? try --port-base)` : ''}`)
+      // anvil that does not start is most often a port already taken; anything else says what failed.
+      const hint = ports.anvil && message.startsWith('Failed to start anvil') ? ` (is port ${ports.anvil} free? try --port-base)` : ''
+      throw new CommandError(`${message.split('\n')[0]}${hint}`)
     }
     const { manifest, chainId } = devnet
     const stops: (() => Promise<unknown>)[] = [() => devnet.stop()]
