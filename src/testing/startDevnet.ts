@@ -70,7 +70,10 @@ export type TestDevnet = {
   stop(): Promise<void>
 }
 
-/** Devnets of this process still running: killed if it exits without stopping them. */
+/**
+ * Devnets of this process still running: sent SIGTERM if it exits without stopping
+ * them, so each stops its relayer, indexer and anvil itself (a SIGKILL would leave its anvil).
+ */
 const running = new Set<ChildProcess>()
 let cleanupInstalled = false
 function killOnExit(child: ChildProcess) {
@@ -79,7 +82,7 @@ function killOnExit(child: ChildProcess) {
   if (cleanupInstalled) return
   cleanupInstalled = true
   process.once('exit', () => {
-    for (const each of running) each.kill('SIGKILL')
+    for (const each of running) each.kill('SIGTERM')
   })
 }
 
