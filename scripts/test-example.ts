@@ -69,4 +69,13 @@ if (version !== JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')).ver
 run('bun test', ['npm', 'run', 'test:bun'], project)
 console.log(`Node ${run('node --version', ['node', '--version'], project).trim()} runs Vitest`)
 run('vitest', ['npm', 'run', 'test:vitest'], project)
+// Every devnet the tests started was stopped: nothing runs from the example's folder any more.
+const left = spawnSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' })
+  .stdout.split('\n')
+  .filter((line) => line.includes(work) && !line.includes('ps -eo'))
+if (left.length > 0) {
+  console.error(`example: processes left running after the tests:\n${left.join('\n')}`)
+  for (const line of left) process.kill(Number(line.trim().split(/\s+/)[0]), 'SIGTERM')
+  finish(1)
+}
 finish(0)

@@ -3,7 +3,7 @@
 // compiled here), the relayer's variables from `env`, orders through the real pipeline,
 // and every revert the adapter and its payment can produce read back by name.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { encodeAbiParameters, type Hex, parseAbi } from 'viem'
@@ -11,6 +11,7 @@ import { createRelayClient, SubmitError } from '../../src/client/index.ts'
 import { createRelayer, readRelayerConfig, type RelayerServer } from '../../src/relayer/index.ts'
 import { createMemoryLogger } from '../../src/shared/index.ts'
 import { createOrder, readManifest, sendOrder, signTestOrder, startDevnet, type TestDevnet } from '../../src/testing/index.ts'
+import { waitFor } from '../helpers/waitFor.ts'
 import { compileTicketAdapter } from './support/ticketAdapter.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'order-relay-harness-'))
@@ -146,3 +147,22 @@ test('a devnet that cannot start says why, with its own output (a missing artifa
   expect((error as Error).message).toContain(`order-relay devnet: cannot read the artifact ${join(dir, 'Missing.json')}: no such file (build the contract first, e.g. forge build)`)
   expect((error as Error).message).not.toContain('starting anvil')
 }, 60_000)
+
+test('a test process that exits without stop(): its devnet stops on its own, anvil included', async () => {
+  const script = join(dir, 'forgets.ts')
+  writeFileSync(
+    script,
+    [
+      `import { startDevnet } from ${JSON.stringify(join(import.meta.dir, '../../src/testing/index.ts'))}`,
+      'const devnet = await startDevnet()',
+      'console.log(JSON.stringify({ rpcUrl: devnet.rpcUrl, relayerUrl: devnet.relayerUrl }))',
+      'process.exit(0)',
+    ].join('\n'),
+  )
+  const child = Bun.spawn([process.execPath, script], { stdout: 'pipe', stderr: 'pipe' })
+  const [out, code] = await Promise.all([new Response(child.stdout).text(), child.exited])
+  expect(code).toBe(0)
+  const { rpcUrl, relayerUrl } = JSON.parse(out.trim().split('\n').at(-1)!) as { rpcUrl: string; relayerUrl: string }
+  const closed = (url: string) => fetch(url, { method: 'POST', body: '{}' }).then(() => false, () => true)
+  await waitFor('the forgotten devnet\'s relayer and anvil to stop', async () => (await closed(`${relayerUrl}/info`)) && (await closed(rpcUrl)), 30_000)
+}, 120_000)

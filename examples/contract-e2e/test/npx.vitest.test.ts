@@ -17,8 +17,10 @@ let devnet: ChildProcess
 let output = ''
 
 beforeAll(async () => {
+  // A process group of its own: npx does not pass signals on to what it runs, so afterAll signals the whole group.
   devnet = spawn('npx', ['order-relay', 'devnet', '--port-base', '0', '--manifest', manifestPath, '--adapter', `${artifact}:broker,payToken,payee,${price},2`], {
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
   })
   devnet.stdout?.on('data', (chunk) => (output += chunk))
   devnet.stderr?.on('data', (chunk) => (output += chunk))
@@ -30,9 +32,10 @@ beforeAll(async () => {
 })
 
 afterAll(async () => {
-  if (devnet && devnet.exitCode === null) {
+  if (devnet?.pid && devnet.exitCode === null) {
     const exited = new Promise((resolve) => devnet.once('exit', resolve))
-    devnet.kill('SIGTERM')
+    // npx, the order-relay bin, bun and anvil: SIGTERM to each, as Ctrl-C in a terminal does.
+    process.kill(-devnet.pid, 'SIGTERM')
     await exited
   }
   rmSync(dir, { recursive: true, force: true })
