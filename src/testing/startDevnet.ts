@@ -148,6 +148,7 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Tes
         if (line.startsWith('devnet ready:')) ready()
       }
     })
+    stream?.on('end', () => rest && onLine(rest))
   }
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
   const timeoutMs = options.timeout ?? 120_000
