@@ -30,7 +30,7 @@ async function ok(cmd: string[], cwd: string, env: Record<string, string> = {}):
 }
 
 beforeAll(async () => {
-  work = await mkdtemp(join(tmpdir(), 'order-relay-bin-'))
+  work = await mkdtemp(join(tmpdir(), 'order-relay-package-bin-'))
   project = join(work, 'project')
   await mkdir(project)
   await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'contract-project', private: true, type: 'module' }))
