@@ -2,7 +2,8 @@ import type { Hex, PublicClient } from 'viem'
 import { brokeredEvent } from '../../chain/index.ts'
 import type { RelayerContext } from '../context.ts'
 
-export type Settlement = { txHash: Hex; blockNumber: bigint }
+/** The tx that settled an order, its block, and the relayer it names (the address that sent it). */
+export type Settlement = { txHash: Hex; blockNumber: bigint; relayer?: Hex }
 export type SettlementFinder = ReturnType<typeof createSettlementFinder>
 
 /** orderHashes remembered, found or not. */
@@ -36,7 +37,7 @@ export function createSettlementFinder(options: { client: PublicClient; broker: 
     const logs = await options.client.getLogs({ address: options.broker, event: brokeredEvent, args: { orderHash }, fromBlock, toBlock: head })
     const log = logs[0]
     if (log?.transactionHash && log.blockNumber !== null) {
-      const settlement = { txHash: log.transactionHash, blockNumber: log.blockNumber }
+      const settlement: Settlement = { txHash: log.transactionHash, blockNumber: log.blockNumber, ...(log.args.relayer ? { relayer: log.args.relayer } : {}) }
       bounded(found, orderHash, settlement)
       searchedTo.delete(orderHash)
       return settlement
