@@ -66,14 +66,15 @@ export function createIndexer(config: IndexerConfig, dependencies: IndexerDepend
       cacheTime: 0,
     }) as PublicClient)
   const identity = { chainId: config.chainId, addresses: config.addresses, deployedAt: config.deployedAt }
-  // INDEXER_DATABASE_URL: one index in PostgreSQL shared by replicas, the writer elected by an advisory lock.
+  // INDEXER_DATABASE_URL: one index in PostgreSQL shared by replicas, the writer elected by an advisory lock
+  // (INDEXER_ROLE=reader: a replica that only reads).
   const postgres =
     dependencies.store === undefined && config.databaseUrl !== undefined
-      ? createPostgresStore({ url: config.databaseUrl, identity, retention: config.retention, hashWindow: config.reorgWindow, logger })
+      ? createPostgresStore({ url: config.databaseUrl, identity, retention: config.retention, hashWindow: config.reorgWindow, logger, readOnly: config.role === 'reader' })
       : undefined
   const store = dependencies.store ?? postgres ?? openSqliteStore({ path: config.db, identity, retention: config.retention, hashWindow: config.reorgWindow, logger })
   const syncer = createSyncer({ client, config, logger, now, store, onReorg: metrics.reorg })
-  const roles = postgres ? createReplicaRoles({ store: postgres, syncer, config, logger }) : undefined
+  const roles = postgres ? createReplicaRoles({ store: postgres, syncer, config, logger, now }) : undefined
   const snapshots = createSnapshotCache(config, syncer.status, now)
   const app = createIndexerApp(snapshots, logger, {
     version: dependencies.version ?? packageJson.version,
