@@ -48,9 +48,10 @@ export async function openSse(url: string, headers: Record<string, string> = {})
           newline = buffer.search(/\r\n|\r|\n/)
         }
       }
-      ended = true
     } catch {
-      // Aborted by close().
+      // The connection failed (the server died), or close() aborted it.
+    } finally {
+      ended = !controller.signal.aborted
     }
   })()
   return {
@@ -59,7 +60,7 @@ export async function openSse(url: string, headers: Record<string, string> = {})
     get comments() {
       return comments
     },
-    /** The server closed the stream (not this client). */
+    /** The stream ended from the server's side: closed, or its connection lost (not by this client). */
     get ended() {
       return ended
     },

@@ -208,6 +208,17 @@ describe('GET /activity/stream: freshness and limits', () => {
     }
   })
 
+  test('a stream quiet for longer than Bun.serve’s idle timeout (10 s) stays open until its heartbeat', async () => {
+    const own = await startTestIndexer(devnet, { overrides: { stream: { heartbeatMs: 12_000, stallMs: 10_000, maxClients: 5 } } })
+    try {
+      const quiet = await open('/activity/stream', {}, own)
+      await quiet.until('the heartbeat after 12 s of quiet', () => quiet.comments > 0, 20_000)
+      expect(quiet.ended).toBe(false)
+    } finally {
+      await own.stop()
+    }
+  }, 30_000)
+
   test('INDEXER_STREAM_MAX_CLIENTS: one stream more answers 503 UNAVAILABLE with Retry-After; a closed stream frees its place', async () => {
     const own = await startTestIndexer(devnet, { overrides: { stream: { heartbeatMs: 5_000, stallMs: 10_000, maxClients: 2 } } })
     try {

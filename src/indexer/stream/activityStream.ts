@@ -132,6 +132,8 @@ export function createActivityStreamRoute(feed: ActivityFeed, options: { limits:
       }
       const start = feed.start(parsed.filter, parsed.cursor)
       open++
+      // A stream is quiet up to a heartbeat: Bun.serve's idle timeout (10 s) must not close it.
+      ;(c.env as { timeout?: (request: Request, seconds: number) => void } | undefined)?.timeout?.(c.req.raw, 0)
       c.header('X-Accel-Buffering', 'no')
       return streamSSE(c, async (stream) => {
         try {
