@@ -1,16 +1,18 @@
 import { createServer, type Socket, connect } from 'node:net'
 
 /**
- * A TCP proxy in front of a server (PostgreSQL in the tests) that can black-hole its
+ * A TCP proxy in front of a server (PostgreSQL, an indexer) that can black-hole its
  * connections: `blackhole()` stops forwarding in both directions and closes nothing
  * (what a dead network path or a firewall dropping packets looks like to both ends:
  * the sockets stay open, nothing arrives); `heal()` forwards again, including a close
- * that happened meanwhile.
+ * that happened meanwhile. `down()` drops every connection and refuses new ones until
+ * `up()` (a network outage that both ends see).
  */
 export async function startTcpProxy(targetPort: number, targetHost = '127.0.0.1') {
   const pairs = new Set<[Socket, Socket]>()
   let holes = false
-  const server = createServer((client) => {
+  let server = createServer(accept)
+  function accept(client: Socket) {
     const upstream = connect(targetPort, targetHost)
     const pair: [Socket, Socket] = [client, upstream]
     pairs.add(pair)
@@ -30,7 +32,13 @@ export async function startTcpProxy(targetPort: number, targetHost = '127.0.0.1'
       client.pause()
       upstream.pause()
     }
-  })
+  }
+  const drop = () => {
+    for (const [client, upstream] of pairs) {
+      client.destroy()
+      upstream.destroy()
+    }
+  }
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()))
   const port = (server.address() as { port: number }).port
   return {
@@ -51,11 +59,20 @@ export async function startTcpProxy(targetPort: number, targetHost = '127.0.0.1'
         upstream.resume()
       }
     },
+    /** Every connection drops, and new ones are refused. */
+    async down() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        drop()
+      })
+    },
+    /** Accepts connections again, on the same port. */
+    async up() {
+      server = createServer(accept)
+      await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', () => resolve()))
+    },
     stop() {
-      for (const [client, upstream] of pairs) {
-        client.destroy()
-        upstream.destroy()
-      }
+      drop()
       server.close()
     },
   }
