@@ -1,10 +1,9 @@
 import type { Context } from 'hono'
 import { type SSEStreamingApi, streamSSE } from 'hono/streaming'
 import type { Logger } from '../../shared/index.ts'
-import type { ActivityStreamStatus } from '../../wire/index.ts'
 import type { StreamLimits } from '../config.ts'
 import { encodeStreamCursor } from './cursor.ts'
-import type { ActivityFeed, StreamFilter, StreamStart } from './feed.ts'
+import type { ActivityFeed, FeedItem, StreamFilter, StreamStart } from './feed.ts'
 import { parseStreamQuery } from './parseStreamQuery.ts'
 
 /** Most changes one message covers (and so most events in it). */
@@ -36,9 +35,13 @@ export function createActivityStreamRoute(feed: ActivityFeed, options: { limits:
   const clock = options.now ?? (() => performance.now())
   let open = 0
   let cutoffs = 0
+  const encoder = new TextEncoder()
+  /** Each shared message's bytes, encoded once for every stream that sends it. */
+  const encoded = new WeakMap<FeedItem, Uint8Array>()
 
   async function pump(stream: SSEStreamingApi, filter: StreamFilter, start: StreamStart) {
     let { cursor, base } = start
+    const filterKey = JSON.stringify([[...(filter.names ?? [])].sort(), [...(filter.addresses ?? [])].sort(), filter.fromBlock ?? null])
     let historyId = feed.historyId()
     let lastWrite = clock()
     let sentStatus: { json: string; stale: boolean; role: string | undefined; at: number } | undefined
@@ -47,7 +50,7 @@ export function createActivityStreamRoute(feed: ActivityFeed, options: { limits:
     const id = () => encodeStreamCursor({ seq: cursor, historyId })
 
     /** Writes `text`; false once the stream is over (the client left, or it was cut off for not reading). */
-    async function send(text: string): Promise<boolean> {
+    async function send(text: string | Uint8Array): Promise<boolean> {
       if (stream.aborted || stream.closed) return false
       let timer: ReturnType<typeof setTimeout> | undefined
       const stalled = await Promise.race([
@@ -70,8 +73,7 @@ export function createActivityStreamRoute(feed: ActivityFeed, options: { limits:
     }
 
     async function sendStatus(first: boolean): Promise<boolean> {
-      const status: ActivityStreamStatus = feed.status()
-      const json = JSON.stringify(status)
+      const { status, json } = feed.status()
       const at = clock()
       if (!first && sentStatus) {
         if (json === sentStatus.json) return true
@@ -96,10 +98,12 @@ export function createActivityStreamRoute(feed: ActivityFeed, options: { limits:
         if (!(await reset(`${why}: the retained events follow`, replay(filter)))) return
         continue
       }
-      const { items, through } = feed.changesAfter({ cursor, base }, filter, eventsPerMessage)
+      const { items, through } = feed.changesAfter({ cursor, base }, filter, eventsPerMessage, filterKey)
       for (const item of items) {
         cursor = item.through
-        if (!(await send(message(item.kind, { events: item.events }, id())))) return
+        let bytes = encoded.get(item)
+        if (!bytes) encoded.set(item, (bytes = encoder.encode(message(item.kind, { events: item.events }, id()))))
+        if (!(await send(bytes))) return
       }
       cursor = Math.max(cursor, through)
       // More to read at once (a full batch), else the status, then a rest until the next change.

@@ -39,6 +39,13 @@ export type FeedItem = { kind: 'events' | 'removed'; events: ActivityEvent[]; th
  */
 export function createActivityFeed({ syncer, config, now, replica }: { syncer: Syncer; config: IndexerConfig; now: () => number; replica?: () => ReplicaState | undefined }) {
   const { log, history } = syncer.changes
+  /**
+   * The changes read for one served state (one syncer generation), by filters and
+   * cursor: a thousand streams at the same cursor read and serialize them once. Only
+   * answers that no removal could change are kept (a removal depends on each stream's base).
+   */
+  let shared: { generation: number; byKey: Map<string, { items: FeedItem[]; through: number }> } = { generation: -1, byKey: new Map() }
+  let status: { key: string; value: { status: ActivityStreamStatus; json: string } } | undefined
 
   const matches = (filter: StreamFilter, event: ActivityEvent) =>
     (filter.names === undefined || filter.names.has(event.name)) &&
@@ -71,12 +78,17 @@ export function createActivityFeed({ syncer, config, now, replica }: { syncer: S
     lastSeq: () => history.lastSeq,
     /** Resolves at the next change of what is served, after `timeoutMs`, or on `abort`. */
     next: (timeoutMs: number, abort?: AbortSignal) => syncer.nextChange(timeoutMs, abort),
-    /** What the `status` message says (the freshness of `GET /activity`, and the replica's role). */
-    status(): ActivityStreamStatus {
+    /** What the `status` message says (the freshness of `GET /activity`, and the replica's role), and its JSON; built once per state and quarter second. */
+    status(): { status: ActivityStreamStatus; json: string } {
       const state = syncer.status()
-      const { head, lagBlocks, stale } = freshness(config, state, now)
       const role = replica?.()?.role
-      return { indexedThrough: state.indexedThrough.toString(), head: head.toString(), lagBlocks, stale, ...(role ? { role } : {}) }
+      const key = `${state.generation}:${state.head}:${state.headReadAt}:${role}:${Math.floor(now() / 250)}`
+      if (status?.key !== key) {
+        const { head, lagBlocks, stale } = freshness(config, state, now)
+        const value: ActivityStreamStatus = { indexedThrough: state.indexedThrough.toString(), head: head.toString(), lagBlocks, stale, ...(role ? { role } : {}) }
+        status = { key, value: { status: value, json: JSON.stringify(value) } }
+      }
+      return status.value
     },
     /**
      * Where a stream starts. A stream id of this history at or above its floors
@@ -131,8 +143,13 @@ export function createActivityFeed({ syncer, config, now, replica }: { syncer: S
      * after `base`, at or before `cursor`). At most `max` changes are looked at;
      * `through` is the cursor after them (past any that matched nothing).
      */
-    changesAfter(start: { cursor: number; base: number }, filter: StreamFilter, max: number): { items: FeedItem[]; through: number } {
+    changesAfter(start: { cursor: number; base: number }, filter: StreamFilter, max: number, filterKey?: string): { items: FeedItem[]; through: number } {
       const { cursor, base } = start
+      const generation = syncer.status().generation
+      if (shared.generation !== generation || shared.byKey.size > 1_000) shared = { generation, byKey: new Map() }
+      const key = filterKey === undefined ? undefined : `${filterKey}|${cursor}|${max}`
+      const known = key === undefined ? undefined : shared.byKey.get(key)
+      if (known) return known
       const events = log.events
       const seqs = log.seqs
       const removals = history.removals
@@ -179,7 +196,10 @@ export function createActivityFeed({ syncer, config, now, replica }: { syncer: S
       }
       const last = items.at(-1)
       if (last) last.through = through
-      return { items, through }
+      const answer = { items, through }
+      // No removal after the cursor: the answer is the same whatever the stream's base.
+      if (key !== undefined && !(removals.length > 0 && removals[removals.length - 1]!.seq > cursor)) shared.byKey.set(key, answer)
+      return answer
     },
   }
 }

@@ -162,9 +162,11 @@ export function createSyncer({ client, config, logger, now, store, onReorg }: Sy
       const block = await client.getBlock({ blockTag: 'latest' })
       headHeader = { number: block.number as bigint, hash: block.hash as `0x${string}`, parentHash: block.parentHash }
       provenCheckpoint = undefined
+      // Streams are woken by a new head (or the first one, or one read again after it was unreadable), not by every read of the same.
+      const moved = head !== headHeader.number || headReadAt === undefined || now() - headReadAt > config.headStaleMs
       head = headHeader.number
       headReadAt = now()
-      signal.notify()
+      if (moved) signal.notify()
       outages.recovered('head', `node answers again (head ${head}); catching up from block ${next}`)
       return true
     } catch (error) {
