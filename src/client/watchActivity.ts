@@ -21,7 +21,7 @@ export type WatchActivityParameters = {
   onRemoved?: (events: ActivityEvent[]) => void
   /** The index's freshness: at the start and whenever the lag or `stale` changes. */
   onStatus?: (status: ActivityStreamStatus) => void
-  /** The indexer could not resume where this watch was (another index, or history it no longer keeps): drop what it delivered; the retained events follow. */
+  /** The indexer could not resume where this watch was (another index, or changes it keeps no more of): drop what it delivered; the retained events follow. */
   onReset?: (reason: string) => void
   /** A problem: a drop (the watch resumes by itself), a busy indexer (retried), or a refused request (the watch stops: `error.fatal`). */
   onError?: (error: WatchError) => void

@@ -319,7 +319,7 @@ test.skipIf(postgresMissing !== undefined)('PostgreSQL: a version 1 schema (even
   }
 })
 
-/** Version 2's events table (each event its JSON, no change numbers), as an earlier build wrote it. */
+/** A version 2 events table (each event its JSON, no change numbers), as a version 2 store holds it. */
 const version2Events = (table: (name: string) => string) =>
   `CREATE TABLE ${table('indexer_events')} (block_number BIGINT NOT NULL, log_index INTEGER NOT NULL, block_hash TEXT NOT NULL, event TEXT NOT NULL, PRIMARY KEY (block_number, log_index))`
 

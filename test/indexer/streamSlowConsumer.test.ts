@@ -6,9 +6,9 @@
 // (a few MB on loopback) fill up.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { connect } from 'node:net'
-import { generateRegistryEvents } from '../../scripts/bench/lib/registryEvents.ts'
 import { type Devnet, startDevnet } from '../../src/devnet/index.ts'
 import type { ActivityEvent } from '../../src/wire/index.ts'
+import { depositMany } from './registryFlow.ts'
 import { applyMessages, openSse, type SseMessage } from './sseReader.ts'
 import { startTestIndexer, type TestIndexer } from './startTestIndexer.ts'
 
@@ -18,7 +18,7 @@ let indexer: TestIndexer
 
 beforeAll(async () => {
   devnet = await startDevnet()
-  await generateRegistryEvents(devnet, eventCount, 25)
+  await depositMany(devnet, eventCount)
   indexer = await startTestIndexer(devnet, { overrides: { retention: 50_000, stream: { heartbeatMs: 60_000, stallMs: 500, maxClients: 10 } } })
   await indexer.sync.syncOnce()
 }, 180_000)

@@ -160,7 +160,7 @@ export function createPostgresStore(options: PostgresStoreOptions) {
       await tx.unsafe(`CREATE SCHEMA IF NOT EXISTS ${schema}`)
       const qualify = (statement: string) => statement.replace(/\bindexer_(meta|events|block_hashes|removals)\b/, (name) => `${schema}.${name}`)
       for (const statement of schemaStatements) await tx.unsafe(qualify(statement))
-      // An index written by an earlier build is checked as it is, then converted.
+      // An index at schema version 1 or 2 is checked as it is, then converted.
       await tx.unsafe(`INSERT INTO ${table('meta')} (key, value) VALUES ('schema_version', $1) ON CONFLICT (key) DO NOTHING`, [String(schemaVersion)])
       const [version] = await tx.unsafe(meta('schema_version'))
       const from = version?.value === '1' || version?.value === '2' ? (Number(version.value) as 1 | 2) : undefined
@@ -228,7 +228,7 @@ export function createPostgresStore(options: PostgresStoreOptions) {
     readOnly,
     /**
      * Connects and checks the schema holds this index; a writer-capable process also
-     * creates the schema and tables if missing and converts an earlier version. A clear
+     * creates the schema and tables if missing and converts a version 1 or 2 schema. A clear
      * ConfigError when PostgreSQL cannot be reached.
      */
     async open(): Promise<void> {
@@ -382,7 +382,7 @@ export function createPostgresStore(options: PostgresStoreOptions) {
           }
           total = retention
           truncated = true
-          // What retention dropped is no longer in the history: a cursor below the oldest kept event cannot resume exactly.
+          // What retention dropped leaves the history: a cursor below the oldest kept event cannot resume exactly.
           const [oldest] = await tx.unsafe(`SELECT MIN(seq) AS seq FROM ${table('events')}`)
           if (oldest?.seq !== null && oldest?.seq !== undefined) floor = await raiseFloor(tx, 'history_floor', Number(oldest.seq) - 1)
         }

@@ -154,7 +154,7 @@ export function openSqliteStore(options: SqliteStoreOptions): IndexerStore {
         )
       }
     }
-    // Written by an earlier build: each event becomes its JSON (version 1) and gets its number, in one transaction.
+    // Schema version 1 or 2: each event becomes its JSON (version 1) and gets its number, in one transaction.
     if (version === '1' || version === '2') {
       const from = Number(version) as 1 | 2
       const began = performance.now()
@@ -230,7 +230,7 @@ export function openSqliteStore(options: SqliteStoreOptions): IndexerStore {
       if (oldestKept) deleteOlder.run(oldestKept.block_number, oldestKept.block_number, oldestKept.log_index)
       count = retention
       truncated = true
-      // What retention dropped is no longer in the history: a cursor below the oldest kept event cannot resume exactly.
+      // What retention dropped leaves the history: a cursor below the oldest kept event cannot resume exactly.
       const oldest = oldestSeq.get()?.seq
       if (oldest !== null && oldest !== undefined) floor = raiseFloor('history_floor', oldest - 1)
     }

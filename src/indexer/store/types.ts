@@ -36,7 +36,7 @@ export type StoredHistory = {
 /** What a commit did to the history: its last number and the floor after retention. */
 export type CommitResult = { lastSeq: number; floor: number }
 
-/** What a rewind did: the events it removed (none: nothing changed, `seq` is the last number as before). */
+/** What a rewind did: the events it removed (none: nothing changed, and `seq` is the store's last number). */
 export type RewindResult = { seq: number; removed: Removal[]; removalsFloor: number }
 
 /** What a restart resumes from. */

@@ -106,7 +106,7 @@ export function createActivityStreamRoute(feed: ActivityFeed, options: { limits:
         if (!(await send(bytes))) return
       }
       cursor = Math.max(cursor, through)
-      // More to read at once (a full batch), else the status, then a rest until the next change.
+      // More to read at once (a full batch), else the status, then a rest until what is served moves.
       if (cursor < feed.lastSeq()) continue
       if (!(await sendStatus(false))) return
       const quiet = clock() - lastWrite

@@ -2,7 +2,7 @@ import type { CommitResult, Removal, RewindResult, StoredHistory } from '../stor
 
 /**
  * The change history beside the event log (store/types.ts `StoredHistory`): which
- * history this is, the newest change's number, the floor below which it is no longer
+ * history this is, the newest change's number, the floor below which it is not
  * whole, and the removals newer than the floor. The events and their numbers are the
  * event log's. Always what the store says: set from its answers, never counted here.
  *
