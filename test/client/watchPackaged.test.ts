@@ -160,6 +160,7 @@ test.skipIf(!hasChromium)(
         return now.errors.includes('NETWORK') && now.nativeErrors > 0
       })
       await path.up()
+      await until('the indexer to index the missed event', async () => (await served()).some((event) => event.transactionHash === missed.receipt.transactionHash))
       const expected = await served()
       await until('both to resume with the missed event', async () => {
         const now = await seen()
