@@ -32,3 +32,16 @@ export function chainFor(chainId: number, rpcUrl?: string): Chain {
 export function defaultRpcUrl(chainId: number): string | undefined {
   return (knownChains as Record<number, Chain>)[chainId]?.rpcUrls.default.http[0]
 }
+
+/**
+ * Blocks deep a mined tx's block must be before the relayer treats it as final
+ * (RELAYER_CONFIRMATIONS' default): 20 on the Arbitrum chains and Robinhood Chain
+ * (L2 blocks come every quarter second, and a sequencer reorg is rare and shallow),
+ * 1 on a local devnet (31337, 1337: anvil and hardhat do not reorg unless told to),
+ * 12 elsewhere.
+ */
+export function defaultConfirmations(chainId: number): number {
+  if (chainId === 31337 || chainId === 1337) return 1
+  if (chainId === 42161 || chainId === 42170 || chainId === 421614 || chainId === 46630) return 20
+  return 12
+}

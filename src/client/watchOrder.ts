@@ -1,11 +1,11 @@
-import type { BrokerStatus } from '../wire/index.ts'
+import { type BrokerStatus, isFinalStatus } from '../wire/index.ts'
 import { type WatchError, watchEventStream } from './watchEventStream.ts'
 
 export type WatchOrderParameters = {
   /** The relayer's base URL, e.g. `http://127.0.0.1:8787`. */
   url: string
   orderHash: string
-  /** The order's status (`GET /broker/{orderHash}`): now, then at each change, the last one final (settled or reverted). */
+  /** The order's status (`GET /broker/{orderHash}`): now, then at each change, the last one final (settled or reverted, in a block deep enough that the relayer calls it `final`). */
   onStatus: (status: BrokerStatus) => void
   /** A problem: a drop (resumed by itself), a busy relayer (retried), or a refused request (the watch stops: `error.fatal`). */
   onError?: (error: WatchError) => void
@@ -15,8 +15,8 @@ export type WatchOrderParameters = {
 /**
  * Follows one order on a relayer until it is final (`GET /broker/{orderHash}` as
  * Server-Sent Events), in viem's watch style: `onStatus` for each change, and a
- * function to stop earlier. The watch ends by itself after a `settled` or `reverted`
- * status; a drop before that is resumed with `Last-Event-ID` (the status last seen is
+ * function to stop earlier. The watch ends by itself after a final status (`final`, or
+ * settled or reverted from a relayer that does not count confirmations); a drop before that is resumed with `Last-Event-ID` (the status last seen is
  * not delivered again). Works in browsers and Node 20.
  *
  * @example
@@ -33,7 +33,7 @@ export function watchOrder(parameters: WatchOrderParameters): () => void {
     onMessage(message) {
       if (message.event !== 'status') return
       const status = JSON.parse(message.data) as BrokerStatus
-      final = status.status === 'settled' || status.status === 'reverted'
+      final = isFinalStatus(status)
       parameters.onStatus(status)
     },
   })

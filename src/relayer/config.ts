@@ -1,5 +1,5 @@
 import type { Address, Hex } from 'viem'
-import { defaultRpcUrl } from '../chain/chains.ts'
+import { defaultConfirmations, defaultRpcUrl } from '../chain/chains.ts'
 import { type Manifest, type ManifestAdapter, ManifestError, readManifest } from '../chain/manifest.ts'
 import { type MetricsListen, readMetricsListen } from '../metrics/config.ts'
 import { ConfigError, createEnvReader, type Env } from '../shared/index.ts'
@@ -46,6 +46,8 @@ export type RelayerConfig = {
   journalRetentionDays: number
   /** How long after the last sign of another process on the key the relayer takes orders again (RELAYER_KEY_CONFLICT_QUIET_MS). */
   keyConflictQuietMs: number
+  /** Blocks deep a mined tx's block must be before its slot is final; until then the receipt watcher watches it for reorgs (RELAYER_CONFIRMATIONS). */
+  confirmations: number
   /** How long a consumer is refused after its order passed simulation and reverted on chain. */
   revertCooldownMs: number
   /** Reverts of one adapter's or one pay token's orders within `revertCooldownMs` after which that adapter or token is refused too. */
@@ -162,6 +164,10 @@ export function readRelayerConfig(env: Env, overrides: RelayerConfigOverrides = 
     journalPath: overrides.journalPath ?? read.string('RELAYER_DB'),
     keyConflictQuietMs:
       overrides.keyConflictQuietMs ?? read.integer('RELAYER_KEY_CONFLICT_QUIET_MS', relayerDefaults.keyConflictQuietMs, 1_000, 86_400_000) ?? relayerDefaults.keyConflictQuietMs,
+    confirmations:
+      overrides.confirmations ??
+      read.integer('RELAYER_CONFIRMATIONS', chainId === undefined ? 12 : defaultConfirmations(chainId), 1, 10_000) ??
+      (chainId === undefined ? 12 : defaultConfirmations(chainId)),
     journalRetentionDays:
       overrides.journalRetentionDays ?? read.integer('RELAYER_JOURNAL_RETENTION_DAYS', relayerDefaults.journalRetentionDays, 1, 36_500) ?? relayerDefaults.journalRetentionDays,
     revertCooldownMs:

@@ -120,8 +120,16 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
   })
   // What the key spends and what orders must pay for it; the hour's spending follows the journal.
   const economics = createEconomics({ config: config.economics, client, chainId: config.chainId, logger })
-  journal.observe({ reserved: economics.ledger.reserve, spent: economics.ledger.spent, released: economics.ledger.release }, Date.now() - economics.ledger.windowMs)
-  journal.observe({ spent: (_nonce, wei) => economics.books.spent(wei), earned: economics.books.earned }, 0)
+  journal.observe(
+    {
+      reserved: economics.ledger.reserve,
+      spent: economics.ledger.spent,
+      released: economics.ledger.release,
+      reopened: (slot) => economics.ledger.reopened(slot.nonce, slot.spentWei, slot.minedAt, slot.worstWei, slot.unpriced),
+    },
+    Date.now() - economics.ledger.windowMs,
+  )
+  journal.observe({ spent: (_nonce, wei) => economics.books.spent(wei), earned: economics.books.earned, reopened: economics.books.reopened }, 0)
   // Relayer replicas: claims, outcomes and rate limits shared through Redis (docs/scaling.md).
   const redis = config.redisUrl
     ? createSharedRedis(config.redisUrl, { logger, health: operations.redis, prefix: `order-relay:${config.chainId}:${config.broker.toLowerCase()}` })
@@ -140,6 +148,7 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
     logger,
     journal,
     receiptPollMs: config.receiptPollMs,
+    confirmations: config.confirmations,
     ...(config.wsUrl ? { headFeedUrl: config.wsUrl } : {}),
     describe: (slot, receipt) => describeOutcome(context, slot, receipt),
     wouldRevert: (slot, fees) => recheckOrder(context, slot, fees),

@@ -15,6 +15,30 @@ export const BrokerStatusSchema = v.object({
   ),
   txHash: v.optional(v.pipe(Bytes32Schema, v.description('The pending, settling or reverted transaction.'))),
   blockNumber: v.optional(v.pipe(BlockNumberStringSchema, v.description('Block of the settling or reverted tx, as a decimal string.'))),
+  confirmations: v.optional(
+    v.pipe(
+      v.number(),
+      v.integer(),
+      v.minValue(1),
+      v.description("Blocks from the tx's block to the chain head the relayer last read, the tx's own block counted: 1 in the head block. Absent while pending or when the head could not be read."),
+    ),
+  ),
+  final: v.optional(
+    v.pipe(
+      v.boolean(),
+      v.description(
+        'Whether the outcome is final: settled or reverted in a block RELAYER_CONFIRMATIONS deep. Until then a reorg may take the tx out of the chain, and the order goes back to pending (to be sent again as signed).',
+      ),
+    ),
+  ),
 })
 
 export type BrokerStatus = v.InferOutput<typeof BrokerStatusSchema>
+
+/**
+ * Whether a status will not change: `final` when the relayer says, else (a relayer that
+ * does not count confirmations) settled or reverted.
+ */
+export function isFinalStatus(status: BrokerStatus): boolean {
+  return status.final ?? (status.status === 'settled' || status.status === 'reverted')
+}

@@ -67,6 +67,8 @@ test('an order cancelled ahead of the relayer in the same block: WOULD_REVERT na
     status: 'reverted',
     txHash,
     blockNumber: (await devnet.publicClient.getTransactionReceipt({ hash: txHash })).blockNumber.toString(),
+    confirmations: 1,
+    final: true,
   })
 
   // A fresh order from the same consumer: refused for the cool-down, no broadcast.

@@ -55,7 +55,7 @@ describe('Prefer: respond-async', () => {
       await devnet.testClient.mine({ blocks: 1 })
       const final = await client.waitForOrder(request.orderHash!, { timeout: 20_000, pollingInterval: 20 })
       const receipt = await devnet.publicClient.getTransactionReceipt({ hash: txHash })
-      expect(final).toEqual({ orderHash: request.orderHash!, status: 'settled', txHash, blockNumber: receipt.blockNumber.toString() })
+      expect(final).toEqual({ orderHash: request.orderHash!, status: 'settled', txHash, blockNumber: receipt.blockNumber.toString(), confirmations: 1, final: true })
       expect(receipt.status).toBe('success')
       settled.push(request.orderHash!)
     } finally {

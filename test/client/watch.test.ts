@@ -170,7 +170,7 @@ describe('watchOrder and GET /broker/{orderHash} as Server-Sent Events', () => {
     }
     const receipt = await devnet.publicClient.getTransactionReceipt({ hash: settledTx! })
     const orderHash = request.orderHash!
-    const settled: BrokerStatus = { orderHash, status: 'settled', txHash: settledTx, blockNumber: receipt.blockNumber.toString() }
+    const settled: BrokerStatus = { orderHash, status: 'settled', txHash: settledTx, blockNumber: receipt.blockNumber.toString(), confirmations: 1, final: true }
     expect(statuses).toEqual([{ orderHash, status: 'pending', txHash: settledTx }, settled])
     expect(errors).toEqual([])
     // The JSON route is unchanged for any other Accept.

@@ -29,6 +29,8 @@ export async function startTestRelayer(
       // The devnet's pay token, priced as its manifest prices it.
       ...manifestTokensVariable(devnet.manifest),
       RELAYER_RECEIPT_POLL_MS: '20',
+      // anvil mines a block per tx: a tx is final in its own block (a reorg test sets more).
+      RELAYER_CONFIRMATIONS: '1',
       // Well inside a test's timeout, so a receipt that never comes is an answer
       // (502 UPSTREAM_RPC naming the tx) the test can show, not a test timeout.
       RELAYER_RECEIPT_TIMEOUT_MS: '20000',

@@ -51,7 +51,7 @@ test('pending while its tx waits for a block, settled with its block once mined'
     const deadline = Date.now() + 5_000
     let seen = await status(relayer, request.orderHash!)
     while (seen.json?.status === 'pending' && Date.now() < deadline) seen = await status(relayer, request.orderHash!)
-    expect(seen.json).toEqual({ orderHash: request.orderHash, status: 'settled', txHash, blockNumber: receipt.blockNumber.toString() })
+    expect(seen.json).toEqual({ orderHash: request.orderHash, status: 'settled', txHash, blockNumber: receipt.blockNumber.toString(), confirmations: 1, final: true })
   } finally {
     await devnet.testClient.setAutomine(true)
   }
@@ -69,6 +69,8 @@ test("settled by another relayer: found in the Broker's logs", async () => {
     status: 'settled',
     txHash: settled.body.txHash,
     blockNumber: receipt.blockNumber.toString(),
+    confirmations: 1,
+    final: true,
   })
 })
 

@@ -75,7 +75,7 @@ describe('GET /api/openapi.json', () => {
     const status = document.paths['/broker/{orderHash}'].get
     expect(Object.keys(status.responses).sort()).toEqual(['200', '400', '429', '502'])
     expect(status.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/BrokerStatus' })
-    expect(Object.keys(document.components.schemas.BrokerStatus.properties).sort()).toEqual(['blockNumber', 'orderHash', 'status', 'txHash'])
+    expect(Object.keys(document.components.schemas.BrokerStatus.properties).sort()).toEqual(['blockNumber', 'confirmations', 'final', 'orderHash', 'status', 'txHash'])
     expect(document.components.schemas.BrokerStatus.properties.status.enum).toEqual(['pending', 'settled', 'reverted', 'unknown'])
     expect(document.security).toEqual([])
     expect(document.components.securitySchemes).toBeUndefined()

@@ -56,7 +56,7 @@ test('a batch written, resolved in part and reopened: every slot and tx comes ba
   expect(again.byOrder(word(5, 'b'))).toEqual({
     nonce: 5, orderHash: word(5, 'b'), consumer: devnetAccounts.consumer.address, adapter: devnetAccounts.spare.address, payToken: devnetAccounts.deployer.address, to: devnetAccounts.payee.address.toLowerCase() as Hex,
     data: '0x1234', gas: 200_000n, status: 'settled', txHash: word(5), blockNumber: 12n, outcome: '{"ok":true}', answer: 'OK', sentAt: 1_700_000_000_005,
-    feeAmount: null, feeValueWei: null, spentWei: null, minedAt: expect.any(Number),
+    feeAmount: null, feeValueWei: null, spentWei: null, minedAt: expect.any(Number), blockHash: null, confirmed: false,
   })
   expect(again.txs(6).map((tx) => [tx.hash, tx.kind, tx.maxFeePerGas, tx.maxPriorityFeePerGas])).toEqual([
     [word(6), 'order', 3_000_000_000n, 1_000_000_000n],
@@ -396,7 +396,7 @@ test('a journal at schema version 0 (the call and the fees copied beside the sig
   const journal = openJournal(path, owner)
   expect(journal.upgraded).toEqual([
     'slots.to_address dropped', 'slots.data dropped', 'slots.gas dropped', 'txs.max_fee_per_gas dropped', 'txs.max_priority_fee_per_gas dropped',
-    'slots.fee_amount added', 'slots.fee_value_wei added', 'slots.spent_wei added', 'slots.mined_at added', 'cooldowns moved to reverts',
+    'slots.fee_amount added', 'slots.fee_value_wei added', 'slots.spent_wei added', 'slots.mined_at added', 'slots.block_hash added', 'slots.confirmed added', 'cooldowns moved to reverts',
   ])
   expect(journal.reverts('consumer', devnetAccounts.consumer.address, 0, 5)).toEqual([
     { at: 1_700_000_000_000, consumer: devnetAccounts.consumer.address.toLowerCase() as Hex, adapter: null, payToken: null, txHash: word(9) },
@@ -409,7 +409,7 @@ test('a journal at schema version 0 (the call and the fees copied beside the sig
   journal.close()
   const reader = new Database(path, { readonly: true })
   const columns = (table: string) => reader.query<{ name: string }, []>(`SELECT name FROM pragma_table_info('${table}')`).all().map(({ name }) => name)
-  expect(columns('slots')).toEqual(['nonce', 'order_hash', 'consumer', 'adapter', 'pay_token', 'status', 'tx_hash', 'block_number', 'outcome', 'answer', 'sent_at', 'fee_amount', 'fee_value_wei', 'spent_wei', 'mined_at'])
+  expect(columns('slots')).toEqual(['nonce', 'order_hash', 'consumer', 'adapter', 'pay_token', 'status', 'tx_hash', 'block_number', 'outcome', 'answer', 'sent_at', 'fee_amount', 'fee_value_wei', 'spent_wei', 'mined_at', 'block_hash', 'confirmed'])
   expect(columns('txs')).toEqual(['hash', 'nonce', 'raw', 'kind', 'signed_at'])
   reader.close()
   expect(userVersion(path)).toBe(journalVersion)
@@ -426,7 +426,7 @@ test('the relayer says at start that it upgraded a journal of an earlier schema 
   const config = chainlessConfig(path)
   const relayer = createRelayer(config, { logger, version: 'test' })
   expect(logger.lines).toEqual([
-    `RELAYER_DB ${path}: upgraded to journal version 3 (slots.to_address dropped, slots.data dropped, slots.gas dropped, txs.max_fee_per_gas dropped, txs.max_priority_fee_per_gas dropped, slots.fee_amount added, slots.fee_value_wei added, slots.spent_wei added, slots.mined_at added, cooldowns moved to reverts); order-relay builds that read an earlier version cannot open it now`,
+    `RELAYER_DB ${path}: upgraded to journal version 3 (slots.to_address dropped, slots.data dropped, slots.gas dropped, txs.max_fee_per_gas dropped, txs.max_priority_fee_per_gas dropped, slots.fee_amount added, slots.fee_value_wei added, slots.spent_wei added, slots.mined_at added, slots.block_hash added, slots.confirmed added, cooldowns moved to reverts); order-relay builds that read an earlier version cannot open it now`,
   ])
   relayer.context.journal.close()
 })

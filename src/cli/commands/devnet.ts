@@ -18,6 +18,7 @@ function devnetRelayerEnvironment(): string[] {
     RELAYER_RECEIPT_POLL_MS: `(devnet default ${devnetRelayerDefaults.RELAYER_RECEIPT_POLL_MS})`,
     RELAYER_DB: `(devnet default ${devnetRelayerDefaults.RELAYER_DB}, a fresh chain each run)`,
     RELAYER_WS_URL: "(devnet default anvil's own ws://)",
+    RELAYER_CONFIRMATIONS: `(devnet default ${devnetRelayerDefaults.RELAYER_CONFIRMATIONS})`,
   }
   return [
     ...relayerEnvironment

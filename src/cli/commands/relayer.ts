@@ -16,6 +16,7 @@ export const relayerEnvironment = [
   `RELAYER_RECEIPT_POLL_MS  longest pause between receipt polls; the first is an eighth of it (default ${relayerDefaults.receiptPollMs})`,
   'RELAYER_WS_URL           ws(s):// URL of the same node: new blocks are pushed (eth_subscribe newHeads), not polled for (default: the manifest\'s wsUrl with its RPC, else off; off: none)',
   'RELAYER_DB               journal of every tx the key signs (default .order-relay/relayer-<chainId>-<address>.sqlite; :memory: keeps nothing)',
+  'RELAYER_CONFIRMATIONS    blocks deep a mined tx is final; a reorg before then sends its order again (default 20 on Arbitrum and Robinhood Chain, 1 on 31337/1337, else 12)',
   `RELAYER_REVERT_COOLDOWN_MS  refuse a consumer this long after its order reverted on chain (default ${relayerDefaults.revertCooldownMs}; 0 off)`,
   "RELAYER_DEPLOYED_AT      first block searched for Brokered logs (default: the manifest's deployedAt, else 0)",
   `RELAYER_BODY_TIMEOUT_MS  how long a POST /broker body may take to arrive (default ${relayerDefaults.bodyTimeoutMs})`,

@@ -22,12 +22,14 @@ export const devnetOwnedRelayerVariables = [
 /**
  * The devnet's defaults where a standalone relayer's differ: receipts polled every
  * 50 ms (anvil mines at once), no journal file (a fresh chain each run: a journal kept
- * across runs would hold nonces it never saw), new blocks pushed over anvil's own
- * WebSocket. Each is a RELAYER_* variable a suite may set.
+ * across runs would hold nonces it never saw), a tx final in its own block (anvil
+ * mines a block per tx and does not reorg unless told to), new blocks pushed over
+ * anvil's own WebSocket. Each is a RELAYER_* variable a suite may set.
  */
 export const devnetRelayerDefaults = {
   RELAYER_RECEIPT_POLL_MS: '50',
   RELAYER_DB: ':memory:',
+  RELAYER_CONFIRMATIONS: '1',
 } as const
 
 export type DevnetRelayerParameters = {

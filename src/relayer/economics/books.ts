@@ -34,6 +34,17 @@ export function createBooks() {
     spent(wei: bigint) {
       gasSpentWei += wei
     },
+    /** A reorg took a mined tx out: what it was counted as costing, and earning when it had settled, is taken back. */
+    reopened(slot: { spentWei: bigint | null; settled: boolean; payToken: Address | null; feeAmount: bigint | null; feeValueWei: bigint | null }) {
+      if (slot.spentWei !== null) gasSpentWei -= slot.spentWei
+      if (!slot.settled || !slot.payToken || slot.feeAmount === null) return
+      const entry = tokens.get(slot.payToken.toLowerCase())
+      if (!entry) return
+      entry.feesEarned -= slot.feeAmount
+      entry.orders--
+      if (slot.feeValueWei === null) entry.unvaluedOrders--
+      else entry.feesEarnedWei -= slot.feeValueWei
+    },
     summary(): BooksSummary {
       const list = [...tokens.values()].map((entry) => ({ ...entry }))
       const feesEarnedWei = list.reduce((sum, entry) => sum + entry.feesEarnedWei, 0n)

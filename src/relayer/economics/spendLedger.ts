@@ -81,6 +81,24 @@ export function createSpendLedger(options: { windowMs?: number; now?: () => numb
         unpricedSpentWei += wei
       }
     },
+    /** A reorg took the nonce's mined tx out: its spending (seen at `at`) is taken back, and the nonce is reserved again at `worstWei`. */
+    reopened(nonce: number, wei: bigint | null, at: number | null, worstWei: bigint, unpriced: boolean) {
+      if (wei !== null && at !== null && now() - at < windowMs) {
+        const bucket = buckets.find((each) => each.second === Math.floor(at / bucketMs))
+        if (bucket) {
+          bucket.wei -= wei
+          spentWei -= wei
+          if (unpriced) {
+            bucket.unpriced -= wei
+            unpricedSpentWei -= wei
+          }
+        }
+      }
+      unreserve(nonce)
+      reserved.set(nonce, { wei: worstWei, unpriced })
+      reservedWei += worstWei
+      if (unpriced) unpricedReservedWei += worstWei
+    },
     /** The nonce's slot went without a tx mined by this key (refused, or taken by another): its reservation ends. */
     release(nonce: number) {
       unreserve(nonce)

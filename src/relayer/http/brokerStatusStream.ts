@@ -1,15 +1,10 @@
 import { createHash } from 'node:crypto'
 import type { MiddlewareHandler } from 'hono'
 import { streamSSE } from 'hono/streaming'
-import type { BrokerStatus } from '../../wire/index.ts'
+import { type BrokerStatus, isFinalStatus } from '../../wire/index.ts'
 import type { RelayerContext } from '../context.ts'
 import type { AccessLogVariables } from './accessLog.ts'
 import { brokerStatus } from './brokerStatus.ts'
-
-/** Whether a status is the order's last: it settled or reverted. */
-export function isFinal(status: BrokerStatus): boolean {
-  return status.status === 'settled' || status.status === 'reverted'
-}
 
 /** A quiet stream gets a comment line this often, so proxies keep it open. */
 const heartbeatMs = 15_000
@@ -21,7 +16,7 @@ const statusId = (status: BrokerStatus) => createHash('sha256').update(JSON.stri
  * `GET /broker/{orderHash}` with `Accept: text/event-stream`: the order's BrokerStatus
  * (the JSON route's, brokerStatus.ts) as Server-Sent Events `status` messages, the
  * current one first and then each change (read every RELAYER_RECEIPT_POLL_MS), until
- * it is final (`isFinal`), after which the stream ends. A reconnect with the last
+ * it is final (`isFinalStatus`: settled or reverted in a block RELAYER_CONFIRMATIONS deep), after which the stream ends. A reconnect with the last
  * message's id as `Last-Event-ID` skips that status if it has not changed. A malformed
  * orderHash or an RPC failure before the first status answers as the JSON route does;
  * a failure later is retried at the next read. Any other `Accept` goes on to the JSON route.
@@ -29,7 +24,7 @@ const statusId = (status: BrokerStatus) => createHash('sha256').update(JSON.stri
  * @example
  * app.get('/broker/:orderHash', brokerStatusStream(context))
  */
-export function brokerStatusStream(context: Pick<RelayerContext, 'journal' | 'settlements' | 'outcomes' | 'config' | 'logger'>): MiddlewareHandler<{ Variables: AccessLogVariables }> {
+export function brokerStatusStream(context: Pick<RelayerContext, 'journal' | 'settlements' | 'outcomes' | 'client' | 'config' | 'logger'>): MiddlewareHandler<{ Variables: AccessLogVariables }> {
   return async function brokerStatusStream(c, next) {
     if (!(c.req.header('accept') ?? '').includes('text/event-stream')) return next()
     const raw = c.req.param('orderHash') ?? ''
@@ -48,8 +43,8 @@ export function brokerStatusStream(context: Pick<RelayerContext, 'journal' | 'se
         await stream.writeSSE({ event: 'status', id: sent, data: JSON.stringify(status), ...(retry === undefined ? {} : { retry }) })
         lastWrite = performance.now()
       }
-      if (statusId(first) !== sent || isFinal(first)) await send(first, 2_000)
-      if (isFinal(first)) return
+      if (statusId(first) !== sent || isFinalStatus(first)) await send(first, 2_000)
+      if (isFinalStatus(first)) return
       while (!stream.aborted) {
         await new Promise<void>((resolve) => {
           const timer = setTimeout(done, context.config.receiptPollMs)
@@ -68,7 +63,7 @@ export function brokerStatusStream(context: Pick<RelayerContext, 'journal' | 'se
           continue
         }
         if (statusId(status) !== sent) await send(status)
-        if (isFinal(status)) return
+        if (isFinalStatus(status)) return
         if (performance.now() - lastWrite >= heartbeatMs) {
           await stream.write(': heartbeat\n\n')
           lastWrite = performance.now()

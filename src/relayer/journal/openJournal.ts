@@ -4,8 +4,8 @@ import { dirname } from 'node:path'
 import type { Address, Hex } from 'viem'
 import { parseEip1559 } from '../submitter/parseEip1559.ts'
 import { createAnswerCodes } from './answerCodes.ts'
-import { addEconomics } from './addEconomics.ts'
 import { dropCopiedColumns } from './dropCopiedColumns.ts'
+import { upgradeTo3 } from './upgradeTo3.ts'
 import { takeLock } from './lock.ts'
 import { journalVersion, refuseLaterVersion, stampJournalVersion } from './schemaVersion.ts'
 import { laterIndexes, schema, selectSlots, type SlotRow, slotOf, type TxRow, txOf } from './tables.ts'
@@ -64,7 +64,7 @@ export function openJournal(path: string, owner: { chainId: number; address: Add
   const upgraded: string[] = []
   try {
     if (version < 2) upgraded.push(...dropCopiedColumns(db).map((column) => `${column} dropped`))
-    if (version < 3) upgraded.push(...addEconomics(db))
+    if (version < 3) upgraded.push(...upgradeTo3(db))
     if (version < journalVersion) stampJournalVersion(db)
     db.exec(laterIndexes)
   } catch (error) {
@@ -158,8 +158,8 @@ export function openJournal(path: string, owner: { chainId: number; address: Add
     return worst
   })
   const resolveSlot = db.query(
-    `UPDATE slots SET status = $status, tx_hash = COALESCE(lower($txHash), tx_hash), block_number = $block, outcome = COALESCE($outcome, outcome),
-       mined_at = CASE WHEN $status = 'foreign' THEN mined_at ELSE $at END, spent_wei = COALESCE($spent, spent_wei)
+    `UPDATE slots SET status = $status, tx_hash = COALESCE(lower($txHash), tx_hash), block_number = $block, block_hash = $blockHash, outcome = COALESCE($outcome, outcome),
+       mined_at = CASE WHEN $status = 'foreign' THEN mined_at ELSE $at END, spent_wei = COALESCE($spent, spent_wei), confirmed = CASE WHEN $status = 'foreign' THEN 1 ELSE 0 END
      WHERE nonce = $nonce AND status = 'pending'`,
   )
   const resolveAll = db.transaction((results: SlotResolution[], at: number): SlotResolution[] => {
@@ -170,6 +170,7 @@ export function openJournal(path: string, owner: { chainId: number; address: Add
         status: result.status,
         txHash: result.txHash ?? null,
         block: result.blockNumber === undefined ? null : Number(result.blockNumber),
+        blockHash: result.blockHash?.toLowerCase() ?? null,
         outcome: result.outcome ?? null,
         at,
         spent: result.spentWei === undefined ? null : result.spentWei.toString(),
@@ -268,6 +269,72 @@ export function openJournal(path: string, owner: { chainId: number; address: Add
       if (results.length === 0) return
       const at = Date.now()
       noteResolved(resolveAll(results, at), at)
+    },
+    /**
+     * The mined slots not yet confirmed whose block is at or below `upTo`, by block number:
+     * the ones deep enough to be checked against the chain and confirmed.
+     */
+    unconfirmed(upTo: bigint, limit = 1_000): Array<{ nonce: number; blockNumber: bigint; blockHash: Hex | null; txHash: Hex }> {
+      return db
+        .query<{ nonce: number; block_number: number; block_hash: string | null; tx_hash: string }, [number, number]>(
+          "SELECT nonce, block_number, block_hash, tx_hash FROM slots WHERE confirmed = 0 AND status != 'pending' AND block_number <= ? ORDER BY block_number LIMIT ?",
+        )
+        .all(Number(upTo), limit)
+        .map((row) => ({ nonce: row.nonce, blockNumber: BigInt(row.block_number), blockHash: row.block_hash as Hex | null, txHash: row.tx_hash as Hex }))
+    },
+    /** Mined slots not yet confirmed (the receipt watcher keeps looking while there are any). */
+    unconfirmedCount(): number {
+      return db.query<{ n: number }, []>("SELECT COUNT(*) AS n FROM slots WHERE confirmed = 0 AND status != 'pending'").get()!.n
+    },
+    /** Mined slots whose block is above `blockNumber` (a reorg's fork point), confirmed or not. */
+    minedAbove(blockNumber: bigint): Array<{ nonce: number; blockNumber: bigint; txHash: Hex }> {
+      return db
+        .query<{ nonce: number; block_number: number; tx_hash: string }, [number]>("SELECT nonce, block_number, tx_hash FROM slots WHERE status IN ('settled', 'reverted', 'filled') AND block_number > ?")
+        .all(Number(blockNumber))
+        .map((row) => ({ nonce: row.nonce, blockNumber: BigInt(row.block_number), txHash: row.tx_hash as Hex }))
+    },
+    /** These slots' blocks are deep enough and still the chain's: they are final. */
+    confirm(nonces: readonly number[]) {
+      if (nonces.length > 0) db.query('UPDATE slots SET confirmed = 1 WHERE nonce IN (SELECT value FROM json_each(?))').run(JSON.stringify(nonces))
+    },
+    /** A slot's tx was mined in another block than recorded (a reorg that kept it): its block is this one. */
+    moveBlock(nonce: number, blockNumber: bigint, blockHash: Hex) {
+      db.query('UPDATE slots SET block_number = ?, block_hash = ?, confirmed = 0 WHERE nonce = ?').run(Number(blockNumber), blockHash.toLowerCase(), nonce)
+    },
+    /**
+     * A reorg took these slots' mined txs out of the chain: each is pending again (its txs
+     * kept, to be sent again or its nonce filled by the nonce keeper at once), and what it
+     * was counted as costing and earning is taken back.
+     */
+    reopen(nonces: readonly number[]) {
+      const reopened = db.transaction((list: readonly number[]) => {
+        const rows: SlotRow[] = []
+        for (const nonce of list) {
+          const row = db.query<SlotRow, [number]>(`${selectSlots} WHERE slots.nonce = ?`).get(nonce)
+          if (!row || row.status === 'pending' || row.status === 'foreign') continue
+          db.query(
+            "UPDATE slots SET status = 'pending', block_number = NULL, block_hash = NULL, outcome = NULL, mined_at = NULL, spent_wei = NULL, confirmed = 0, sent_at = 0 WHERE nonce = ?",
+          ).run(nonce)
+          rows.push(row)
+        }
+        return rows
+      })(nonces)
+      for (const row of reopened) {
+        const signed = parseEip1559(row.raw as Hex)
+        for (const observer of observers) {
+          observer.reopened?.({
+            nonce: row.nonce,
+            worstWei: signed.gas * signed.maxFeePerGas,
+            unpriced: row.fee_amount !== null && row.fee_value_wei === null,
+            spentWei: row.spent_wei === null ? null : BigInt(row.spent_wei),
+            minedAt: row.mined_at,
+            payToken: row.pay_token as Address | null,
+            feeAmount: row.fee_amount === null ? null : BigInt(row.fee_amount),
+            feeValueWei: row.fee_value_wei === null ? null : BigInt(row.fee_value_wei),
+            settled: row.status === 'settled',
+          })
+        }
+      }
     },
     /** What mined txs cost the key (from their receipts), in one commit. */
     setCosts(costs: ReadonlyArray<{ nonce: number; wei: bigint }>) {

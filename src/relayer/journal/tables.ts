@@ -23,7 +23,9 @@ CREATE TABLE IF NOT EXISTS slots (
   fee_amount TEXT,
   fee_value_wei TEXT,
   spent_wei TEXT,
-  mined_at INTEGER
+  mined_at INTEGER,
+  block_hash TEXT,
+  confirmed INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS slots_by_order ON slots (order_hash);
 CREATE INDEX IF NOT EXISTS slots_by_status ON slots (status);
@@ -44,6 +46,7 @@ CREATE INDEX IF NOT EXISTS reverts_by_pay_token ON reverts (pay_token, at);
 /** Indexes on columns an upgrade may have to add first (created after the upgrades run). */
 export const laterIndexes = `
 CREATE INDEX IF NOT EXISTS slots_by_mined_at ON slots (mined_at);
+CREATE INDEX IF NOT EXISTS slots_unconfirmed ON slots (block_number) WHERE confirmed = 0 AND status != 'pending';
 `
 
 // A slot with its current tx's raw, from which its call (to, data, gas) is read. A
@@ -66,6 +69,8 @@ export type SlotRow = {
   fee_value_wei: string | null
   spent_wei: string | null
   mined_at: number | null
+  block_hash: string | null
+  confirmed: number
   /** The raw of the slot's tx (`tx_hash`): the slot's call is the one it signs. */
   raw: string | null
 }
@@ -97,6 +102,8 @@ export const slotOf = (row: SlotRow): JournalSlot => {
     feeValueWei: row.fee_value_wei === null ? null : BigInt(row.fee_value_wei),
     spentWei: row.spent_wei === null ? null : BigInt(row.spent_wei),
     minedAt: row.mined_at,
+    blockHash: row.block_hash as Hex | null,
+    confirmed: row.confirmed === 1,
   }
 }
 export const txOf = (row: TxRow): JournalTx => {

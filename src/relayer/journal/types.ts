@@ -43,6 +43,10 @@ export type JournalSlot = {
   spentWei: bigint | null
   /** When the relayer saw the nonce's tx mined (ms since epoch); null until then. */
   minedAt: number | null
+  /** The hash of the block the tx was mined in (null while pending, or when the node did not say). */
+  blockHash: Hex | null
+  /** Whether that block is RELAYER_CONFIRMATIONS deep in the chain the relayer follows: final, not watched for reorgs any more. */
+  confirmed: boolean
 }
 
 /** One signed transaction: the first at a nonce, a replacement, or a filler. */
@@ -61,10 +65,10 @@ export type JournalTx = {
 export type SignedTx = Omit<JournalTx, 'maxFeePerGas' | 'maxPriorityFeePerGas'>
 
 /** What became of a pending slot: its final status, the tx, block and outcome that say so, and what the tx cost when known. */
-export type SlotResolution = { nonce: number; status: Exclude<SlotStatus, 'pending'>; txHash?: Hex; blockNumber?: bigint; outcome?: string; spentWei?: bigint }
+export type SlotResolution = { nonce: number; status: Exclude<SlotStatus, 'pending'>; txHash?: Hex; blockNumber?: bigint; blockHash?: Hex; outcome?: string; spentWei?: bigint }
 
 /** A slot about to be broadcast, with its first signed tx (which holds its call). */
-export type NewSlot = Omit<JournalSlot, 'to' | 'data' | 'gas' | 'status' | 'blockNumber' | 'outcome' | 'answer' | 'txHash' | 'sentAt' | 'spentWei' | 'minedAt' | 'feeAmount' | 'feeValueWei'> &
+export type NewSlot = Omit<JournalSlot, 'to' | 'data' | 'gas' | 'status' | 'blockNumber' | 'outcome' | 'answer' | 'txHash' | 'sentAt' | 'spentWei' | 'minedAt' | 'feeAmount' | 'feeValueWei' | 'blockHash' | 'confirmed'> &
   Partial<Pick<JournalSlot, 'feeAmount' | 'feeValueWei'>> & { tx: SignedTx }
 
 /** An order that passed simulation and reverted on chain, no other tx's settlement explaining it. */
@@ -80,4 +84,23 @@ export type SpendObserver = {
   released?(nonce: number): void
   /** An order settled, earning `feeAmount` of `payToken`, worth `feeValueWei` when it was signed (null: no value). */
   earned?(payToken: Address, feeAmount: bigint, feeValueWei: bigint | null): void
+  /**
+   * A reorg took the nonce's mined tx out of the chain: what it was counted as spending
+   * (`spentWei`, seen at `minedAt`) and earning no longer holds; its slot is pending again.
+   */
+  reopened?(slot: ReopenedSlot): void
+}
+
+/** A slot a reorg made pending again, with what it had been counted as costing and earning, and what it may cost now. */
+export type ReopenedSlot = {
+  nonce: number
+  spentWei: bigint | null
+  minedAt: number | null
+  payToken: Address | null
+  feeAmount: bigint | null
+  feeValueWei: bigint | null
+  settled: boolean
+  /** Its current tx's gas limit × fee cap. */
+  worstWei: bigint
+  unpriced: boolean
 }

@@ -9,7 +9,15 @@ export type MinedLog = { address: Hex; topics: readonly Hex[]; data: Hex }
  * carries the logs of the contracts it called, not its gas; a revert, or any tx read from
  * its receipt, carries its gas too.
  */
-export type MinedReceipt = { transactionHash: Hex; blockNumber: bigint; logs: readonly MinedLog[]; /** Wei per gas paid, when read from the receipt. */ effectiveGasPrice?: bigint } & (
+export type MinedReceipt = {
+  transactionHash: Hex
+  blockNumber: bigint
+  /** The hash of the block it was mined in. */
+  blockHash?: Hex
+  logs: readonly MinedLog[]
+  /** Wei per gas paid, when read from the receipt. */
+  effectiveGasPrice?: bigint
+} & (
   | { status: 'success'; gasUsed?: bigint }
   | { status: 'reverted'; gasUsed: bigint }
 )
@@ -21,18 +29,18 @@ export type RpcLog = { address: Hex; topics: Hex[]; data: Hex; transactionHash: 
  * A block as the watcher reads it: its hash and its txs' hashes, in block order, and,
  * when they came with it, its logs from every contract a pending slot calls.
  */
-export type BlockTxs = { number: bigint; hash: Hex; transactions: readonly Hex[]; logs?: readonly RpcLog[] }
+export type BlockTxs = { number: bigint; hash: Hex; parentHash?: Hex; transactions: readonly Hex[]; logs?: readonly RpcLog[] }
 
 /** A mined tx of the journal, with what it did. */
 export type Mined = { tx: JournalTx; receipt: MinedReceipt }
 
 /** The block's hash and tx hashes (`eth_getBlockByNumber` without the txs' bodies); null while the node has no such block. */
 export async function blockTxs(via: PublicClient, number: bigint): Promise<BlockTxs | null> {
-  const raw = (await via.request({ method: 'eth_getBlockByNumber', params: [toHex(number), false] })) as { hash?: Hex | null; transactions?: unknown[] } | null
+  const raw = (await via.request({ method: 'eth_getBlockByNumber', params: [toHex(number), false] })) as { hash?: Hex | null; parentHash?: Hex; transactions?: unknown[] } | null
   if (!raw?.hash || !Array.isArray(raw.transactions)) return null
   // Without bodies the node lists hashes; a node that sent bodies anyway still names each one's hash.
   const transactions = raw.transactions.map((each) => (typeof each === 'string' ? each : (each as { hash: Hex }).hash).toLowerCase() as Hex)
-  return { number, hash: raw.hash, transactions }
+  return { number, hash: raw.hash, ...(raw.parentHash ? { parentHash: raw.parentHash } : {}), transactions }
 }
 
 /**
@@ -56,7 +64,14 @@ export function withLogs(block: BlockTxs, logs: readonly RpcLog[] | undefined): 
 /** A receipt as the node sent it, as the watcher keeps it. */
 export function minedReceipt(raw: RpcTransactionReceipt): MinedReceipt {
   const receipt = formatTransactionReceipt(raw)
-  const common = { transactionHash: receipt.transactionHash, blockNumber: receipt.blockNumber, logs: receipt.logs, gasUsed: receipt.gasUsed, effectiveGasPrice: receipt.effectiveGasPrice }
+  const common = {
+    transactionHash: receipt.transactionHash,
+    blockNumber: receipt.blockNumber,
+    blockHash: receipt.blockHash,
+    logs: receipt.logs,
+    gasUsed: receipt.gasUsed,
+    effectiveGasPrice: receipt.effectiveGasPrice,
+  }
   return receipt.status === 'success' ? { ...common, status: 'success' } : { ...common, status: 'reverted' }
 }
 
@@ -98,7 +113,7 @@ export async function minedTxs(blocks: readonly BlockTxs[], options: { journal: 
     }
     for (const tx of txs) {
       const logged = byTx.get(tx.hash)
-      mined.push(logged ? { tx, receipt: { status: 'success', transactionHash: tx.hash, blockNumber: block.number, logs: logged } } : tx)
+      mined.push(logged ? { tx, receipt: { status: 'success', transactionHash: tx.hash, blockNumber: block.number, blockHash: block.hash, logs: logged } } : tx)
     }
   }
   // The rest are read from their receipts, together (one batch with a batching client).

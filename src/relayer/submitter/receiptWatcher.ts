@@ -2,6 +2,7 @@ import { BaseError, type Hex, MethodNotFoundRpcError, MethodNotSupportedRpcError
 import type { Logger } from '../../shared/index.ts'
 import type { Journal, JournalSlot, JournalTx, SlotResolution } from '../journal/index.ts'
 import { type BlockPace, createBlockPace } from './blockPace.ts'
+import { createCanonicalBlocks } from './canonicalBlocks.ts'
 import { parseEip1559 } from './parseEip1559.ts'
 import { type BlockTxs, blockLogs, blockTxs, type Mined, type MinedReceipt, minedReceipt, minedTxs, withLogs } from './minedTxs.ts'
 
@@ -57,8 +58,13 @@ export function createReceiptWatcher(options: {
   describe: DescribeOutcome
   /** Where the pace of blocks is kept (default: a new one). */
   pace?: BlockPace
+  /** Blocks deep a mined tx's block must be before its slot is final; until then it is watched for reorgs (default 1). */
+  confirmations?: number
 }) {
   const { client, journal, logger } = options
+  const confirmations = BigInt(Math.max(1, options.confirmations ?? 1))
+  // The blocks read, to tell a reorg: a block whose parent is not the one kept below it.
+  const canonical = createCanonicalBlocks(Number(confirmations) + 128)
   const batchClient = options.batchClient ?? client
   // Each waiter is handed its slot as the journal holds it once resolved (undefined: it reads it itself).
   const waiters = new Map<number, Set<(slot?: JournalSlot) => void>>()
@@ -103,6 +109,7 @@ export function createReceiptWatcher(options: {
       status: filler ? 'filled' : receipt.status === 'success' ? 'settled' : 'reverted',
       txHash: receipt.transactionHash,
       blockNumber: receipt.blockNumber,
+      ...(receipt.blockHash ? { blockHash: receipt.blockHash } : {}),
       ...(outcome === undefined ? {} : { outcome }),
       ...(spent === undefined ? {} : { spentWei: spent }),
     }
@@ -147,8 +154,12 @@ export function createReceiptWatcher(options: {
     journal.setCosts(costs)
   }
 
-  /** Blocks `from`…`to` (those not given in `known`) read together in one batch, their txs of the journal resolved in block order. */
-  async function byBlocks(from: bigint, to: bigint, known: Map<bigint, BlockTxs> = new Map()): Promise<void> {
+  /**
+   * Blocks `from`…`to` (those not given in `known`) read together in one batch, their txs
+   * of the journal resolved in block order; `reorgBelow` when a block does not follow the
+   * chain read so far (nothing is resolved then: the reorg is dealt with first).
+   */
+  async function byBlocks(from: bigint, to: bigint, known: Map<bigint, BlockTxs> = new Map()): Promise<{ reorgBelow?: bigint }> {
     const numbers: bigint[] = []
     for (let block = from; block <= to; block++) if (!known.has(block)) numbers.push(block)
     const each = (via: PublicClient) => Promise.all(numbers.map((block) => blockTxs(via, block)))
@@ -160,11 +171,84 @@ export function createReceiptWatcher(options: {
     const blocks: BlockTxs[] = []
     for (let block = from; block <= to; block++) {
       const read = known.get(block)
-      if (read) blocks.push(read)
+      if (!read) continue
+      // A block that does not follow the one kept below it: the chain was reorganised under us.
+      if (canonical.breaks(read)) return { reorgBelow: read.number - 1n }
+      canonical.add(read)
+      blocks.push(read)
     }
     const looked = (via: PublicClient) => minedTxs(blocks, { journal, via })
     const { mined, slots } = await inBatch(looked, () => looked(client))
     await resolveMined(mined, slots)
+    return {}
+  }
+
+  /**
+   * The chain was reorganised at or below `below`: the fork point is the highest block kept
+   * whose hash the chain still has (read in batches, highest first). Every mined tx of the
+   * key above it is looked up again: one the chain holds elsewhere keeps its slot, in its
+   * new block; one the chain no longer holds makes its slot pending again (journal.reopen),
+   * for the nonce keeper to send again as signed or fill. Looks go on from the fork point.
+   */
+  async function reorged(below: bigint): Promise<void> {
+    const numbers = canonical.numbersDescending().filter((number) => number <= below)
+    let fork: bigint | undefined
+    for (let i = 0; i < numbers.length && fork === undefined; i += 16) {
+      const chunk = numbers.slice(i, i + 16)
+      const read = (via: PublicClient) => Promise.all(chunk.map((number) => blockTxs(via, number)))
+      const blocks = await inBatch(read, () => read(client))
+      for (const [j, number] of chunk.entries()) {
+        if (blocks[j]?.hash.toLowerCase() === canonical.hash(number)) {
+          fork = number
+          break
+        }
+      }
+    }
+    // Deeper than the blocks kept: every one of them is in doubt.
+    fork ??= (numbers.at(-1) ?? below + 1n) - 1n
+    canonical.forgetAbove(fork)
+    lastSeen = fork
+    const mined = journal.minedAbove(fork)
+    if (mined.length === 0) return
+    const read = (via: PublicClient) => Promise.all(mined.map(({ txHash }) => via.request({ method: 'eth_getTransactionReceipt', params: [txHash] }) as Promise<RpcTransactionReceipt | null>))
+    const receipts = await inBatch(read, () => read(client))
+    const gone: number[] = []
+    for (const [i, { nonce }] of mined.entries()) {
+      const receipt = receipts[i]
+      if (receipt?.blockHash && receipt.blockNumber) journal.moveBlock(nonce, BigInt(receipt.blockNumber), receipt.blockHash)
+      else gone.push(nonce)
+    }
+    if (gone.length === 0) return
+    journal.reopen(gone)
+    logger.warn(
+      `a reorg replaced the chain above block ${fork}: ${gone.length} tx${gone.length === 1 ? '' : 's'} of the key left it (nonce${gone.length === 1 ? '' : 's'} ${gone.join(', ')}); their orders are pending again, to be sent again as signed or their nonces filled`,
+    )
+  }
+
+  /**
+   * Mined slots whose block is now `confirmations` deep are final when that block is still
+   * the chain's (its hash as kept, or read now for a block not kept); one whose block the
+   * chain replaced means a reorg went unseen: it is dealt with as one.
+   */
+  async function confirmDeep(head: bigint): Promise<void> {
+    const deep = head - confirmations + 1n
+    if (deep < 0n) return
+    const rows = journal.unconfirmed(deep)
+    if (rows.length === 0) return
+    const unknown = [...new Set(rows.map((row) => row.blockNumber).filter((number) => canonical.hash(number) === undefined))]
+    const read = (via: PublicClient) => Promise.all(unknown.map((number) => blockTxs(via, number)))
+    const fetched = unknown.length === 0 ? [] : await inBatch(read, () => read(client))
+    const hashes = new Map(unknown.map((number, i) => [number, fetched[i]?.hash.toLowerCase()]))
+    const final: number[] = []
+    let replacedFrom: bigint | undefined
+    for (const row of rows) {
+      const hash = canonical.hash(row.blockNumber) ?? hashes.get(row.blockNumber)
+      if (hash === undefined) continue
+      if (row.blockHash === null || row.blockHash.toLowerCase() === hash) final.push(row.nonce)
+      else if (replacedFrom === undefined || row.blockNumber < replacedFrom) replacedFrom = row.blockNumber
+    }
+    journal.confirm(final)
+    if (replacedFrom !== undefined) await reorged(replacedFrom - 1n)
   }
 
   /** Looks for a receipt of every tx signed at the slot's nonce; true when one was found. */
@@ -296,23 +380,31 @@ export function createReceiptWatcher(options: {
     },
     /** One look: new blocks since the last look, their txs matched to pending slots. `knownHead`: the newest head the feed pushed. */
     async tick(knownHead?: bigint): Promise<void> {
-      if (journal.pendingCount() === 0) return readCosts()
+      if (journal.pendingCount() === 0 && journal.unconfirmedCount() === 0) return readCosts()
       const { head, next } = await headAndNext(knownHead)
+      // A head below the last one read: the chain went back (a reorg, a reverted snapshot).
+      if (lastSeen !== undefined && head < lastSeen) await reorged(head)
       const from = lastSeen === undefined ? head : lastSeen + 1n
-      if (head < from) return
-      if (lastSeen !== undefined) pace.headMoved()
-      if (!blockLooks || head - from >= BigInt(mostBlocksPerLook)) {
-        await lookupAll()
-      } else {
-        try {
-          await byBlocks(from, head, next?.number === from ? new Map([[from, next]]) : undefined)
-        } catch (error) {
-          if (!isUnsupported(error)) throw error
-          withoutBlockLooks()
+      if (head >= from) {
+        if (lastSeen !== undefined) pace.headMoved()
+        if (!blockLooks || head - from >= BigInt(mostBlocksPerLook)) {
           await lookupAll()
+        } else {
+          let looked: { reorgBelow?: bigint }
+          try {
+            looked = await byBlocks(from, head, next?.number === from ? new Map([[from, next]]) : undefined)
+          } catch (error) {
+            if (!isUnsupported(error)) throw error
+            withoutBlockLooks()
+            await lookupAll()
+            looked = {}
+          }
+          // Dealt with, the next look reads on from the fork point.
+          if (looked.reorgBelow !== undefined) return reorged(looked.reorgBelow)
         }
+        lastSeen = head
       }
-      lastSeen = head
+      await confirmDeep(head)
       await readCosts()
     },
     lookup,

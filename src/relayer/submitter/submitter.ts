@@ -40,6 +40,8 @@ export type SubmitterOptions = {
   maxPriorityFeePerGas?: bigint
   /** Told when another process signs with the key (see keyGuard.ts). */
   keyGuard?: KeyGuard
+  /** Blocks deep a mined tx must be before its slot is final (RELAYER_CONFIRMATIONS); watched for reorgs until then. */
+  confirmations?: number
 }
 
 export type Submitter = ReturnType<typeof createSubmitter>
@@ -62,7 +64,7 @@ export function createSubmitter(options: SubmitterOptions) {
     ...(options.maxPriorityFeePerGas !== undefined ? { maxPriorityFeePerGas: options.maxPriorityFeePerGas } : {}),
   })
   const reviveAfterMs = options.reviveAfterMs ?? Math.max(1_000, options.receiptPollMs * 8)
-  const watcher = createReceiptWatcher({ client, batchClient: options.watchClient, journal, logger, describe: options.describe })
+  const watcher = createReceiptWatcher({ client, batchClient: options.watchClient, journal, logger, describe: options.describe, ...(options.confirmations ? { confirmations: options.confirmations } : {}) })
   const keeper = createNonceKeeper({
     client,
     account,
@@ -162,7 +164,8 @@ export function createSubmitter(options: SubmitterOptions) {
     if (journal.pendingCount() > 0) {
       schedule(delay)
       delay = Math.min(delay * 2, options.receiptPollMs)
-    } else schedule(reviveAfterMs)
+    } else if (journal.unconfirmedCount() > 0) schedule(options.receiptPollMs)
+    else schedule(reviveAfterMs)
   }
 
   return {
@@ -212,6 +215,10 @@ export function createSubmitter(options: SubmitterOptions) {
     },
     get queued() {
       return sender.queued
+    },
+    /** The newest block the receipt watcher has read (undefined before the first). */
+    get head(): bigint | undefined {
+      return watcher.head
     },
   }
 }
