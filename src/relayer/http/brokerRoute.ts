@@ -1,4 +1,4 @@
-import { type BrokerGate, refusalAnswer, type SocketReader } from '../edge/index.ts'
+import { type BrokerGate, type EdgeRefusal, refusalAnswer, type SocketReader } from '../edge/index.ts'
 import type { RelayerContext } from '../context.ts'
 import { RelayError } from '../errors.ts'
 import { asRelayError, checkRequest, relayChecked } from '../pipeline.ts'
@@ -24,10 +24,11 @@ const json = { 'content-type': 'application/json' }
  * The relayer's one hot route, answered without a web framework: a rejection under a
  * flood costs its server little more than the checks themselves (hono's context, its
  * middleware chain and its response headers cost a rejection about a fifth of its
- * CPU; docs/benchmarks-history.md, the seventh pass). In order: observed (metrics, drain, access line), the body
- * read with its size and time limits, the hardened edge (after the body, so the cap
- * counts orders being settled, never clients slowly sending bytes), the checks that
- * need no I/O, then the pipeline. Every failure is answered `{ok:false, code, message}`.
+ * CPU; docs/benchmarks-history.md, the seventh pass). In order: observed (metrics, drain, access line), the
+ * hardened edge's rate limit (it needs only the client's address, so every request
+ * pays a token, a malformed body too), the body read with its size and time limits,
+ * the edge's breaker and cap (after the body, so the cap counts orders being settled,
+ * never clients slowly sending bytes), the checks that need no I/O, then the pipeline. Every failure is answered `{ok:false, code, message}`.
  *
  * @example
  * const postBroker = createBrokerRoute(context, { limits: { maxBytes: maxBodyBytes, deadlineMs: 10_000 }, observer })
@@ -47,9 +48,14 @@ export function createBrokerRoute(context: RelayerContext, options: BrokerRouteO
     )
   }
 
-  async function gated(edge: BrokerGate, request: Request, server: SocketReader | undefined, body: unknown): Promise<Answer> {
-    const refusal = await edge.admit(request, server)
-    if (refusal) return { ...refusalAnswer(refusal), code: refusal.code, ...(refusal.headers ? { headers: refusal.headers } : {}) }
+  const refused = (refusal: EdgeRefusal): Answer => ({ ...refusalAnswer(refusal), code: refusal.code, ...(refusal.headers ? { headers: refusal.headers } : {}) })
+
+  async function gated(edge: BrokerGate, request: Request, server: SocketReader | undefined): Promise<Answer> {
+    const limited = await edge.limit(request, server)
+    if (limited) return refused(limited)
+    const body = await readJsonBody(request, limits)
+    const refusal = edge.admit()
+    if (refusal) return refused(refusal)
     try {
       return await settle(body)
     } finally {
@@ -59,8 +65,7 @@ export function createBrokerRoute(context: RelayerContext, options: BrokerRouteO
 
   async function answer(request: Request, server: SocketReader | undefined): Promise<Answer> {
     try {
-      const body = await readJsonBody(request, limits)
-      return await (gate ? gated(gate, request, server, body) : settle(body))
+      return await (gate ? gated(gate, request, server) : settle(await readJsonBody(request, limits)))
     } catch (error) {
       return failed(asRelayError(context, error))
     }
