@@ -5,6 +5,8 @@
 // usable (its unread body does not spill into the next request).
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { offlineRelayer } from '../helpers/offlineRelayer.ts'
+import { rawRequest } from './support/rawHttp.ts'
+import { waitFor } from '../helpers/waitFor.ts'
 
 const { relayer, logger } = offlineRelayer({ RELAYER_RATE_PER_SEC: '1', RELAYER_RATE_BURST: '2' })
 let server: ReturnType<typeof Bun.serve>
@@ -31,4 +33,19 @@ test('six malformed-JSON POST /broker in a row with RELAYER_RATE_BURST=2: two 40
   ])
   const access = logger.lines.filter((line) => line.startsWith('POST /broker '))
   expect(access).toEqual(['POST /broker 400 MALFORMED_ORDER', 'POST /broker 400 MALFORMED_ORDER', ...Array.from({ length: 4 }, () => 'POST /broker 429 RATE_LIMITED')])
+})
+
+test('a body left unread by a 429 does not spill into the next request on the same connection', async () => {
+  // The bucket is empty (the test above); the refill is 1 a second.
+  const body = '{"not": "an order"}'
+  const request = (close: boolean) =>
+    `POST /broker HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n${close ? 'Connection: close\r\n' : ''}\r\n${body}`
+  const connection = rawRequest(url, request(false) + request(true))
+  // The second request asks the server to close: both answers are in once it has.
+  await waitFor('the server to answer both requests and close', () => connection.closed, 10_000)
+  const answer = await connection.answer(1_000)
+  const statuses = [...answer.text.matchAll(/HTTP\/1\.1 (\d{3})/g)].map((match) => Number(match[1]))
+  expect(statuses).toHaveLength(2)
+  for (const status of statuses) expect([400, 429]).toContain(status)
+  expect(answer.text).not.toContain('not found')
 })
