@@ -3,7 +3,7 @@ import type { Logger } from '../shared/index.ts'
 import type { RelayerConfig } from './config.ts'
 import type { ChainClock } from './chainClock.ts'
 import type { Journal, OrderClaims } from './journal/index.ts'
-import type { SharedOutcomes } from './replicas/index.ts'
+import type { Replicas, SharedOutcomes } from './replicas/index.ts'
 import type { PendingSimulator } from './simulation/index.ts'
 import type { SettlementFinder } from './steps/findSettlement.ts'
 import type { createGasLimitCache, Submitter } from './submitter/index.ts'
@@ -26,4 +26,6 @@ export type RelayerContext = {
   settlements: SettlementFinder
   /** Relayer replicas sharing Redis (RELAYER_REDIS_URL): where orders broadcast by another replica went. */
   outcomes?: SharedOutcomes
+  /** Relayer replicas: whether a new order may be taken (the shared state fails closed, docs/scaling.md). */
+  replicas?: Pick<Replicas, 'refusal'>
 }

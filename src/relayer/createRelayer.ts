@@ -19,7 +19,7 @@ import { maxServerBodyBytes } from './http/readJsonBody.ts'
 import { createGasLimitCache, createSubmitter, createTxSigner, txsPerBatch } from './submitter/index.ts'
 import { observeTransport } from '../metrics/index.ts'
 import { createRelayerOperations } from './operations/index.ts'
-import { createRedisClaims, createSharedBuckets, createSharedOutcomes, createSharedRedis } from './replicas/index.ts'
+import { createReplicas } from './replicas/index.ts'
 
 const readOrUndefined = (read: () => number): number | undefined => {
   try {
@@ -115,10 +115,18 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
         return next === undefined ? 0 : next - ((journal.lastMinedNonce() ?? -1) + 1)
       }),
   })
-  // Relayer replicas: claims, outcomes and rate limits shared through Redis (docs/scaling.md).
-  const redis = config.redisUrl
-    ? createSharedRedis(config.redisUrl, { logger, health: operations.redis, prefix: `order-relay:${config.chainId}:${config.broker.toLowerCase()}` })
+  // Relayer replicas: claims, outcomes and rate limits shared through Redis, failing closed (docs/scaling.md).
+  const replicas = config.redisUrl
+    ? createReplicas(config.redisUrl, {
+        logger,
+        health: operations.redis,
+        stateHooks: operations.sharedState,
+        prefix: `order-relay:${config.chainId}:${config.broker.toLowerCase()}`,
+        journal,
+        restoreWindowMs: config.redisRestoreMs,
+      })
     : undefined
+  if (replicas) operations.useReplicas(replicas)
   // Steps the submitter calls back into need the context, which needs the submitter.
   let context!: RelayerContext
   const submitter = createSubmitter({
@@ -146,10 +154,10 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
     clock: createChainClock(client, { refreshMs: 2_000, logger }),
     logger,
     journal,
-    // Longer than any relay (the receipt wait plus simulation): only a replica that died leaves a claim to expire.
-    claims: redis ? createRedisClaims(redis, { ttlMs: config.receiptTimeoutMs + 120_000 }) : createLocalClaims(),
+    // A lease renewed while the order is worked on: a dead replica's claims are free within seconds.
+    claims: replicas ? replicas.claims : createLocalClaims(),
     settlements: createSettlementFinder({ client, broker: config.broker, deployedAt: config.deployedAt }),
-    ...(redis ? { outcomes: createSharedOutcomes(redis) } : {}),
+    ...(replicas ? { outcomes: replicas.outcomes, replicas } : {}),
   }
 
   const drain = createRequestDrain()
@@ -158,7 +166,7 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
     address: account.address,
     logger,
     readBalance: operations.readBalance,
-    ...(redis ? { shareBuckets: (local) => createSharedBuckets(redis, local, { ratePerSec: config.edge.ratePerSec, burst: config.edge.rateBurst }) } : {}),
+    ...(replicas ? { shareBuckets: (local) => replicas.shareBuckets(local, { ratePerSec: config.edge.ratePerSec, burst: config.edge.rateBurst }) } : {}),
   })
   const { app, routes } = createRelayerApp(context, { version: dependencies.version, edge, drain, operations, bodyTimeoutMs: config.bodyTimeoutMs })
 
@@ -176,8 +184,10 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
       try {
         await checkRpcChain(client, config.chainId, logger)
         await checkJournalMatchesChain(client, journal, account.address)
-        await redis?.connect()
+        // Serves once the shared state is whole (after the restore window on a Redis without an epoch).
+        await replicas?.start(config.redisRestoreMs + 10_000)
       } catch (error) {
+        replicas?.stop()
         journal.close()
         throw error
       }
@@ -222,7 +232,7 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
             operations.stop()
             await server.stop(true)
             journal.close()
-            redis?.close()
+            replicas?.stop()
           })()
           return stopped
         },

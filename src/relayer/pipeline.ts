@@ -9,6 +9,7 @@ import { checkCooldown } from './steps/checkCooldown.ts'
 import { checkFeeFloor } from './steps/checkFeeFloor.ts'
 import { checkOrderHash } from './steps/checkOrderHash.ts'
 import { resumeUnconfirmed } from './steps/resumeUnconfirmed.ts'
+import { settledWhileWaiting } from './steps/settledAnswers.ts'
 import { simulate } from './steps/simulate.ts'
 import { validateRequest } from './steps/validateRequest.ts'
 
@@ -43,10 +44,15 @@ export function checkRequest(context: RelayerContext, body: unknown): CheckedReq
   return checkFeeFloor(context, request) ?? { request, orderHash }
 }
 
+/** How often a request waiting for an order's claim asks the chain whether the order settled. */
+export const claimWaitChainLookMs = 1_000
+
 /** `relay` from step 4 on (claim → … → outcome), for a request `checkRequest` passed. */
 export async function relayChecked(context: RelayerContext, { request, orderHash }: CheckedRequest): Promise<RelaySuccess> {
   const deadline = Date.now() + context.config.receiptTimeoutMs
   let shared = false
+  // The first look at the chain once the wait is longer than a relay usually takes.
+  let chainLookAt = Date.now() + claimWaitChainLookMs
   while (!(await context.claims.claim(orderHash))) {
     // It shares the outcome of the request it waits for, unless that outcome was already
     // settled and delivered before it came (then it is a replay like any other).
@@ -56,7 +62,14 @@ export async function relayChecked(context: RelayerContext, { request, orderHash
     if (left <= 0) {
       throw new RelayError('UPSTREAM_RPC', `another request for this order is still being relayed; see GET /broker/${orderHash} and retry`)
     }
-    await context.claims.released(orderHash, left)
+    // The holder may be a replica that died or went silent: once the chain says the
+    // order settled, that is the answer, without waiting for its claim to expire.
+    if (shared && Date.now() >= chainLookAt) {
+      const settled = await settledWhileWaiting(context, request.order, orderHash)
+      if (settled) return settled
+      chainLookAt = Date.now() + claimWaitChainLookMs
+    }
+    await context.claims.released(orderHash, Math.max(1, Math.min(left, chainLookAt - Date.now())))
   }
   let failure: RelayError | undefined
   try {

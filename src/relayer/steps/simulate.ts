@@ -5,7 +5,8 @@ import type { RelayerContext } from '../context.ts'
 import { RelayError } from '../errors.ts'
 import { isTransportError } from '../rpcErrors.ts'
 import { cannotPay, type Fees } from '../simulation/index.ts'
-import { findSettlement } from './findSettlement.ts'
+import { whyAuthorizationUsed } from './findSettlement.ts'
+import { isUsedReason, usedAuthorizationError } from './settledAnswers.ts'
 
 export type SimulatedOrder = { data: Hex; gas: bigint }
 
@@ -71,15 +72,15 @@ const upstream = (when: string, cause: unknown) => new RelayError('UPSTREAM_RPC'
 /** A token's "the window has passed" revert: the mock's `authorization expired`, Circle's `FiatTokenV2: authorization is expired`. */
 export const isExpiredReason = (reason: string) => /authorization (is )?expired/i.test(reason)
 
-/** Maps a decoded revert to the code a client acts on. */
+/**
+ * Maps a decoded revert to the code a client acts on. "Authorization used" is asked of
+ * the chain first (settledAnswers.ts): a settled order gets the replay answer naming
+ * its tx, a cancelled one is told so, and one neither visible yet is not told to sign again.
+ */
 export async function revertToRelayError(context: RelayerContext, reason: string, orderHash: Hex): Promise<RelayError> {
   if (isExpiredReason(reason)) {
     return new RelayError('AUTH_EXPIRED', `would revert: ${reason}; re-sign with a fresh window`)
   }
-  if (/authorization used|authorization is used/i.test(reason)) {
-    const txHash = await findSettlement(context, orderHash)
-    const where = txHash ? ` (already settled in tx ${txHash})` : ''
-    return new RelayError('WOULD_REVERT', `would revert: ${reason}${where}; build a new order with a fresh nonce`)
-  }
+  if (isUsedReason(reason)) return usedAuthorizationError(await whyAuthorizationUsed(context, orderHash), reason, orderHash)
   return new RelayError('WOULD_REVERT', `would revert: ${reason}`)
 }
