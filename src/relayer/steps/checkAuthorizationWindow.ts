@@ -31,13 +31,24 @@ export async function checkAuthorizationWindow(context: Pick<RelayerContext, 'cl
     throw new RelayError('UPSTREAM_RPC', "the relayer's RPC failed while reading the chain time; retry or try another relayer", { cause: error })
   }
   if (validBefore <= minedAt + authorizationSafetyMarginSeconds) {
-    throw new RelayError('AUTH_EXPIRED', `authorization window has passed (validBefore ${validBefore}, chain time ${minedAt}); re-sign with a fresh window`)
+    throw new RelayError('AUTH_EXPIRED', `authorization window has passed (validBefore ${validBefore}, ${await whoseTime(context, minedAt)}); re-sign with a fresh window`)
   }
   if (earliest <= validAfter) {
     const validFrom = validAfter + 1n
     throw new RelayError(
       'WOULD_REVERT',
-      `would revert: authorization not yet valid (validAfter ${validAfter}, chain time ${earliest}); valid from ${validFrom} (unix seconds, in ${validFrom - earliest} s): send the same order again then, no need to re-sign`,
+      `would revert: authorization not yet valid (validAfter ${validAfter}, ${await whoseTime(context, earliest)}); valid from ${validFrom} (unix seconds, in ${validFrom - earliest} s): send the same order again then, no need to re-sign`,
     )
   }
+}
+
+/**
+ * "chain time T" when T is the chain's own estimate; when the wall clock decided (a
+ * chain whose head is behind this host's clock for expiry, ahead of it for
+ * validAfter), "this relayer's clock T" and the chain's estimate beside it.
+ */
+async function whoseTime(context: Pick<RelayerContext, 'clock'>, time: bigint): Promise<string> {
+  const chain = await context.clock.chainEstimate?.().catch(() => undefined)
+  if (chain === undefined || chain === time) return `chain time ${time}`
+  return `this relayer's clock ${time}; chain time ${chain}`
 }
