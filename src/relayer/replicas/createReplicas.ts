@@ -18,8 +18,8 @@ export type ReplicasOptions = {
   logger: Logger
   /** Prefix of every key (chain and Broker). */
   prefix: string
-  /** The journal this replica re-publishes from once Redis lost its state (read only). */
-  journal: Pick<Journal, 'pending' | 'nextNonce' | 'slots'>
+  /** The journal this replica publishes from (read only): the pending tx of an order it holds, everything once Redis lost its state. */
+  journal: Pick<Journal, 'pending' | 'nextNonce' | 'slots' | 'byOrder'>
   /** RELAYER_REDIS_RESTORE_MS: how long after Redis lost its state no replica takes a new order. */
   restoreWindowMs: number
   /** The Redis gauges and counters, and the shared state's (metrics). */
@@ -29,8 +29,9 @@ export type ReplicasOptions = {
 
 /**
  * Relayer replicas sharing one Redis (docs/scaling.md): the connection, the claims
- * (leases fenced by the epoch), the outcomes, the rate-limit buckets, and the shared
- * state that fails closed. `refusal` is the pipeline's gate for a new order.
+ * (leases fenced by the epoch, renewed by the heartbeat, which also publishes the
+ * pending tx of every order held here), the outcomes, the rate-limit buckets, and the
+ * shared state that fails closed. `refusal` is the pipeline's gate for a new order.
  */
 export function createReplicas(url: string, options: ReplicasOptions) {
   const { logger } = options
@@ -40,6 +41,17 @@ export function createReplicas(url: string, options: ReplicasOptions) {
   const claims = createRedisClaims(redis, { leaseMs: claimLeaseMs, fence: state })
   const outcomes = createSharedOutcomes(redis)
   let refused = 0
+  // The pending tx published for each order held here, so that a replica dying with it
+  // in the pool leaves the others its hash (answerFromReplicas reads it once the lease ends).
+  const publishedPending = new Map<Hex, Hex>()
+  async function publishHeldPending(): Promise<void> {
+    for (const orderHash of publishedPending.keys()) if (!claims.shared(orderHash)) publishedPending.delete(orderHash)
+    for (const orderHash of claims.heldInRedis()) {
+      const slot = options.journal.byOrder(orderHash)
+      if (slot?.status !== 'pending' || publishedPending.get(orderHash) === slot.txHash) continue
+      if (await outcomes.publish(orderHash, { status: 'pending', txHash: slot.txHash })) publishedPending.set(orderHash, slot.txHash)
+    }
+  }
 
   return {
     redis,
@@ -73,7 +85,11 @@ export function createReplicas(url: string, options: ReplicasOptions) {
       for (const warning of await checkRedisSettings(redis)) logger.warn(warning)
       await state.start(
         {
-          renew: (epoch) => claims.renew(epoch),
+          renew: async (epoch) => {
+            const renewed = await claims.renew(epoch)
+            if (renewed.ok && !renewed.epochMoved) await publishHeldPending()
+            return renewed
+          },
           republishClaims: () => claims.republish(),
           republishOutcomes: () => republishOutcomes(options.journal, outcomes),
         },
