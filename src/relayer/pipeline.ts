@@ -9,7 +9,7 @@ import { checkCooldown } from './steps/checkCooldown.ts'
 import { checkFeeFloor } from './steps/checkFeeFloor.ts'
 import { checkOrderHash } from './steps/checkOrderHash.ts'
 import { resumeUnconfirmed } from './steps/resumeUnconfirmed.ts'
-import { settledWhileWaiting } from './steps/settledAnswers.ts'
+import { followStatus, settledWhileWaiting } from './steps/settledAnswers.ts'
 import { simulate } from './steps/simulate.ts'
 import { validateRequest } from './steps/validateRequest.ts'
 
@@ -60,7 +60,7 @@ export async function relayChecked(context: RelayerContext, { request, orderHash
     shared = shared || slot === undefined || slot.status === 'pending'
     const left = deadline - Date.now()
     if (left <= 0) {
-      throw new RelayError('UPSTREAM_RPC', `another request for this order is still being relayed; see GET /broker/${orderHash} and retry`)
+      throw new RelayError('UPSTREAM_RPC', `another request for this order is still being relayed: ${followStatus(orderHash)}`)
     }
     // The holder may be a replica that died or went silent: once the chain says the
     // order settled, that is the answer, without waiting for its claim to expire.

@@ -28,8 +28,8 @@ const messageFixes: { code: string; matches: RegExp; fix: string }[] = [
   },
   {
     code: 'UPSTREAM_RPC',
-    matches: /see GET \/broker\/0x[0-9a-fA-F]{64}/,
-    fix: 'Do not sign this order again: follow GET /broker/{orderHash} on that relayer until it says settled (with the tx) or reverted, then act on that.',
+    matches: /GET \/broker\/0x[0-9a-fA-F]{64}/,
+    fix: 'Do not sign this order again: follow GET /broker/{orderHash} on that relayer until it says settled (with the tx) or reverted, then send the same request again for its answer (the client library does both).',
   },
   {
     code: 'UPSTREAM_RPC',

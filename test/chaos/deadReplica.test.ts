@@ -119,7 +119,7 @@ describe.skipIf(!hasRedisServer)('a replica SIGKILLed holding claims', () => {
     for (const [i, answer] of waited.entries()) answers.push({ orderHash: requests[i]!.orderHash as Hex, status: answer.status, body: answer.body })
     for (const answer of waited) {
       expect(answer.status).toBe(502)
-      const txHash = String(answer.body.message).match(/^broadcast by another relayer replica as tx (0x[0-9a-f]{64}), still without a receipt; check the tx before retrying$/)?.[1]
+      const txHash = String(answer.body.message).match(/^broadcast by another relayer replica as tx (0x[0-9a-f]{64}), still without a receipt; it may still settle, in that tx or one replacing it: follow GET \/broker\/0x[0-9a-f]{64} until it says settled or reverted/)?.[1]
       expect(inPool).toContain(txHash as Hex)
     }
     // The claims are gone (expired, nobody renewed them): B took them, answered, released.

@@ -230,7 +230,7 @@ describe.skipIf(!hasRedisServer)('two relayer replicas sharing one Redis', () =>
       const elsewhere = await b.post(request)
       expect({ status: elsewhere.status, body: elsewhere.body }).toEqual({
         status: 502,
-        body: { ok: false, code: 'UPSTREAM_RPC', message: `broadcast by another relayer replica as tx ${txHash}, still without a receipt; check the tx before retrying` },
+        body: { ok: false, code: 'UPSTREAM_RPC', message: `broadcast by another relayer replica as tx ${txHash}, still without a receipt; it may still settle, in that tx or one replacing it: follow GET /broker/${request.orderHash!.toLowerCase()} until it says settled or reverted (sending the same request again is safe: an order is never sent twice)` },
       })
       expect(await status(b, request.orderHash!)).toEqual({ orderHash: request.orderHash!.toLowerCase(), status: 'pending', txHash })
       await devnet.testClient.mine({ blocks: 1 })

@@ -5,7 +5,7 @@ import { RelayError } from '../errors.ts'
 import type { SharedOutcome, SharedOutcomes } from '../replicas/index.ts'
 import { decodeSettlement } from './decodeSettlement.ts'
 import { authorizationUsed, findSettled, whyAuthorizationUsed } from './findSettlement.ts'
-import { answerSettled, replayError, settledSuccess } from './settledAnswers.ts'
+import { answerSettled, followStatus, replayError, settledSuccess } from './settledAnswers.ts'
 
 /**
  * Relayer replicas (RELAYER_REDIS_URL): this replica's journal knows nothing of the
@@ -52,7 +52,7 @@ export async function answerFromReplicas(context: RelayerContext, request: Relay
   if (status === 'pending') {
     receipt = await context.client.getTransactionReceipt({ hash: txHash }).catch(() => undefined)
     if (!receipt) {
-      throw new RelayError('UPSTREAM_RPC', `broadcast by another relayer replica as tx ${txHash}, still without a receipt; check the tx before retrying`, { txHash })
+      throw new RelayError('UPSTREAM_RPC', `broadcast by another relayer replica as tx ${txHash}, still without a receipt; it may still settle, in that tx or one replacing it: ${followStatus(orderHash)}`, { txHash })
     }
     status = receipt.status === 'success' ? 'settled' : 'reverted'
   }

@@ -4,7 +4,7 @@ import type { RelayerContext } from '../context.ts'
 import { RelayError } from '../errors.ts'
 import type { JournalSlot } from '../journal/index.ts'
 import { type Settlement, whyAuthorizationUsed } from './findSettlement.ts'
-import { answerSettled, isUsedReason, replayError, settledSuccess, usedAuthorizationError } from './settledAnswers.ts'
+import { answerSettled, followStatus, isUsedReason, replayError, settledSuccess, usedAuthorizationError } from './settledAnswers.ts'
 import { isExpiredReason } from './simulate.ts'
 
 /**
@@ -35,8 +35,8 @@ export async function answerSlot(context: RelayerContext, slot: JournalSlot, how
   switch (slot.status) {
     case 'pending': {
       const text = how.fresh
-        ? `broadcast as tx ${slot.txHash} but no receipt within ${context.config.receiptTimeoutMs} ms; check the tx before retrying`
-        : `broadcast earlier as tx ${slot.txHash}, still without a receipt; check the tx before retrying`
+        ? `broadcast as tx ${slot.txHash} but no receipt within ${context.config.receiptTimeoutMs} ms; it may still settle, in that tx or one replacing it: ${followStatus(slot.orderHash!)}`
+        : `broadcast earlier as tx ${slot.txHash}, still without a receipt; it may still settle, in that tx or one replacing it: ${followStatus(slot.orderHash!)}`
       return fail(new RelayError('UPSTREAM_RPC', text, { txHash: slot.txHash }))
     }
     case 'settled': {

@@ -5,6 +5,15 @@ import { RelayError } from '../errors.ts'
 import { decodeSettlement } from './decodeSettlement.ts'
 import { authorizationUsed, type Settlement, type UsedAuthorization, whyAuthorizationUsed } from './findSettlement.ts'
 
+/**
+ * The pointer every 502 that leaves an order's fate open ends with: its tx may still
+ * settle, or be replaced by one with a higher fee (the nonce keeper does), so the
+ * client follows the status route, which names the current tx (the client library
+ * does, then sends the request again).
+ */
+export const followStatus = (orderHash: Hex) =>
+  `follow GET /broker/${orderHash.toLowerCase()} until it says settled or reverted (sending the same request again is safe: an order is never sent twice)`
+
 /** A token's "this authorization is spent" revert: the mock's `authorization used`, Circle's `FiatTokenV2: authorization is used or canceled`. */
 export const isUsedReason = (reason: string) => /authorization (is )?used/i.test(reason)
 
@@ -45,7 +54,7 @@ export async function answerSettled(context: Pick<RelayerContext, 'client' | 'co
  * refused: "would revert" for a simulation, "reverted on chain after broadcast in tx …"
  * for a mined tx), once the chain says why: settled, the replay answer naming the
  * settling tx; cancelled by the consumer, WOULD_REVERT saying so (only then is a new
- * order the fix); neither visible yet, UPSTREAM_RPC pointing at `GET /broker/{orderHash}`,
+ * order the fix); neither visible yet, UPSTREAM_RPC pointing at `GET /broker/{orderHash}` (`followStatus`),
  * never "build a new order" for an order that may have settled.
  */
 export function usedAuthorizationError(why: UsedAuthorization, reason: string, orderHash: Hex, where = 'would revert', txHash?: Hex): RelayError {
@@ -58,7 +67,7 @@ export function usedAuthorizationError(why: UsedAuthorization, reason: string, o
     case 'unknown':
       return new RelayError(
         'UPSTREAM_RPC',
-        `${where}: ${reason}, but the relayer's node shows neither a settlement of this order nor a cancellation yet; do not sign it again: see GET /broker/${orderHash} and retry`,
+        `${where}: ${reason}, but the relayer's node shows neither a settlement of this order nor a cancellation yet; do not sign it again: ${followStatus(orderHash)}`,
         options,
       )
   }

@@ -1,0 +1,43 @@
+import { type BrokerStatus, BrokerStatusSchema } from '../wire/index.ts'
+import { readAnswer } from './readAnswer.ts'
+import { SubmitError } from './SubmitError.ts'
+
+/** How often the status route is asked while an order is pending. */
+export const followPollMs = 500
+
+/**
+ * The orderHash a relayer's 502 asks the client to follow: its message ends
+ * "follow GET /broker/{orderHash} until it says settled or reverted" when the order's
+ * tx may still settle (no receipt in time, a tx the relayer may replace with a higher
+ * fee, an authorization used with its settlement not visible yet). Undefined otherwise.
+ */
+export function followedOrder(error: unknown): `0x${string}` | undefined {
+  if (!(error instanceof SubmitError) || error.code !== 'UPSTREAM_RPC') return undefined
+  return error.message.match(/GET \/broker\/(0x[0-9a-fA-F]{64})/)?.[1] as `0x${string}` | undefined
+}
+
+/**
+ * Polls `GET /broker/{orderHash}` until the order is no longer `pending` (settled,
+ * reverted, or unknown to that relayer) or `deadline` (ms since epoch) passes. A
+ * failed poll (network, a 429 with its Retry-After, a 502) is tried again until then.
+ * @returns the last status read, or undefined when the deadline passed while pending
+ */
+export async function followStatus(
+  get: (path: string, signal: AbortSignal) => Promise<Response>,
+  orderHash: `0x${string}`,
+  deadline: number,
+): Promise<BrokerStatus | undefined> {
+  for (;;) {
+    const left = deadline - Date.now()
+    if (left <= 0) return undefined
+    let pause = followPollMs
+    try {
+      const response = await get(`/broker/${orderHash}`, AbortSignal.timeout(left))
+      const status = await readAnswer(response, BrokerStatusSchema, `GET /broker/${orderHash}`)
+      if (status.status !== 'pending') return status
+    } catch (error) {
+      if (error instanceof SubmitError && error.retryAfter !== undefined) pause = error.retryAfter * 1000
+    }
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, Math.min(pause, deadline - Date.now()))))
+  }
+}
