@@ -32,6 +32,14 @@ const readOrUndefined = (read: () => number): number | undefined => {
 /** How long answers may take to reach their clients once every order is finished. */
 const drainMarginMs = 10_000
 
+/**
+ * At SIGTERM, how long open keep-alive connections are still served (each answer then
+ * says `Connection: close`) before the idle ones are closed: a request already on its
+ * way on such a connection is answered, not met by a reset (closing a socket with
+ * unread bytes resets it).
+ */
+const keepAliveGraceMs = 500
+
 export type RelayerDependencies = {
   logger: Logger
   version: string
@@ -212,12 +220,18 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
         /** `${url}/metrics` of the Prometheus listener, when RELAYER_METRICS_PORT is set. */
         metricsUrl: operations.metricsUrl(),
         /**
-         * Stop accepting, finish every order already in the pipeline and deliver its
-         * answer, then release everything. A connection still open 10 s after the
-         * last order finished (a client not reading its answer) is cut.
+         * Stop accepting (after a half-second in which every answer closes its
+         * keep-alive connection, so requests already on their way are served), finish
+         * every order already in the pipeline and deliver its answer, then release
+         * everything. A connection still open 10 s after the last order finished (a
+         * client not reading its answer) is cut.
          */
         stop() {
           stopped ??= (async () => {
+            // Answers close their connections from now on; requests arriving on open
+            // keep-alive connections meanwhile are served, then the listener stops.
+            drain.close()
+            await new Promise((resolve) => setTimeout(resolve, keepAliveGraceMs))
             // Resolves once every connection is closed: idle ones at once, the others
             // when their response has been written (not merely computed).
             const closed = server.stop(false)

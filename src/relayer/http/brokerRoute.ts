@@ -2,7 +2,7 @@ import { type BrokerGate, type EdgeRefusal, refusalAnswer, type SocketReader } f
 import type { RelayerContext } from '../context.ts'
 import { RelayError } from '../errors.ts'
 import { asRelayError, checkRequest, relayChecked } from '../pipeline.ts'
-import { type BodyLimits, readJsonBody } from './readJsonBody.ts'
+import { type BodyLimits, bodyLeftUnread, readJsonBody } from './readJsonBody.ts'
 import type { RequestObserver } from './requestObserver.ts'
 
 /** `POST /broker`, as a `Bun.serve` route: the request, and the server that tells its socket address. */
@@ -36,7 +36,13 @@ const json = { 'content-type': 'application/json' }
  */
 export function createBrokerRoute(context: RelayerContext, options: BrokerRouteOptions): BrokerRoute {
   const { limits, observer, gate } = options
-  const failed = (failure: RelayError): Answer => ({ status: failure.status, code: failure.code, body: failure.toBody() })
+  const failed = (failure: RelayError): Answer => ({
+    status: failure.status,
+    code: failure.code,
+    body: failure.toBody(),
+    // A body declared too large was never read: close rather than take its bytes in.
+    ...(failure.cause === bodyLeftUnread ? { headers: { connection: 'close' } } : {}),
+  })
 
   // A refusal by the checks is answered at once: no throw, no async frame.
   function settle(body: unknown): Answer | Promise<Answer> {
@@ -72,8 +78,10 @@ export function createBrokerRoute(context: RelayerContext, options: BrokerRouteO
   }
 
   function headersOf(request: Request, reply: Answer): Record<string, string> {
-    if (!gate) return reply.headers ? { ...json, ...reply.headers } : json
-    return { ...json, ...gate.headers(request.headers.get('origin')), ...reply.headers }
+    // Stopping: the answer tells a keep-alive client its connection ends (requestDrain.ts).
+    const closing = observer.closing ? { connection: 'close' } : undefined
+    if (!gate) return reply.headers || closing ? { ...json, ...reply.headers, ...closing } : json
+    return { ...json, ...gate.headers(request.headers.get('origin')), ...reply.headers, ...closing }
   }
 
   return async function postBroker(request, server) {

@@ -2,11 +2,22 @@
  * Requests being handled, counted from the moment their headers arrived until their
  * answer is ready, so a SIGTERM drain can wait for every one (bodies still arriving
  * included). A counter and not a set of promises: it is touched twice per request.
+ * Once `close` is called (at SIGTERM), every answer says `Connection: close`, so a
+ * keep-alive client is told, with an answer, that its connection ends.
  */
 export function createRequestDrain() {
   let active = 0
   let waiting: (() => void)[] = []
+  let closing = false
   return {
+    /** From now on every answer closes its connection (the relayer is stopping). */
+    close() {
+      closing = true
+    },
+    /** Whether answers close their connections (after `close`). */
+    get closing() {
+      return closing
+    },
     enter() {
       active++
     },
