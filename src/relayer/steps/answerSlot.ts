@@ -57,7 +57,8 @@ export async function answerSlot(context: RelayerContext, slot: JournalSlot, how
         if (reason && isExpiredReason(reason)) {
           return fail(new RelayError('AUTH_EXPIRED', `${where}: ${reason}; re-sign with a fresh window`, { txHash: slot.txHash }))
         }
-        return fail(new RelayError('WOULD_REVERT', reason ? `${where}: ${reason}` : (message ?? where), { txHash: slot.txHash }))
+        // The stored message guessed at a race; the chain was asked above, so only what it says is told.
+        return fail(new RelayError('WOULD_REVERT', reason ? `${where}: ${reason}` : where, { txHash: slot.txHash }))
       }
       return fail(
         new RelayError('WOULD_REVERT', `not broadcast again: this order's tx ${slot.txHash} already reverted on chain${reason ? ` (${reason})` : ''}; build a new order with a fresh nonce`, { txHash: slot.txHash }),
