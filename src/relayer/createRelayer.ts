@@ -33,12 +33,14 @@ const readOrUndefined = (read: () => number): number | undefined => {
 const drainMarginMs = 10_000
 
 /**
- * At SIGTERM, how long open keep-alive connections are still served (each answer then
- * says `Connection: close`) before the idle ones are closed: a request already on its
- * way on such a connection is answered, not met by a reset (closing a socket with
- * unread bytes resets it).
+ * At SIGTERM, open keep-alive connections are still served (each answer then says
+ * `Connection: close`) until no request has come for `keepAliveQuietMs` (at most
+ * `keepAliveGraceMs`), before the idle ones are closed: a request already on its way
+ * on such a connection is answered, not met by a reset (closing a socket with unread
+ * bytes resets it).
  */
-const keepAliveGraceMs = 500
+const keepAliveQuietMs = 100
+const keepAliveGraceMs = 1_000
 
 export type RelayerDependencies = {
   logger: Logger
@@ -220,8 +222,9 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
         /** `${url}/metrics` of the Prometheus listener, when RELAYER_METRICS_PORT is set. */
         metricsUrl: operations.metricsUrl(),
         /**
-         * Stop accepting (after a half-second in which every answer closes its
-         * keep-alive connection, so requests already on their way are served), finish
+         * Stop accepting (once requests have stopped coming for a tenth of a second,
+         * every answer meanwhile closing its keep-alive connection, so requests already
+         * on their way are served), finish
          * every order already in the pipeline and deliver its answer, then release
          * everything. A connection still open 10 s after the last order finished (a
          * client not reading its answer) is cut.
@@ -231,7 +234,7 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
             // Answers close their connections from now on; requests arriving on open
             // keep-alive connections meanwhile are served, then the listener stops.
             drain.close()
-            await new Promise((resolve) => setTimeout(resolve, keepAliveGraceMs))
+            await drain.quiet(keepAliveQuietMs, keepAliveGraceMs)
             // Resolves once every connection is closed: idle ones at once, the others
             // when their response has been written (not merely computed).
             const closed = server.stop(false)
