@@ -44,10 +44,9 @@ export function createSharedStateMetrics(registry: Registry) {
       source = replicas
       register()
     },
-    /** For the shared state: a loss found, and its changes (the gauge reads the state itself). */
+    /** For the shared state: a loss found (the gauge reads the state itself). */
     hooks: {
       lost: () => register().lost.inc(),
-      whole: () => {},
     },
   }
 }

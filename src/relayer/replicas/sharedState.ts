@@ -20,8 +20,8 @@ export type SharedStateView = {
   since?: number
 }
 
-/** What the metrics hear: a loss of shared state found, and the state changes. */
-export type SharedStateHooks = { lost(): void; whole(whole: boolean): void }
+/** What the metrics hear: a loss of shared state found (the gauge reads the state itself). */
+export type SharedStateHooks = { lost(): void }
 
 /** What the state re-publishes once Redis lost it, and whose leases it renews. */
 export type SharedStateWork = {
@@ -86,7 +86,6 @@ export function createSharedState(redis: SharedRedis, options: { logger: Logger;
     const was = view.state
     view = next
     if (was !== next.state) {
-      options.hooks?.whole(next.state === 'whole')
       if (next.state === 'whole') {
         if (everWhole) logger.info('shared state whole again (Redis answers with every replica\'s claims and outcomes): taking new orders')
         everWhole = true
