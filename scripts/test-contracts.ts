@@ -3,7 +3,7 @@
 // `forge test` (e.g. `--match-test testFuzz_feeSplit -vvv`). Exits with forge's exit code.
 //
 // Like scripts/build-contracts.ts, it starts the native binary @foundry-rs/forge installs, not the
-// node_modules/.bin/forge shim, which exits 0 even when forge fails (README, Decisions).
+// node_modules/.bin/forge shim, which exits 0 even when forge fails (docs/decisions.md).
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 

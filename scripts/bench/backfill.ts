@@ -53,8 +53,8 @@ export async function benchBackfill(context: BenchContext, devnet: Devnet, event
   let logs = 0
   // One warm-up of each (anvil caches, JIT), then the measured runs in alternating order.
   // Three times the bench's runs: each lasts half a second, where the machine's speed
-  // drifts by a third within a minute (one full run's five pairs gave 1.50 where two
-  // runs just after gave 1.19 and 1.20; docs/benchmarks.md).
+  // drifts by a third within a minute: five pairs of one run can read 1.50 where two
+  // runs a minute later read 1.19 and 1.20.
   await bareLoop(devnet, head, chunk)
   await indexerRun(devnet, head)
   for (let run = 0; run < context.runs * 3; run++) {

@@ -3,7 +3,7 @@
 // loopback, bounded in count and time, stopped when the orders are done), against the
 // same orders with no flood. GET /info is probed at 50 req/s in both, for its p99.
 // As information: the relayer through autocannon's flood (the same rate, in one burst a
-// second per connection: the row's flood until the thirteenth pass), and the least a
+// second per connection), and the least a
 // relayer does per order (servers/leastRelayer.ts) through the same two sides as the
 // relayer: the row's ratio for a server that spends the least CPU per order.
 import { availableParallelism } from 'node:os'
@@ -26,8 +26,8 @@ const emptySides = (): Sides => ({ flood: [], calm: [], floods: [], probesFlood:
 export async function benchFlood(context: BenchContext, options: FloodOptions): Promise<Row[]> {
   const work = await prepareWork(context, 'automine', { ...options, label: 'flood', baseline: false })
   const malformed = malformedBody(work.requests[0]!)
-  // `bursts`: the relayer again, through the flood as autocannon sends it (the rows' flood
-  // until the thirteenth pass), as information; its calm runs are the relayer's.
+  // `bursts`: the relayer again, through the flood as autocannon sends it, as
+  // information; its calm runs are the relayer's.
   const servers = { relayer: emptySides(), bursts: emptySides(), least: emptySides() }
   const order = [
     ['relayer', 'calm'],

@@ -4,7 +4,7 @@
 import type { Devnet } from '../../src/devnet/index.ts'
 import { freePort } from '../../src/shared/index.ts'
 import type { ActivitySnapshot, IndexerReadiness } from '../../src/wire/index.ts'
-import { postgresMissing, startPostgres } from '../../test/indexer/postgresServer.ts'
+import { postgresMissing, startPostgres } from '../lib/index.ts'
 import { type LoadResult, autocannon } from './lib/autocannon.ts'
 import { type BenchContext, childEnv } from './lib/context.ts'
 import { type Child, spawnChild, waitForOk } from './lib/processes.ts'

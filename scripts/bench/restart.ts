@@ -1,8 +1,8 @@
 // Indexer restart: with 50,000 events in the store (INDEXER_DB), the time from
 // creating the indexer to the first fresh `GET /activity` answer (stale false,
 // indexedThrough == head) and the eth_getLogs calls it made; beside a cold start
-// over the same chain with an empty store (`:memory:`), which is what every start
-// cost before the store existed. Target: ≤ 0.2 s and zero eth_getLogs.
+// over the same chain with an empty store (`:memory:`), which is what a start costs
+// without a store. Target: ≤ 0.2 s and zero eth_getLogs.
 import { join } from 'node:path'
 import { createPublicClient, type Hex, http, type PublicClient, type Transport } from 'viem'
 import { chainFor } from '../../src/chain/index.ts'

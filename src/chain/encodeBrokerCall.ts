@@ -1,4 +1,4 @@
-import { type AbiFunction, type Hex, toFunctionSelector } from 'viem'
+import { type AbiFunction, decodeFunctionData, type Hex, toFunctionSelector } from 'viem'
 import { encodeOrderBytes, writeUint256 } from '../wire/hashOrder.ts'
 import { bytesToHex, writeHex } from '../wire/hexBytes.ts'
 import { maxUint256, type RelayRequest } from '../wire/index.ts'
@@ -45,3 +45,21 @@ export function encodeBrokerCall(request: RelayRequest): Hex {
 }
 
 const isWord = (value: string) => value.length === 2 + 2 * word && value.startsWith('0x')
+
+/** What `decodeBrokerCall` reads back: the order's fields the economics need. */
+export type BrokerCallOrder = { payToken: Hex; adapter: Hex; amount: bigint; feeBps: number }
+
+/**
+ * The order a `broker(...)` calldata carries (viem's decoder: a slow path, for the nonce
+ * keeper's re-checks, never per request); undefined when `data` is not such a call.
+ */
+export function decodeBrokerCall(data: Hex): BrokerCallOrder | undefined {
+  try {
+    const { functionName, args } = decodeFunctionData({ abi: brokerAbi, data })
+    if (functionName !== 'broker') return undefined
+    const [order] = args
+    return { payToken: order.payToken, adapter: order.adapter, amount: order.amount, feeBps: order.feeBps }
+  } catch {
+    return undefined
+  }
+}

@@ -4,7 +4,7 @@ export { adapterEventAbis, brokeredEvent, errorAbis, registryAbis } from './abis
 export { chainFor, defaultRpcUrl, knownChains, supportedChainIds } from './chains.ts'
 export { type Attestation, attestationTypedData, encodeAttestedParams } from './attestation.ts'
 export { type Confirmation, confirmationTypedData } from './confirmation.ts'
-export { encodeBrokerCall } from './encodeBrokerCall.ts'
+export { type BrokerCallOrder, decodeBrokerCall, encodeBrokerCall } from './encodeBrokerCall.ts'
 export { formatEventArgs } from './formatEventArgs.ts'
 export { type ContractAddresses, type Manifest, ManifestError, ManifestSchema, readManifest } from './manifest.ts'
 export { decodeRevert, type DecodedRevert, extractRevertData, isRevertError } from './revert.ts'

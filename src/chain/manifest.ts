@@ -44,8 +44,14 @@ export const ManifestSchema = v.object({
     }),
   ),
   /**
+   * What the deployment's pay tokens are worth in the chain's native currency, by token address,
+   * each price written as RELAYER_TOKENS writes it (`0.01` native per whole token, or
+   * `feed:<aggregator>`…): a relayer started from the manifest accepts them (docs/economics.md).
+   */
+  tokens: v.optional(v.record(v.string(), v.string())),
+  /**
    * The allocation vaults: a slot of `vaultId` costs `price` base units of `contracts.payToken`, paid
-   * to `payee`. The devnet always writes both; a manifest from before prices existed still reads
+   * to `payee`. The devnet always writes both; a manifest without them still reads
    * (then `order-relay order` asks the adapter).
    */
   vaults: v.optional(

@@ -7,6 +7,12 @@ export type ChooseRelayerParameters = {
   chainId: number
   /** The order's `feeBps`: a relayer whose `feeFloorBps` is above it would refuse the order. */
   feeBps: number
+  /**
+   * The order's `payToken`: a relayer whose `GET /info` lists the tokens it accepts
+   * (`acceptedTokens`) without this one, and takes no other, would refuse the order.
+   * A relayer that does not say is not skipped for it.
+   */
+  payToken?: string
   /** How long to wait for each `GET /info` (default 3000 ms). */
   timeoutMs?: number
   /** A fetch implementation (default: the global `fetch`). */
@@ -19,6 +25,8 @@ export type SkipReason =
   | 'WRONG_CHAIN'
   /** Its `feeFloorBps` is above the order's `feeBps`: it would answer FEE_BELOW_FLOOR. */
   | 'FEE_FLOOR_ABOVE_ORDER'
+  /** It says which pay tokens it accepts, and the order's is not one of them: it would answer FEE_BELOW_FLOOR. */
+  | 'TOKEN_NOT_ACCEPTED'
   /** No answer (refused, timed out). */
   | 'UNREACHABLE'
   /** It answered something that is not a RelayerInfo. */
@@ -38,12 +46,13 @@ export type ChooseRelayerResult = {
 /**
  * Reads every relayer's `GET /info` at once (each with a timeout) and picks the one
  * that serves `chainId` with the lowest fee floor not above the order's `feeBps`
- * (ties: the first listed). Relayers off the chain, above the fee, unreachable or
+ * (ties: the first listed), and accepts the order's `payToken` when it says which tokens
+ * it accepts. Relayers off the chain, above the fee, refusing the token, unreachable or
  * answering something that is not a RelayerInfo are skipped, each with the reason.
  *
  * @example
  * import { chooseRelayer, createRelayClient } from 'order-relay/client'
- * const { chosen, skipped } = await chooseRelayer(['https://a.example', 'https://b.example'], { chainId: 421614, feeBps: 50 })
+ * const { chosen, skipped } = await chooseRelayer(['https://a.example', 'https://b.example'], { chainId: 421614, feeBps: 50, payToken: usdc })
  * if (!chosen) throw new Error(skipped.map((s) => `${s.url}: ${s.message}`).join('\n'))
  * await createRelayClient({ url: chosen.url }).broker(request)
  */
@@ -71,6 +80,11 @@ export async function chooseRelayer(urls: readonly string[], parameters: ChooseR
     }
     if (info.feeFloorBps > feeBps) {
       return { url, reason: 'FEE_FLOOR_ABOVE_ORDER', message: `fee floor ${info.feeFloorBps} bps is above the order's ${feeBps} bps` }
+    }
+    const token = parameters.payToken?.toLowerCase()
+    if (token && info.acceptedTokens && !info.acceptsUnpricedTokens && !info.acceptedTokens.some((each) => each.priced && each.token.toLowerCase() === token)) {
+      const listed = info.acceptedTokens.filter((each) => each.priced).map((each) => each.token)
+      return { url, reason: 'TOKEN_NOT_ACCEPTED', message: `does not accept pay token ${parameters.payToken} (accepts ${listed.length > 0 ? listed.join(', ') : 'none'})` }
     }
     return { url, info }
   })

@@ -25,6 +25,14 @@ export type SeedParameters = {
 export const usdc = 1_000_000n
 
 /**
+ * What the devnet's pay token is worth to a relayer, in native units per whole token, as the
+ * manifest's `tokens` writes it: 0.01 (an ETH at 100 tokens), so the devnet's usual order (10
+ * tokens at 50 bps) pays for its gas many times over, even when the base fee climbs under
+ * load, while dust (a fee of a few base units) does not (docs/economics.md).
+ */
+export const devnetTokenPrice = '0.01'
+
+/**
  * What every devnet grant costs unless a vault says otherwise: 10 USDC to the devnet payee, in the
  * deployment's pay token. Every adapter's default payment (so every vault, the express lane and every
  * claim kind) is set to it.
@@ -103,4 +111,12 @@ export async function seedDevnet(parameters: SeedParameters) {
     args: [seededLienId, devnetAccounts.borrower.address, expiresAt],
   } as never)
   await send(wallet('borrower'), { address: contracts.inbox, abi: lienInboxAbi, functionName: 'confirm', args: [seededLienId] } as never)
+}
+
+/**
+ * The RELAYER_TOKENS value that prices a manifest's pay tokens (its `tokens`), for a relayer
+ * started without the manifest (RELAYER_BROKER and the rest given one by one).
+ */
+export function manifestTokensVariable(manifest: { tokens?: Record<string, string> | undefined }): { RELAYER_TOKENS: string } {
+  return { RELAYER_TOKENS: Object.entries(manifest.tokens ?? {}).map(([token, price]) => `${token}=${price}`).join(',') }
 }

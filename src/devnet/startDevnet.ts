@@ -17,7 +17,7 @@ import { freePort } from '../shared/index.ts'
 import { type DevnetRole, devnetAccounts } from './accounts.ts'
 import { anvilInstance } from './anvilInstance.ts'
 import { findAnvil } from './findAnvil.ts'
-import { devnetPrice, seedDevnet } from './seed.ts'
+import { devnetPrice, devnetTokenPrice, seedDevnet } from './seed.ts'
 
 export type StartDevnetOptions = {
   /** 421614 (default) or 46630, or any id. */
@@ -131,6 +131,7 @@ export async function startDevnet(options: StartDevnetOptions = {}) {
         wsUrl: rpcUrl.replace(/^http/, 'ws'),
         deployedAt: deployedAt.toString(),
         contracts,
+        tokens: { [contracts.payToken]: devnetTokenPrice },
         accounts: {
           relayer: devnetAccounts.relayer.address,
           consumer: devnetAccounts.consumer,

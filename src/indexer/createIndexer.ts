@@ -29,7 +29,7 @@ export type IndexerDependencies = {
   now?: () => number
   /** The version the OpenAPI document states; the package's by default. */
   version?: string
-  /** Override the store (tests, issue 17's PostgreSQL store); SQLite at `config.db` by default. */
+  /** Override the store (tests, the PostgreSQL store); SQLite at `config.db` by default. */
   store?: IndexerStore
 }
 

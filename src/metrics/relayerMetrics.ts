@@ -12,6 +12,18 @@ export type RelayerGaugeSources = {
   pendingTransactions: () => number | undefined
   /** Nonces handed out locally but not yet used on chain. Wired to the journal once it exists. */
   nonceGap: () => number | undefined
+  /** Fees earned, gas spent and the hour's spending (docs/economics.md); undefined before the economics exist. */
+  money: () => MoneySummary | undefined
+}
+
+/** What the money gauges read (the relayer's EconomicsSummary, in the fields they use). */
+export type MoneySummary = {
+  tokens: ReadonlyArray<{ token: string; feesEarned: bigint; feesEarnedWei: bigint }>
+  feesEarnedWei: bigint
+  gasSpentWei: bigint
+  netWei: bigint
+  lastHour: { spentWei: bigint; reservedWei: bigint; capWei: bigint | undefined }
+  runwayHours: number | undefined
 }
 
 /** Paths with their own `route` label; anything else is `unmatched` (keeps the label set bounded). */
@@ -86,6 +98,39 @@ export function createRelayerMetrics(address: string, sources: RelayerGaugeSourc
       if (gap !== undefined) this.set(gap)
     },
   })
+  // The money (docs/economics.md), read at scrape time from the relayer's books and hour ledger.
+  const moneyGauge = (name: string, help: string, read: (summary: MoneySummary) => bigint | number | undefined) =>
+    new Gauge({
+      name,
+      help,
+      registers,
+      collect() {
+        const summary = sources.money()
+        const value = summary && read(summary)
+        if (value !== undefined) this.set(Number(value))
+      },
+    })
+  const perToken = (name: string, help: string, read: (token: MoneySummary['tokens'][number]) => bigint) =>
+    new Gauge({
+      name,
+      help,
+      labelNames: ['token'],
+      registers,
+      collect() {
+        this.reset()
+        for (const each of sources.money()?.tokens ?? []) this.set({ token: each.token }, Number(read(each)))
+      },
+    })
+  perToken('order_relay_relayer_fees_earned_wei', 'Native value (wei) of the fees earned, per pay token, as each order was valued when signed.', (each) => each.feesEarnedWei)
+  perToken('order_relay_relayer_fees_earned_base_units', 'Fees earned, in base units of each pay token.', (each) => each.feesEarned)
+  moneyGauge('order_relay_relayer_gas_spent_wei', 'Wei every mined tx of the gas key cost (gas used × effective gas price).', (m) => m.gasSpentWei)
+  moneyGauge('order_relay_relayer_net_wei', 'Fees earned (native value) minus gas spent, in wei.', (m) => m.netWei)
+  moneyGauge('order_relay_relayer_spend_last_hour_wei', 'Gas spent by txs mined in the last hour, in wei.', (m) => m.lastHour.spentWei)
+  moneyGauge('order_relay_relayer_spend_reserved_wei', 'The most the txs not yet mined can still cost (gas limit × fee cap), in wei.', (m) => m.lastHour.reservedWei)
+  moneyGauge('order_relay_relayer_spend_cap_wei', 'RELAYER_MAX_SPEND_WEI_PER_HOUR (absent when there is none).', (m) => m.lastHour.capWei)
+  moneyGauge('order_relay_relayer_runway_seconds', "How long the gas key's balance lasts at the last hour's spending (absent when nothing was spent).", (m) =>
+    m.runwayHours === undefined ? undefined : Math.round(m.runwayHours * 3600),
+  )
   // Relayer replicas (RELAYER_REDIS_URL, docs/scaling.md): registered at the first report, so
   // they are absent without Redis (an unlabelled gauge would otherwise read 0, "down").
   let redisMetrics: { up: Gauge; errors: Counter } | undefined

@@ -3,6 +3,7 @@ import { defaultRpcUrl } from '../chain/chains.ts'
 import { type Manifest, ManifestError, readManifest } from '../chain/manifest.ts'
 import { type MetricsListen, readMetricsListen } from '../metrics/config.ts'
 import { ConfigError, createEnvReader, type Env } from '../shared/index.ts'
+import { builtinTokenPrices, type EconomicsConfig, mergeTokenPrices, parseTokenPrices, splitTokenList, type TokenPrice } from './economics/index.ts'
 import { oneHop, parseTrustedProxies, type TrustedProxies } from './edge/trustedProxies.ts'
 
 /** Hardened-edge settings (SPEC.md 4.5); `enabled` is false unless asked for. */
@@ -41,8 +42,14 @@ export type RelayerConfig = {
   wsUrl?: string
   /** The journal's file (RELAYER_DB); undefined: the default per chain and gas address under `.order-relay/`. */
   journalPath: string | undefined
+  /** Resolved slots and kept reverts older than this many days are pruned from the journal (RELAYER_JOURNAL_RETENTION_DAYS). */
+  journalRetentionDays: number
   /** How long a consumer is refused after its order passed simulation and reverted on chain. */
   revertCooldownMs: number
+  /** Reverts of one adapter's or one pay token's orders within `revertCooldownMs` after which that adapter or token is refused too. */
+  revertCooldownMax: number
+  /** What the key may spend and what each order must pay for it (docs/economics.md). */
+  economics: EconomicsConfig
   /** How long a `POST /broker` body may take to arrive (RELAYER_BODY_TIMEOUT_MS). */
   bodyTimeoutMs: number
   edge: EdgeConfig
@@ -69,11 +76,21 @@ export const relayerDefaults = {
   balancePollMs: 5_000,
   revertCooldownMs: 600_000,
   redisRestoreMs: 5_000,
+  revertCooldownMax: 3,
+  journalRetentionDays: 30,
+  minMarginBps: 1_000,
+  // A day (Chainlink's longest heartbeat) and an hour of grace.
+  priceMaxAgeSeconds: 90_000,
+  priceRefreshMs: 60_000,
+  maxPriorityFeePerGasWei: 2_000_000_000n, // 2 gwei
 } as const
 
-export type RelayerConfigOverrides = Partial<Omit<RelayerConfig, 'edge'>> & {
+export type RelayerConfigOverrides = Partial<Omit<RelayerConfig, 'edge' | 'economics'>> & {
   manifestPath?: string | undefined
+  /** A manifest already read (the devnet's own): read as RELAYER_MANIFEST's would be, for what the overrides leave out. */
+  manifest?: Manifest | undefined
   edge?: Partial<EdgeConfig> | undefined
+  economics?: Partial<EconomicsConfig> | undefined
 }
 
 /**
@@ -85,9 +102,9 @@ export function readRelayerConfig(env: Env, overrides: RelayerConfigOverrides = 
   const read = createEnvReader(env)
   const privateKey = overrides.privateKey ?? read.privateKey('RELAYER_PK', true)
 
-  let manifest: Manifest | undefined
+  let manifest: Manifest | undefined = overrides.manifest
   const manifestPath = overrides.manifestPath ?? read.string('RELAYER_MANIFEST')
-  if (manifestPath) {
+  if (manifestPath && !manifest) {
     try {
       manifest = readManifest(manifestPath)
     } catch (error) {
@@ -141,9 +158,14 @@ export function readRelayerConfig(env: Env, overrides: RelayerConfigOverrides = 
     // The manifest's WebSocket is the default only while its rpcUrl is the node in use: a WebSocket must reach the same node.
     ...(overrides.wsUrl ? { wsUrl: overrides.wsUrl } : readWsUrl(read, manifest?.wsUrl !== undefined && rpcUrl === manifest.rpcUrl ? manifest.wsUrl : undefined)),
     journalPath: overrides.journalPath ?? read.string('RELAYER_DB'),
+    journalRetentionDays:
+      overrides.journalRetentionDays ?? read.integer('RELAYER_JOURNAL_RETENTION_DAYS', relayerDefaults.journalRetentionDays, 1, 36_500) ?? relayerDefaults.journalRetentionDays,
     revertCooldownMs:
       overrides.revertCooldownMs ?? read.integer('RELAYER_REVERT_COOLDOWN_MS', relayerDefaults.revertCooldownMs, 0, 30 * 86_400_000) ?? relayerDefaults.revertCooldownMs,
     bodyTimeoutMs: overrides.bodyTimeoutMs ?? read.integer('RELAYER_BODY_TIMEOUT_MS', relayerDefaults.bodyTimeoutMs, 100, 600_000) ?? relayerDefaults.bodyTimeoutMs,
+    revertCooldownMax:
+      overrides.revertCooldownMax ?? read.integer('RELAYER_REVERT_COOLDOWN_MAX', relayerDefaults.revertCooldownMax, 1, 1_000_000) ?? relayerDefaults.revertCooldownMax,
+    economics: { ...readEconomics(read, chainId, manifest), ...overrides.economics },
     edge,
     metrics: 'metrics' in overrides ? overrides.metrics : readMetricsListen(read, 'RELAYER'),
     ...readRedisUrl(read),
@@ -152,6 +174,36 @@ export function readRelayerConfig(env: Env, overrides: RelayerConfigOverrides = 
   }
   read.done('relayer')
   return config
+}
+
+/**
+ * The economics variables (docs/economics.md). Pay tokens: RELAYER_TOKENS, then the manifest's
+ * `tokens`, then the chain's built-in defaults (the first to name a token wins).
+ */
+function readEconomics(read: ReturnType<typeof createEnvReader>, chainId: number | undefined, manifest: Manifest | undefined): EconomicsConfig {
+  const parsed = (entries: Array<readonly [string, string]>, origin: TokenPrice['origin']) => {
+    const { prices, problems } = parseTokenPrices(entries, origin)
+    for (const problem of problems) read.problem(problem)
+    return prices
+  }
+  const tokens = mergeTokenPrices(
+    parsed(splitTokenList(read.string('RELAYER_TOKENS') ?? ''), 'RELAYER_TOKENS'),
+    parsed(Object.entries(manifest?.tokens ?? {}), 'manifest'),
+    parsed([...(chainId === undefined ? [] : (builtinTokenPrices[chainId] ?? []))], 'built-in'),
+  )
+  const maxFeePerGasWei = read.has('RELAYER_MAX_FEE_PER_GAS_WEI') ? read.bigint('RELAYER_MAX_FEE_PER_GAS_WEI', 0n) : undefined
+  if (maxFeePerGasWei === 0n) read.problem('RELAYER_MAX_FEE_PER_GAS_WEI must be above 0 wei (unset it for no cap)')
+  const maxSpendWeiPerHour = read.has('RELAYER_MAX_SPEND_WEI_PER_HOUR') ? read.bigint('RELAYER_MAX_SPEND_WEI_PER_HOUR', 0n) : undefined
+  return {
+    tokens,
+    priceMaxAgeSeconds: read.integer('RELAYER_PRICE_MAX_AGE_S', relayerDefaults.priceMaxAgeSeconds, 1, 30 * 86_400) ?? relayerDefaults.priceMaxAgeSeconds,
+    priceRefreshMs: read.integer('RELAYER_PRICE_REFRESH_MS', relayerDefaults.priceRefreshMs, 100, 3_600_000) ?? relayerDefaults.priceRefreshMs,
+    minMarginBps: read.integer('RELAYER_MIN_MARGIN_BPS', relayerDefaults.minMarginBps, 0, 1_000_000) ?? relayerDefaults.minMarginBps,
+    unpricedGasBudgetWei: read.bigint('RELAYER_UNPRICED_GAS_BUDGET_WEI', 0n),
+    maxPriorityFeePerGasWei: read.bigint('RELAYER_MAX_PRIORITY_FEE_WEI', relayerDefaults.maxPriorityFeePerGasWei),
+    ...(maxFeePerGasWei ? { maxFeePerGasWei } : {}),
+    ...(maxSpendWeiPerHour !== undefined ? { maxSpendWeiPerHour } : {}),
+  }
 }
 
 /** RELAYER_TRUSTED_PROXIES (only meaningful with RELAYER_TRUST_PROXY=1); one hop when unset. */

@@ -2,6 +2,7 @@ import type { PublicClient } from 'viem'
 import type { Logger } from '../shared/index.ts'
 import type { RelayerConfig } from './config.ts'
 import type { ChainClock } from './chainClock.ts'
+import type { Economics } from './economics/index.ts'
 import type { Journal, OrderClaims } from './journal/index.ts'
 import type { Replicas, SharedOutcomes } from './replicas/index.ts'
 import type { PendingSimulator } from './simulation/index.ts'
@@ -16,6 +17,8 @@ export type RelayerContext = {
   gasLimits: ReturnType<typeof createGasLimitCache>
   /** Step 5's `eth_call`s at `pending`, batched under load. */
   simulator: PendingSimulator
+  /** What each pay token is worth, what the key spent, and whether an order pays for itself (docs/economics.md). */
+  economics: Economics
   clock: ChainClock
   logger: Logger
   /** Every tx the gas key signed and what became of it: the one store of pending txs. */

@@ -11,8 +11,9 @@ import type { RelayerContext } from './context.ts'
 import { createEdge, describeEdge } from './edge/index.ts'
 import { createRelayerApp } from './http/app.ts'
 import { createRequestDrain } from './http/requestDrain.ts'
-import { createLocalClaims, defaultJournalPath, openJournal } from './journal/index.ts'
-import { describeOutcome, wouldRevertNow } from './steps/broadcast.ts'
+import { createJournalPruning, createLocalClaims, defaultJournalPath, journalVersion, openJournal } from './journal/index.ts'
+import { createEconomics, effectiveGasPrice, moneyNotReady } from './economics/index.ts'
+import { describeOutcome, recheckOrder } from './steps/broadcast.ts'
 import { createSettlementFinder } from './steps/findSettlement.ts'
 import { createPendingSimulator } from './simulation/index.ts'
 import { maxServerBodyBytes } from './http/readJsonBody.ts'
@@ -105,7 +106,7 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
   }
   const journal = openJournal(journalPath, { chainId: config.chainId, address: account.address })
   if (journal.upgraded.length > 0) {
-    logger.info(`RELAYER_DB ${journalPath}: upgraded from an earlier version (dropped ${journal.upgraded.join(', ')}, which copied the signed txs); versions before 2026-11-26 cannot open it now`)
+    logger.info(`RELAYER_DB ${journalPath}: upgraded to journal version ${journalVersion} (${journal.upgraded.join(', ')}); order-relay builds that read an earlier version cannot open it now`)
   }
   operations.useJournal({
     async check() {
@@ -125,6 +126,10 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
         return next === undefined ? 0 : next - ((journal.lastMinedNonce() ?? -1) + 1)
       }),
   })
+  // What the key spends and what orders must pay for it; the hour's spending follows the journal.
+  const economics = createEconomics({ config: config.economics, client, chainId: config.chainId, logger })
+  journal.observe({ reserved: economics.ledger.reserve, spent: economics.ledger.spent, released: economics.ledger.release }, Date.now() - economics.ledger.windowMs)
+  journal.observe({ spent: (_nonce, wei) => economics.books.spent(wei), earned: economics.books.earned }, 0)
   // Relayer replicas: claims, outcomes and rate limits shared through Redis, failing closed (docs/scaling.md).
   const replicas = config.redisUrl
     ? createReplicas(config.redisUrl, {
@@ -151,9 +156,10 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
     receiptPollMs: config.receiptPollMs,
     ...(config.wsUrl ? { headFeedUrl: config.wsUrl } : {}),
     describe: (slot, receipt) => describeOutcome(context, slot, receipt),
-    // The gas counters read the receipts the relayer fetches; with metrics off none is needed.
-    gasReceipts: config.metrics !== undefined,
-    wouldRevert: (slot) => wouldRevertNow(context, slot),
+    wouldRevert: (slot, fees) => recheckOrder(context, slot, fees),
+    judge: (terms, fees, alsoReservedWei) => economics.judge(terms, fees, { alsoReservedWei }),
+    ...(config.economics.maxFeePerGasWei !== undefined ? { maxFeePerGas: config.economics.maxFeePerGasWei } : {}),
+    maxPriorityFeePerGas: config.economics.maxPriorityFeePerGasWei,
   })
   context = {
     config,
@@ -161,6 +167,7 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
     submitter,
     gasLimits: createGasLimitCache(client, { ttlMs: 10 * 60_000, pad: (gas) => (gas * 13n) / 10n + 25_000n }),
     simulator: createPendingSimulator({ client, address: account.address, broker: config.broker, logger }),
+    economics,
     clock: createChainClock(client, { refreshMs: 2_000, logger }),
     logger,
     journal,
@@ -169,6 +176,17 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
     settlements: createSettlementFinder({ client, broker: config.broker, deployedAt: config.deployedAt }),
     ...(replicas ? { outcomes: replicas.outcomes, replicas } : {}),
   }
+
+  const pruning = createJournalPruning({ journal, logger, retentionMs: config.journalRetentionDays * 86_400_000, keepMs: config.revertCooldownMs })
+  operations.useEconomics({
+    summary: economics.summary,
+    gasPriceWei: () => {
+      const fees = submitter.lastFees()
+      return fees && effectiveGasPrice(fees)
+    },
+    maxFeePerGasWei: config.economics.maxFeePerGasWei,
+    check: async () => moneyNotReady(economics, submitter.lastFees()),
+  })
 
   const drain = createRequestDrain()
   const edge = createEdge(config.edge, {
@@ -203,7 +221,9 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
       }
       // Every request hashes its order: have the fast Keccak loaded before the first one.
       await keccakReady
+      await economics.start(config.broker)
       await submitter.start()
+      pruning.start()
       const pending = journal.pendingCount()
       if (pending > 0) logger.info(`journal ${journalPath}: watching ${pending} pending tx${pending === 1 ? '' : 's'} left by the last run`)
       context.clock.start()
@@ -212,6 +232,7 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
       const server = Bun.serve({ hostname: config.host, port: config.port, routes, fetch: app.fetch, idleTimeout: 120, maxRequestBodySize: maxServerBodyBytes })
       const url = listenUrl(config.host, server.port as number)
       logger.info(`relayer ${account.address} on chain ${config.chainId}, broker ${config.broker}, listening on ${url}`)
+      for (const line of economics.describe()) logger.info(line)
       for (const line of describeEdge(config.edge)) logger.info(line)
       if (config.wsUrl) logger.info(`new block heads: pushed over ${redactUrl(config.wsUrl)} (RELAYER_WS_URL); polling every ${config.receiptPollMs} ms only as a safety net`)
       if (config.redisUrl) logger.info(`replicas: orderHash claims, outcomes${config.edge.enabled ? ' and rate limits' : ''} shared through Redis at ${redactUrl(config.redisUrl)} (RELAYER_REDIS_URL)`)
@@ -244,6 +265,8 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
             await Promise.race([closed, new Promise((resolve) => (limit = setTimeout(resolve, drainMarginMs)))])
             clearTimeout(limit)
             await submitter.stop()
+            await pruning.stop()
+            economics.stop()
             context.clock.stop()
             edge.stop()
             operations.stop()

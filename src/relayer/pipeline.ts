@@ -1,4 +1,5 @@
-import type { Address, Hex } from 'viem'
+import type { Hex } from 'viem'
+import { encodeBrokerCall } from '../chain/index.ts'
 import type { RelayRequest, RelaySuccess } from '../wire/index.ts'
 import type { RelayerContext } from './context.ts'
 import { RelayError } from './errors.ts'
@@ -7,15 +8,19 @@ import { broadcast } from './steps/broadcast.ts'
 import { checkAuthorizationWindow } from './steps/checkAuthorizationWindow.ts'
 import { checkCooldown } from './steps/checkCooldown.ts'
 import { checkFeeFloor } from './steps/checkFeeFloor.ts'
+import { checkGasPrice } from './steps/checkGasPrice.ts'
 import { checkOrderHash } from './steps/checkOrderHash.ts'
+import { checkPaysForItself } from './steps/checkPaysForItself.ts'
+import { checkTokenAccepted, ensureTokenValued } from './steps/checkTokenAccepted.ts'
 import { resumeUnconfirmed } from './steps/resumeUnconfirmed.ts'
 import { followStatus, settledWhileWaiting } from './steps/settledAnswers.ts'
 import { simulate } from './steps/simulate.ts'
 import { validateRequest } from './steps/validateRequest.ts'
 
 /**
- * `POST /broker` (SPEC.md 4.3): validate → orderHash → fee floor → claim →
- * journal → cool-down → window → simulate → broadcast (journaled first) → outcome.
+ * `POST /broker` (SPEC.md 4.3): validate → orderHash → fee floor and accepted token →
+ * claim → journal → cool-down → window → gas price cap → simulate → pays for itself →
+ * broadcast (judged again at its fees, journaled first) → outcome.
  * The orderHash is the idempotency key, across restarts: a duplicate arriving while
  * the first is being relayed waits for it and shares its outcome, and an order the
  * journal holds is answered from its tx, never broadcast a second time.
@@ -31,12 +36,19 @@ export async function relay(context: RelayerContext, body: unknown): Promise<Rel
 export type CheckedRequest = { request: RelayRequest; orderHash: Hex }
 
 /**
- * Steps 1-3, validate → orderHash → fee floor, the checks that need no I/O. Their
- * refusal (most refusals end here) is returned, not thrown: under load a throw cost
- * more than all three checks (~10 µs in the server, against ~0.5 µs in a loop).
+ * Steps 1-3, validate → orderHash → fee floor and accepted token, the checks that need no
+ * I/O. Their refusal (most refusals end here) is returned, not thrown: under load a throw
+ * cost more than the checks themselves (~10 µs in the server, against ~0.5 µs in a loop).
  * @returns the checked request, or a RelayError MALFORMED_ORDER, ORDERHASH_MISMATCH or FEE_BELOW_FLOOR.
  */
 export function checkRequest(context: RelayerContext, body: unknown): CheckedRequest | RelayError {
+  const checked = checkSpecSteps(context, body)
+  if (checked instanceof RelayError) return checked
+  return checkTokenAccepted(context, checked.request) ?? checked
+}
+
+/** SPEC.md 4.3's steps 1-3 alone (validate → orderHash → fee floor), without the accepted-token check. */
+export function checkSpecSteps(context: Pick<RelayerContext, 'config'>, body: unknown): CheckedRequest | RelayError {
   const request = validateRequest(context, body)
   if (request instanceof RelayError) return request
   const orderHash = checkOrderHash(request)
@@ -89,11 +101,22 @@ async function settle(context: RelayerContext, request: RelayRequest, orderHash:
   if (resumed) return resumed
   const elsewhere = await answerFromReplicas(context, request, orderHash, shared)
   if (elsewhere) return elsewhere
-  checkCooldown(context, request.order.consumer as Address)
+  checkCooldown(context, request.order)
   await checkAuthorizationWindow(context, request)
-  const simulated = await simulate(context, request, orderHash)
-  return broadcast(context, simulated, request, orderHash)
+  await ensureTokenValued(context, request)
+  const fees = await checkGasPrice(context)
+  const data = encodeBrokerCall(request)
+  // The L1 data component (Arbitrum-family chains) is read beside the simulation, not after it.
+  const l1 = settled(context.economics.l1.gasFor(context.config.broker, data))
+  const simulated = await simulate(context, request, orderHash, data, fees)
+  const l1Gas = await l1
+  if (l1Gas instanceof Error) throw new RelayError('UPSTREAM_RPC', "the relayer's RPC failed while reading the L1 data cost (NodeInterface); retry or try another relayer", { cause: l1Gas })
+  const { terms } = await checkPaysForItself(context, request, simulated, fees, l1Gas)
+  return broadcast(context, simulated, request, orderHash, terms)
 }
+
+/** A promise that never rejects: its error comes back as the value (awaited later, or never). */
+const settled = <T>(promise: Promise<T>): Promise<T | Error> => promise.catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))))
 
 /** Anything that is not already a RelayError failed between us and the node. */
 export function asRelayError(context: Pick<RelayerContext, 'logger'>, error: unknown): RelayError {

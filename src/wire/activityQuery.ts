@@ -8,7 +8,7 @@ const commaList = (item: RegExp, what: string) =>
     v.check((text) => text.split(',').every((part) => item.test(part)), `must be ${what}, or several separated by commas`),
   )
 
-/** Query parameters of `GET /activity` (all optional; none given: the whole snapshot, as before). */
+/** Query parameters of `GET /activity` (all optional; none given: the whole snapshot). */
 export const ActivityQuerySchema = v.strictObject(
   {
     name: v.optional(

@@ -1,4 +1,5 @@
 import * as v from 'valibot'
+import { RelayerEconomicsSchema } from './economics.ts'
 import { AddressSchema, BlockNumberStringSchema, Uint256StringSchema } from './primitives.ts'
 
 const count = v.pipe(v.number(), v.integer(), v.minValue(0))
@@ -46,6 +47,7 @@ export const RelayerStatusSchema = v.object({
       v.description('Relayer replicas (RELAYER_REDIS_URL): whether the shared state in Redis is whole. New orders are taken only while it is.'),
     ),
   ),
+  economics: v.pipe(v.nullable(RelayerEconomicsSchema), v.description('Fees earned, gas spent, the hour against its cap (docs/economics.md); null before the journal is read.')),
 })
 
 export type RelayerStatus = v.InferOutput<typeof RelayerStatusSchema>

@@ -1,4 +1,5 @@
 import * as v from 'valibot'
+import { AcceptedTokenSchema } from './economics.ts'
 import { edgeErrorCodeList, relayErrorCodeList } from './codes.ts'
 import { OrderSchema } from './order.ts'
 import { AddressSchema, Bytes32Schema, HexSchema, integerIn, Uint256StringSchema } from './primitives.ts'
@@ -76,11 +77,19 @@ export const EdgeRejectionSchema = v.object({
 
 export type EdgeRejection = v.InferOutput<typeof EdgeRejectionSchema>
 
-/** Answer of `GET /info` (SPEC.md 2.7). */
+/**
+ * Answer of `GET /info` (SPEC.md 2.7): the three fields of the specification, and what this
+ * relayer accepts as payment (docs/economics.md); a client that reads only the three is
+ * unaffected.
+ */
 export const RelayerInfoSchema = v.object({
   feeFloorBps: integerIn(0, 65535, 'feeFloorBps'),
   supportedChainIds: v.array(integerIn(1, Number.MAX_SAFE_INTEGER, 'chainId')),
   relayer: AddressSchema,
+  acceptedTokens: v.optional(v.pipe(v.array(AcceptedTokenSchema), v.description('The pay tokens this relayer values; an order in another token is refused FEE_BELOW_FLOOR unless acceptsUnpricedTokens.'))),
+  acceptsUnpricedTokens: v.optional(v.pipe(v.boolean(), v.description('Whether orders in other tokens are relayed, within an hourly gas budget.'))),
+  minMarginBps: v.optional(v.pipe(integerIn(0, 1_000_000, 'minMarginBps'), v.description("What an order's fee must be worth beyond its gas cost, in basis points of that cost."))),
+  gasPriceWei: v.optional(v.pipe(Uint256StringSchema, v.description('The price per gas an order would pay now: its gas × this (plus the margin) is what its fee must be worth.'))),
 })
 
 export type RelayerInfo = v.InferOutput<typeof RelayerInfoSchema>

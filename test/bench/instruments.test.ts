@@ -56,22 +56,29 @@ test("the machine's CPU from /proc/stat: busy counts every process's time, steal
 
 test("a process's CPU split by thread: a Worker's spinning is the signer's, the main thread's its own, and the parts add up to the whole", async () => {
   const before = relayerThreadCpu(process.pid)
-  // A Worker that spins for 0.15 s, as the relayer's signer thread would, then stays (a
-  // Worker with nothing left to do ends, and its thread's CPU would count as "other").
-  const source = 'const t = performance.now(); let x = 0; while (performance.now() - t < 150) x++; postMessage(x); setInterval(() => {}, 1000)'
+  // A Worker that spins, as the relayer's signer thread would, until told to stop, then
+  // stays (a Worker with nothing left to do ends, and its thread's CPU would count as
+  // "other"). Both threads spin until /proc shows their CPU, not for a wall time: on a
+  // loaded machine 0.15 s of wall time can be much less of CPU.
+  const stop = new Int32Array(new SharedArrayBuffer(4))
+  const source = 'onmessage = ({ data }) => { let x = 0; while (Atomics.load(data, 0) === 0) x++; postMessage(x); setInterval(() => {}, 1000) }'
   const worker = new Worker(URL.createObjectURL(new Blob([source], { type: 'text/javascript' })))
   let answered = false
   worker.onmessage = () => (answered = true)
-  const spinning = performance.now()
-  while (performance.now() - spinning < 150) {}
+  worker.postMessage(stop)
   let after = before
   try {
-    await waitFor('the spinning Worker to answer', () => answered)
     // Read while the Worker's thread is still there (a thread gone counts as "other").
-    await waitFor('/proc to show 0.05 s more CPU on the signer and the main thread', () => {
+    const deadline = performance.now() + 20_000
+    for (;;) {
       after = relayerThreadCpu(process.pid)
-      return after.signer - before.signer >= 0.05 && after.main - before.main >= 0.05
-    })
+      if (after.signer - before.signer >= 0.05 && after.main - before.main >= 0.05) break
+      if (performance.now() > deadline) throw new Error(`20 s of spinning never showed 0.05 s more CPU on the signer and the main thread (main ${after.main - before.main}, signer ${after.signer - before.signer})`)
+      const spinning = performance.now()
+      while (performance.now() - spinning < 5) {}
+    }
+    Atomics.store(stop, 0, 1)
+    await waitFor('the spinning Worker to answer', () => answered)
   } finally {
     worker.terminate()
   }
@@ -120,9 +127,9 @@ test('a difference target compares subject minus baseline, in the row unit', () 
   expect(ratio.pass).toBe(true)
 })
 
-test('a row whose runs scattered is UNSTEADY, neither pass nor miss, and names the side; steady runs decide as before', () => {
-  // The baseline of a disturbed run on the 2-core machine (2026-11-26 21:19): two of three
-  // rounds slowed by something else, which made the relayer's ratio read 1.76.
+test('a row whose runs scattered is UNSTEADY, neither pass nor miss, and names the side; steady runs decide by their median', () => {
+  // A disturbed baseline on the 2-core machine: two of three rounds slowed by something
+  // else, which would make the relayer's ratio read 1.76.
   const disturbed = [15245, 10192, 38232]
   expect(isSteady(disturbed)).toBe(false)
   expect(isSteady([37508, 33252, 32485])).toBe(true)
@@ -252,11 +259,13 @@ test('the steady client spreads its requests over each second (POST bodies intac
       const result = await load.done
       expect(result.statuses).toEqual({ '400': 1_500 })
     }
-    // 500 a second is 50 per 100 ms: the steady client stays near it in every window.
+    // 500 a second is 50 per 100 ms: the steady client has requests in every window and
+    // never a second's share at once (on a loaded shared machine a window can fall to
+    // half its share, or take some of the one before).
     const steady = windows(arrivals.steady)
     expect(steady.length).toBeGreaterThan(15)
-    expect(Math.max(...steady)).toBeLessThan(80)
-    expect(Math.min(...steady)).toBeGreaterThan(25)
+    expect(Math.max(...steady)).toBeLessThan(100)
+    expect(Math.min(...steady)).toBeGreaterThan(10)
     // autocannon: a window with the second's requests in one burst, and windows with none.
     const bursts = windows(arrivals.autocannon)
     expect(Math.max(...bursts)).toBeGreaterThan(200)

@@ -1,8 +1,8 @@
 // The relayer process killed (`kill -9`) with 20 txs in the node's pool, restarted at
 // once on the same journal while blocks are mined every second, and every client
-// retrying. Before the journal all 20 retries were broadcast again and reverted on
-// chain ("authorization used"), paid by the key, and each client was told its
-// settled order reverted. Now the restarted relayer finds the 20 pending txs in its
+// retrying. Without the journal all 20 retries would be broadcast again and revert on
+// chain ("authorization used"), paid by the key, and each client would be told its
+// settled order reverted. The restarted relayer finds the 20 pending txs in its
 // journal, watches them, and each retry shares its tx's outcome: 200, same txHash.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import type { Hex } from 'viem'

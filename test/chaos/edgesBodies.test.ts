@@ -1,5 +1,5 @@
-// Request edges against a relayer running as its own process (SPEC.md 4.3, issue 11
-// item 8): bodies are limited while they arrive (chunked included) and within a
+// Request edges against a relayer running as its own process (SPEC.md 4.3,
+// docs/relayer-edges.md): bodies are limited while they arrive (chunked included) and within a
 // deadline, the SIGTERM drain covers a request from its first byte, and the access log
 // cannot be forged through the path.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'

@@ -1,10 +1,10 @@
-// Gas-limit poisoning (issue 11 item 7): orders paid in a gas-heavy token must not
+// Gas-limit poisoning (docs/relayer-edges.md, "Gas limits"): orders paid in a gas-heavy token must not
 // raise the limit (and so the gas reserved and the fee risk) of orders paid in the
 // usual token to the same adapter. Real anvil, real contracts, real HTTP.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import type { Address, Hex } from 'viem'
 import { allocationAdapterAbi, gasHeavyEIP3009TokenAbi, gasHeavyEIP3009TokenBytecode } from '../../src/chain/index.ts'
-import { type Devnet, devnetAccounts, devnetPrice, startDevnet, usdc } from '../../src/devnet/index.ts'
+import { type Devnet, devnetAccounts, devnetPrice, devnetTokenPrice, manifestTokensVariable, startDevnet, usdc } from '../../src/devnet/index.ts'
 import { startTestRelayer, type TestRelayer } from '../helpers/relayer.ts'
 import { allocationOrder, signed, vaultParams } from '../helpers/orders.ts'
 
@@ -28,7 +28,8 @@ beforeAll(async () => {
     args: [2n, heavyToken, devnetAccounts.payee.address, devnetPrice],
   })
   await devnet.publicClient.waitForTransactionReceipt({ hash: price })
-  relayer = await startTestRelayer(devnet)
+  // Both tokens valued alike (the relayer refuses a token it has no price for).
+  relayer = await startTestRelayer(devnet, { env: { RELAYER_TOKENS: `${manifestTokensVariable(devnet.manifest).RELAYER_TOKENS},${heavyToken}=${devnetTokenPrice}` } })
 }, 60_000)
 afterAll(async () => {
   await relayer?.stop()
@@ -36,7 +37,8 @@ afterAll(async () => {
 })
 
 async function settle(payToken?: Address) {
-  const request = await signed(devnet, allocationOrder(devnet, payToken ? { payToken, params: vaultParams(2n) } : {}))
+  // The heavy token's orders cost several times the gas: their fee is raised to pay for it.
+  const request = await signed(devnet, allocationOrder(devnet, payToken ? { payToken, params: vaultParams(2n), feeBps: 300 } : {}))
   const answer = await relayer.post(request)
   expect({ status: answer.status, code: answer.body.code }).toEqual({ status: 200, code: undefined })
   const txHash = answer.body.txHash as Hex

@@ -1,4 +1,4 @@
-// Foresight (issue 11 item 5) against a real anvil: an idle chain whose head is old
+// Foresight (docs/relayer-edges.md) against a real anvil: an idle chain whose head is old
 // does not make an expired order look open; a not-yet-valid order is refused before
 // any gas with from when it is valid (Circle's strict `now > validAfter`); the
 // simulation runs at `pending`, so an order that the relayer's own pooled tx will

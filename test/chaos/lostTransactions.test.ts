@@ -1,9 +1,9 @@
 // A broadcast whose answer is lost, and txs the node loses after the relayer gave up
-// waiting. Before: viem retried the send, took "already known" for nonce drift and
-// signed the order again at the next nonce (a second, reverting tx); and a receipt
-// wait that gave up left the nonce to no one, so after the node lost its pool every
-// later order queued behind the gap. Now the hash is looked up before anything is
-// signed again, and the nonce keeper sends lost txs again whether or not anyone waits.
+// waiting. The hazards: a retried send that takes "already known" for nonce drift signs
+// the order again at the next nonce (a second, reverting tx); a receipt wait that gives
+// up leaves the nonce to no one, so after the node loses its pool every later order
+// queues behind the gap. The hash is looked up before anything is signed again, and
+// the nonce keeper sends lost txs again whether or not anyone waits.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import type { Hex } from 'viem'
 import { type Devnet, devnetAccounts, startDevnet } from '../../src/devnet/index.ts'
@@ -89,7 +89,7 @@ test('receipt waits give up, then the node drops its whole pool: the nonce keepe
   answers.push(...requests.map((request, i) => answerOf(request, retries[i]!)))
   const next = await order()
   answers.push(answerOf(next, await relayer.post(next)))
-  expect(answers.at(-1)!.status).toBe(200)
+  expect({ status: answers.at(-1)!.status, body: answers.at(-1)!.body }).toMatchObject({ status: 200 })
   await expectMoneySafe(devnet, { key, fromBlock, settle: [warm, ...requests, next].map((each) => each.orderHash as Hex), answers })
 }, 40_000)
 
@@ -143,6 +143,6 @@ test('a dropped tx whose order can no longer settle (the consumer cancelled it m
   // No on-chain revert happened, so the consumer is not cooling down.
   const next = await order()
   answers.push(answerOf(next, await relayer.post(next)))
-  expect(answers.at(-1)!.status).toBe(200)
+  expect({ status: answers.at(-1)!.status, body: answers.at(-1)!.body }).toMatchObject({ status: 200 })
   await expectMoneySafe(devnet, { key, fromBlock, settle: [warm, next].map((each) => each.orderHash as Hex), answers })
 }, 40_000)

@@ -1,7 +1,7 @@
 // One consumer makes the gas key pay for reverts: its order passes simulation, then
 // the consumer cancels the authorization (`cancelAuthorization`) in the same block,
-// ahead of the relayer's tx. Before: the order could be sent again and again, each
-// time reverting and each time paid. Now the reverted order is refused without a
+// ahead of the relayer's tx. Unchecked, the order could be sent again and again, each
+// time reverting and each time paid. The reverted order is refused without a
 // broadcast, naming its tx, and the consumer is refused for RELAYER_REVERT_COOLDOWN_MS.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import type { Hex } from 'viem'

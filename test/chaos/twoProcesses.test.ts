@@ -1,9 +1,8 @@
 // Two relayer processes on one gas key. On one journal the second refuses to start,
-// naming the first. On separate journals (two machines, say) their nonces collide:
-// before, 21 of 200 orders were answered "502 … may or may not have reached the
-// node" (none had) and nothing warned. Now each relayer notices txs from its key that
-// its journal does not know, says so in its log and in its answers, re-syncs, and
-// every order settles exactly once.
+// naming the first. On separate journals (two machines, say) their nonces collide,
+// which unnoticed answers orders "502 … may or may not have reached the node" when none
+// had. Each relayer notices txs from its key that its journal does not know, says so
+// in its log and in its answers, re-syncs, and every order settles exactly once.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { hostname } from 'node:os'
 import type { Hex } from 'viem'

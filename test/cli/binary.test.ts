@@ -5,7 +5,7 @@ import { copyFileSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSy
 import { tmpdir } from 'node:os'
 import { basename, join, resolve } from 'node:path'
 import { createRelayClient } from '../../src/client/index.ts'
-import { devnetAccounts, type Devnet, startDevnet } from '../../src/devnet/index.ts'
+import { devnetAccounts, type Devnet, manifestTokensVariable, startDevnet } from '../../src/devnet/index.ts'
 import type { ActivitySnapshot } from '../../src/wire/index.ts'
 import { allocationOrder, signed } from '../helpers/orders.ts'
 import { freePortBase, processesMatching, watchOutput } from '../helpers/processes.ts'
@@ -203,40 +203,60 @@ test('devnet whose anvil dies: says so, stops the relayer and indexer, exit 1', 
   expect([await refused(base + 1), await refused(base + 2)]).toEqual([true, true])
 }, 90_000)
 
-test('the executable runs a relayer with only RELAYER_PK, RELAYER_CHAIN_ID, RELAYER_RPC_URL and RELAYER_BROKER', async () => {
+test('the executable runs a relayer with only RELAYER_PK, RELAYER_CHAIN_ID, RELAYER_RPC_URL and RELAYER_BROKER: it says it accepts no pay token and refuses orders without spending; given RELAYER_TOKENS, it settles them', async () => {
   const devnet: Devnet = await startDevnet()
   const base = await freePortBase(1)
+  const key = devnetAccounts.secondRelayer.privateKey
   // Run from a folder without node_modules: the relayer needs nothing but the binary.
-  const child = Bun.spawn([exe, 'relayer'], {
-    cwd: dir,
-    stdout: 'pipe',
-    stderr: 'pipe',
-    stdin: 'ignore',
-    env: {
-      PATH: process.env.PATH ?? '',
-      RELAYER_PK: devnetAccounts.secondRelayer.privateKey,
-      RELAYER_CHAIN_ID: String(devnet.chainId),
-      RELAYER_RPC_URL: devnet.rpcUrl,
-      RELAYER_BROKER: devnet.manifest.contracts.broker,
-      RELAYER_PORT: String(base),
-    },
-  })
-  const output = watchOutput(child)
+  const spawn = (extra: Record<string, string>) =>
+    Bun.spawn([exe, 'relayer'], {
+      cwd: dir,
+      stdout: 'pipe',
+      stderr: 'pipe',
+      stdin: 'ignore',
+      env: {
+        PATH: process.env.PATH ?? '',
+        RELAYER_PK: key,
+        RELAYER_CHAIN_ID: String(devnet.chainId),
+        RELAYER_RPC_URL: devnet.rpcUrl,
+        RELAYER_BROKER: devnet.manifest.contracts.broker,
+        RELAYER_PORT: String(base),
+        ...extra,
+      },
+    })
+  const client = createRelayClient({ url: `http://127.0.0.1:${base}` })
+  const payToken = devnet.manifest.contracts.payToken
+  let output: ReturnType<typeof watchOutput> | undefined
+  let priced: ReturnType<typeof watchOutput> | undefined
   try {
+    const bare = spawn({})
+    output = watchOutput(bare)
     await output.waitFor(/listening on/)
     expect(output.text).toContain(devnetAccounts.secondRelayer.address)
-    const client = createRelayClient({ url: `http://127.0.0.1:${base}` })
-    expect(await client.info()).toEqual({ feeFloorBps: 0, supportedChainIds: [devnet.chainId], relayer: devnetAccounts.secondRelayer.address })
+    expect(output.text).toContain('pay tokens: none accepted; every order is refused FEE_BELOW_FLOOR until RELAYER_TOKENS names a token and its price (docs/economics.md)')
+    expect(await client.info()).toEqual({ feeFloorBps: 0, supportedChainIds: [devnet.chainId], relayer: devnetAccounts.secondRelayer.address, acceptedTokens: [], acceptsUnpricedTokens: false, minMarginBps: 1000, gasPriceWei: expect.stringMatching(/^[1-9]\d*$/) })
+    const nonce = await devnet.publicClient.getTransactionCount({ address: devnetAccounts.secondRelayer.address })
+    const refused = await client.broker(await signed(devnet, allocationOrder(devnet))).catch((error: unknown) => error as { code: string; status: number; message: string })
+    expect(refused).toMatchObject({ code: 'FEE_BELOW_FLOOR', status: 402, message: `pay token ${payToken} is not accepted by this relayer (this relayer has no price for it); it accepts no pay token at the moment; pay in an accepted token or choose another relayer (GET /info)` })
+    expect(await devnet.publicClient.getTransactionCount({ address: devnetAccounts.secondRelayer.address })).toBe(nonce)
+    bare.kill('SIGTERM')
+    expect(await bare.exited).toBe(0)
+
+    const pricedChild = spawn(manifestTokensVariable(devnet.manifest))
+    priced = watchOutput(pricedChild)
+    await priced.waitFor(/listening on/)
     const success = await client.broker(await signed(devnet, allocationOrder(devnet)))
     expect(success.feeCollected).toBe('50000')
+    pricedChild.kill('SIGTERM')
+    expect(await pricedChild.exited).toBe(0)
   } finally {
-    child.kill('SIGTERM')
     await devnet.stop()
   }
-  expect(await child.exited).toBe(0)
-  const key = devnetAccounts.secondRelayer.privateKey
-  expect(output.text.toLowerCase()).not.toContain(key.slice(2).toLowerCase())
-  expect(output.text).toContain('POST /broker 200 OK')
+  const text = `${output?.text ?? ''}${priced?.text ?? ''}`
+  expect(text.toLowerCase()).not.toContain(key.slice(2).toLowerCase())
+  expect(text).toContain('POST /broker 402 FEE_BELOW_FLOOR')
+  expect(text).toContain('POST /broker 200 OK')
+  const output2 = { text }
   // The signer thread's module is embedded in the executable: it signed, nothing fell back.
-  expect(output.text).not.toContain('signer thread stopped')
+  expect(output2.text).not.toContain('signer thread stopped')
 }, 90_000)

@@ -1,6 +1,6 @@
 // Docs that stand alone: README and docs/ rely on no document outside the
 // repository, docs/routes.md names every code and every known revert, and the MCP
-// configuration the README gives works when an MCP client starts it from elsewhere.
+// configuration docs/mcp.md gives works when an MCP client starts it from elsewhere.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -16,6 +16,7 @@ const docs = readdirSync(join(repoRoot, 'docs'))
   .filter((name) => name.endsWith('.md'))
   .map((name) => ({ name: `docs/${name}`, text: readFileSync(join(repoRoot, 'docs', name), 'utf8') }))
 const routes = readFileSync(join(repoRoot, 'docs', 'routes.md'), 'utf8')
+const mcp = readFileSync(join(repoRoot, 'docs', 'mcp.md'), 'utf8')
 
 test('README and docs/ cite no specification or design file the repository does not hold', () => {
   for (const { name, text } of [{ name: 'README.md', text: readme }, ...docs]) {
@@ -47,9 +48,9 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-test('the README\'s MCP configuration without the executable answers is_encumbered when started from another directory', async () => {
+test('docs/mcp.md\'s MCP configuration without the executable answers is_encumbered when started from another directory', async () => {
   // The JSON block that runs the sources, with the placeholder path filled in.
-  const block = [...readme.matchAll(/```json\n([\s\S]*?)```/g)].map((match) => match[1]!).find((json) => json.includes('node_modules/.bin/bun'))
+  const block = [...mcp.matchAll(/```json\n([\s\S]*?)```/g)].map((match) => match[1]!).find((json) => json.includes('node_modules/.bin/bun'))
   const config = JSON.parse(block!.replaceAll('/absolute/path/to/clone', repoRoot)).mcpServers['order-relay'] as { command: string; args: string[] }
   expect(config.command).toBe(join(repoRoot, 'node_modules/.bin/bun'))
   // A throw-away manifest instead of the repository's own .devnet/.

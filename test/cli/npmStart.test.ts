@@ -1,6 +1,6 @@
 // `npm start` as a user runs it: a signal sent to the npm process stops bun and
-// anvil and frees every port (npm forwards SIGINT/SIGTERM to its script, which used
-// to be a `sh -c` that died and left bun orphaned), and the next step it prints
+// anvil and frees every port (npm forwards SIGINT/SIGTERM to its script, which
+// `exec`s bun: a `sh -c` in between would die and leave bun orphaned), and the next step it prints
 // works from any directory.
 import { afterAll, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'

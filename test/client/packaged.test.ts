@@ -1,4 +1,4 @@
-// The package as users get it (issue 13 item 1): `npm pack` runs prepack (the library
+// The package as users get it (docs/client.md): `npm pack` runs prepack (the library
 // build), the tarball is installed into a throw-away project (dependencies from the
 // npm registry/cache), and then
 // - Node 20 (not Bun) runs docs/client.md's worked example (test/client/package/order.mjs):
@@ -156,7 +156,7 @@ describe('the packed package', () => {
         input,
       )
       expect(errors).toEqual([])
-      expect(result.info).toEqual({ feeFloorBps: 0, supportedChainIds: [devnet.chainId], relayer: devnetAccounts.relayer.address })
+      expect(result.info).toMatchObject({ feeFloorBps: 0, supportedChainIds: [devnet.chainId], relayer: devnetAccounts.relayer.address })
       expect([result.ok, result.orderHash, result.event]).toEqual([true, result.requestOrderHash, 'AllocationGranted'])
       const receipt = await devnet.publicClient.getTransactionReceipt({ hash: result.txHash as `0x${string}` })
       expect(receipt.status).toBe('success')

@@ -1,4 +1,4 @@
-// Issue 14: a borrower's signed confirmation binds every term (lien id, secured party,
+// A borrower's signed confirmation binds every term (lien id, secured party,
 // borrower, expiry, deadline, nonce). On the devnet chain: a front-runner who proposes the
 // lien id first, naming himself, cannot have the borrower's signature confirm his proposal
 // (the transaction reverts BadSignature()); the lender's own proposal is confirmed by it.

@@ -1,5 +1,5 @@
 // Manifest `vaults` entries carry what a slot costs: `price` (decimal string, base units of
-// the manifest's payToken) and `payee` (address); a manifest written before prices still reads.
+// the manifest's payToken) and `payee` (address); a manifest without them still reads.
 import { afterAll, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'

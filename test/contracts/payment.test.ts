@@ -1,4 +1,4 @@
-// The payment rule (README Decisions, docs/contracts.md): every adapter refuses an order
+// The payment rule (docs/decisions.md, docs/contracts.md): every adapter refuses an order
 // that did not pay exactly the price its owner set, to that payee, in that token, with
 // WrongPayment(token, payee, amount) naming what came; the specification's own reverts
 // come first. Sent straight to the Broker, never through the relayer.

@@ -1,4 +1,4 @@
-// Issue 14's done-when: through POST /broker, an order paying the wrong payee, token or
+// The payment rule end to end (docs/contracts.md): through POST /broker, an order paying the wrong payee, token or
 // amount is refused 422 WOULD_REVERT naming WrongPayment(…) from the simulation, before
 // any gas is spent (the relayer key's nonce is unchanged); the right payment settles.
 import { describe, expect, test } from 'bun:test'
@@ -12,10 +12,15 @@ import { sendOk } from './harness.ts'
 
 let devnet: Devnet
 let relayer: TestRelayer
-useDevnetWithRelayer((d, r) => {
-  devnet = d
-  relayer = r
-})
+// The other token this file deploys has no price: an hourly budget for such tokens lets its
+// order reach the simulation, where the adapter names the wrong payment.
+useDevnetWithRelayer(
+  (d, r) => {
+    devnet = d
+    relayer = r
+  },
+  { env: { RELAYER_UNPRICED_GAS_BUDGET_WEI: '10000000000000000' } },
+)
 
 /** Posts the request and checks the relayer key sent nothing for it. */
 async function postWithoutGas(request: RelayRequest) {

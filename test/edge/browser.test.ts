@@ -90,8 +90,8 @@ describe('CORS in headless Chromium', () => {
       const other = await openPage(otherPage.origin)
 
       // 1-2: GET /info from both origins.
-      expect(await pageFetch(allowed, `${relayer.url}/info`)).toEqual({ status: 200, body: info, retryAfter: null })
-      expect(await pageFetch(other, `${relayer.url}/info`)).toEqual({ status: 200, body: info, retryAfter: null })
+      expect(await pageFetch(allowed, `${relayer.url}/info`)).toEqual({ status: 200, body: expect.objectContaining(info), retryAfter: null })
+      expect(await pageFetch(other, `${relayer.url}/info`)).toEqual({ status: 200, body: expect.objectContaining(info), retryAfter: null })
 
       // 3: the allowed origin settles an order and reads the RelaySuccess.
       const request = await signed(devnet, allocationOrder(devnet))

@@ -52,7 +52,8 @@ describe('the cap in POST /broker', () => {
   }
 
   test('an order past the checks holds the one slot; the next is refused at once; the slot comes back when the first fails', async () => {
-    const { relayer } = offlineRelayer({ RELAYER_MAX_INFLIGHT: '1', RELAYER_FEE_FLOOR_BPS: '10' }, `http://127.0.0.1:${rpc.port}`)
+    // Its made-up pay token has no value: an unpriced budget lets its orders past the checks, to the RPC.
+    const { relayer } = offlineRelayer({ RELAYER_MAX_INFLIGHT: '1', RELAYER_FEE_FLOOR_BPS: '10', RELAYER_UNPRICED_GAS_BUDGET_WEI: '1000000000000000000' }, `http://127.0.0.1:${rpc.port}`)
     const first = relayer.app.request('/broker', await order())
     await waitFor('the first order to reach the RPC', () => held.length > 0, 5_000, 5)
     const busy = await relayer.app.request('/broker', await order())

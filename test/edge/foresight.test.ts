@@ -1,4 +1,4 @@
-// The chain clock and the window rule at their boundaries (issue 11 item 5), with a
+// The chain clock and the window rule at their boundaries (docs/relayer-edges.md), with a
 // node that answers whatever block the test says (the chain-level scenarios are in
 // test/chaos/edgesWindow.test.ts).
 import { expect, test } from 'bun:test'

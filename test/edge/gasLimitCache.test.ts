@@ -1,4 +1,4 @@
-// The gas-limit cache (issue 11 item 7): keyed by (adapter, payToken), bounded, never
+// The gas-limit cache (docs/relayer-edges.md): keyed by (adapter, payToken), bounded, never
 // above the block gas limit, and with no sticky maximum. The chain-level scenario (a
 // gas-heavy token on a real devnet) is in test/chaos/edgesGasLimit.test.ts.
 import { expect, test } from 'bun:test'

@@ -86,9 +86,10 @@ function tamper(request: RelayRequest, field: Field, rng: Random, now: bigint): 
 
 /** What the chain must say about the tampered request when the relayer simulates it. */
 function expectedRefusal(tampered: RelayRequest, field: Field, now: bigint): { code: string; message?: string } {
+  // Another pay token: one this relayer has no price for, refused before anything is simulated.
+  if (field === 'payToken') return { code: 'FEE_BELOW_FLOOR', message: 'is not accepted by this relayer' }
   if (BigInt(tampered.validBefore) < now) return { code: 'AUTH_EXPIRED' }
   if (tampered.order.feeBps > 10_000) return { code: 'WOULD_REVERT', message: 'FeeTooHigh' }
-  if (field === 'payToken') return { code: 'WOULD_REVERT' }
   if (BigInt(tampered.validAfter) > now) return { code: 'WOULD_REVERT', message: 'authorization not yet valid' }
   return { code: 'WOULD_REVERT', message: 'invalid signature' }
 }
@@ -127,7 +128,7 @@ test(`${cases} signed orders, one field each changed to a random value (seed ${s
     ] as const) {
       const code = answer.body?.code
       const message = String(answer.body?.message ?? '')
-      const status = expected.code === 'ORDERHASH_MISMATCH' ? 400 : 422
+      const status = expected.code === 'ORDERHASH_MISMATCH' ? 400 : expected.code === 'FEE_BELOW_FLOOR' ? 402 : 422
       if (answer.status !== status || code !== expected.code || (expected.message !== undefined && !message.includes(expected.message))) {
         mismatches.push({ case: i, field, expected, status: answer.status, body: answer.body })
       }

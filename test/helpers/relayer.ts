@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createMemoryLogger } from '../../src/shared/index.ts'
-import { type Devnet, devnetAccounts, startDevnet } from '../../src/devnet/index.ts'
-import { createRelayer, readRelayerConfig, type RelayerConfig } from '../../src/relayer/index.ts'
+import { type Devnet, devnetAccounts, manifestTokensVariable, startDevnet } from '../../src/devnet/index.ts'
+import { createRelayer, readRelayerConfig, type RelayerConfigOverrides } from '../../src/relayer/index.ts'
 
 export type TestRelayer = Awaited<ReturnType<typeof startTestRelayer>>
 
@@ -16,7 +16,7 @@ export type TestRelayer = Awaited<ReturnType<typeof startTestRelayer>>
  */
 export async function startTestRelayer(
   devnet: Devnet,
-  options: { env?: Record<string, string>; overrides?: Partial<RelayerConfig> } = {},
+  options: { env?: Record<string, string>; overrides?: RelayerConfigOverrides } = {},
 ) {
   const logger = createMemoryLogger()
   const scratch = options.env?.RELAYER_DB ? undefined : mkdtempSync(join(tmpdir(), 'order-relay-journal-'))
@@ -26,6 +26,8 @@ export async function startTestRelayer(
       RELAYER_CHAIN_ID: String(devnet.chainId),
       RELAYER_RPC_URL: devnet.rpcUrl,
       RELAYER_BROKER: devnet.manifest.contracts.broker,
+      // The devnet's pay token, priced as its manifest prices it.
+      ...manifestTokensVariable(devnet.manifest),
       RELAYER_RECEIPT_POLL_MS: '20',
       // Well inside a test's timeout, so a receipt that never comes is an answer
       // (502 UPSTREAM_RPC naming the tx) the test can show, not a test timeout.
@@ -69,12 +71,12 @@ export async function startTestRelayer(
  * One devnet and one relayer over it for the whole test file, handed to `use` once
  * both are up and stopped after the file's last test.
  */
-export function useDevnetWithRelayer(use: (devnet: Devnet, relayer: TestRelayer) => void) {
+export function useDevnetWithRelayer(use: (devnet: Devnet, relayer: TestRelayer) => void, options: { env?: Record<string, string> } = {}) {
   let devnet: Devnet | undefined
   let relayer: TestRelayer | undefined
   beforeAll(async () => {
     devnet = await startDevnet()
-    relayer = await startTestRelayer(devnet)
+    relayer = await startTestRelayer(devnet, options)
     use(devnet, relayer)
   }, 60_000)
   afterAll(async () => {

@@ -1,6 +1,6 @@
 // Backfills where a block range holds a lot: an eth_getLogs answer over viem's default
-// 10 MiB limit is read in one request (it used to be refused after the node had sent
-// it, at every size down to one block), and a range with more events than the
+// 10 MiB limit is read in one request (under the limit, it would be refused after the
+// node had sent it, at every size down to one block), and a range with more events than the
 // retention only decodes the newest ones (the rest would be dropped at once).
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { type Devnet, startDevnet } from '../../src/devnet/index.ts'

@@ -1,6 +1,6 @@
 // The eth_getLogs range sizer against a node with a fixed block limit below
 // INDEXER_MAX_RANGE: a backfill costs a handful of refusals, then runs at the limit.
-// (It used to step down one block per refusal, a refused call every other call:
+// (Stepping down one block per refusal would cost a refused call every other call:
 // about a thousand refusals for a 1,000-block limit under the default 2,000.)
 import { expect, test } from 'bun:test'
 import { createRangeSizer } from '../../src/indexer/sync/fetchLogs.ts'

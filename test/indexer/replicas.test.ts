@@ -4,7 +4,7 @@ import { createPostgresStore, type PostgresStore } from '../../src/indexer/store
 import { freePort } from '../../src/shared/index.ts'
 import type { ActivitySnapshot, IndexerReadiness } from '../../src/wire/index.ts'
 import { watchOutput } from '../helpers/processes.ts'
-import { postgresMissing, startPostgres, type TestPostgres } from './postgresServer.ts'
+import { postgresMissing, startPostgres, type TestPostgres } from '../../scripts/lib/index.ts'
 import { proposeLien, runRegistryFlow } from './registryFlow.ts'
 import { startRpcProxy } from './rpcProxy.ts'
 import { startTestIndexer, type TestIndexer } from './startTestIndexer.ts'

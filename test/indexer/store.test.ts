@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Hash } from 'viem'
 import { createPostgresStore, type IndexerStore, openSqliteStore, type StoredEvent, WriterLockLostError } from '../../src/indexer/store/index.ts'
-import { postgresMissing, startPostgres, type TestPostgres } from './postgresServer.ts'
+import { postgresMissing, startPostgres, type TestPostgres } from '../../scripts/lib/index.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'indexer-store-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -190,7 +190,7 @@ test('SQLite: the events JSON a restart loads is byte for byte JSON.stringify of
   }
 })
 
-/** Version 1's tables (before events were kept as their JSON), as an earlier build wrote them. */
+/** Version 1's tables: a column per event field, where version 2 keeps each event as its JSON. */
 const version1Tables = (table: (name: string) => string) => [
   `CREATE TABLE ${table('indexer_meta')} (key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
   `CREATE TABLE ${table('indexer_events')} (block_number BIGINT NOT NULL, log_index INTEGER NOT NULL, block_hash TEXT NOT NULL,

@@ -1,4 +1,4 @@
-// The relayer's OpenAPI document as tools read it (issue 13 item 2): JSON Schema
+// The relayer's OpenAPI document as tools read it (docs/api.md): JSON Schema
 // 2020-12 components, the head every document carries, an example for every body
 // that its own schema accepts, and uint256 strings bounded. (redocly lints the file
 // in .ci/run; test/openapi/prism.test.ts checks live answers against it.)

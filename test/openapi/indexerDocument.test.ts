@@ -1,4 +1,4 @@
-// The indexer's OpenAPI document as tools read it (issue 13 item 2, with issue 12):
+// The indexer's OpenAPI document as tools read it (docs/api.md):
 // the same head as the relayer's, every route and status it answers, and an example
 // for every parameter and body that its own schema accepts. (redocly lints the file
 // in .ci/run; test/indexer/query.test.ts checks the live GET /api/openapi.json.)

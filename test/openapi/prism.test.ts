@@ -1,4 +1,4 @@
-// Every status the relayer answers, through `prism proxy --errors` (issue 13 item 2):
+// Every status the relayer answers, through `prism proxy --errors` (docs/api.md):
 // Prism forwards each request to a real relayer and fails it (a `VIOLATIONS` problem
 // instead of the relayer's answer) when the request or the answer leaves the OpenAPI
 // document. Three relayers on one devnet sit behind a small router (header
@@ -132,7 +132,7 @@ const outcome = (answer: Answer) => {
 describe('through prism proxy --errors: every answer is one the document describes', () => {
   test('GET /info and GET /api/openapi.json: 200', async () => {
     const info = await viaPrism('plain', 'GET', '/info')
-    expect(info).toEqual({ status: 200, body: { feeFloorBps: 20, supportedChainIds: [devnet.chainId], relayer: devnetAccounts.relayer.address }, retryAfter: null })
+    expect(info).toEqual({ status: 200, body: expect.objectContaining({ feeFloorBps: 20, supportedChainIds: [devnet.chainId], relayer: devnetAccounts.relayer.address }), retryAfter: null })
     const document = await viaPrism('plain', 'GET', '/api/openapi.json')
     expect([document.status, (document.body as { openapi: string }).openapi]).toEqual([200, '3.1.0'])
   })

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { type Devnet, devnetAccounts, startDevnet } from '../../src/devnet/index.ts'
+import { type Devnet, devnetAccounts, manifestTokensVariable, startDevnet } from '../../src/devnet/index.ts'
 import { freePort } from '../../src/shared/index.ts'
 import { allocationOrder, signed } from '../helpers/orders.ts'
 import { watchOutput } from '../helpers/processes.ts'
@@ -48,6 +48,7 @@ test('relayer and indexer from the executable: metrics, /ready, pages, JSON logs
     RELAYER_CHAIN_ID: String(devnet.chainId),
     RELAYER_RPC_URL: devnet.rpcUrl,
     RELAYER_BROKER: devnet.manifest.contracts.broker,
+    ...manifestTokensVariable(devnet.manifest),
     RELAYER_PORT: String(relayerPort),
     RELAYER_METRICS_PORT: String(relayerMetrics),
   })

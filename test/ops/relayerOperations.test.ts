@@ -1,7 +1,7 @@
 // Relayer operations: GET /ready's checks (RPC, chain id, gas floor), GET /status,
 // and the Prometheus listener's series after a settled order.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { type Devnet, devnetAccounts, startDevnet } from '../../src/devnet/index.ts'
+import { type Devnet, devnetAccounts, manifestTokensVariable, startDevnet } from '../../src/devnet/index.ts'
 import { createRelayer, readRelayerConfig } from '../../src/relayer/index.ts'
 import { freePort, silentLogger } from '../../src/shared/index.ts'
 import { allocationOrder, signed } from '../helpers/orders.ts'
@@ -32,6 +32,7 @@ function appWith(env: Record<string, string>, overrides: Parameters<typeof readR
       RELAYER_CHAIN_ID: String(devnet.chainId),
       RELAYER_RPC_URL: devnet.rpcUrl,
       RELAYER_BROKER: devnet.manifest.contracts.broker,
+      ...manifestTokensVariable(devnet.manifest),
       // Never the default journal under the repository's .order-relay/.
       RELAYER_DB: ':memory:',
       ...env,
@@ -57,6 +58,7 @@ describe('GET /ready', () => {
         { name: 'chain', ok: true },
         { name: 'balance', ok: true },
         { name: 'journal', ok: true },
+        { name: 'spending', ok: true },
       ],
     })
   })
@@ -73,6 +75,7 @@ describe('GET /ready', () => {
       ['chain', false],
       ['balance', false],
       ['journal', true],
+      ['spending', true],
     ])
     expect(JSON.stringify(body)).not.toContain(closed)
     const metrics = await unreachable.operations.registry.metrics()
@@ -82,7 +85,7 @@ describe('GET /ready', () => {
 
   test('the journal is a readiness check and feeds the pending and nonce gauges', async () => {
     const relayer = appWith({})
-    expect((await ready(relayer.app)).body.checks.map((check) => check.name)).toEqual(['rpc', 'chain', 'balance', 'journal'])
+    expect((await ready(relayer.app)).body.checks.map((check) => check.name)).toEqual(['rpc', 'chain', 'balance', 'journal', 'spending'])
     let metrics = await relayer.operations.registry.metrics()
     expect(metrics).toContain('order_relay_relayer_pending_transactions 0')
     expect(metrics).toContain('order_relay_relayer_nonce_gap 0')
@@ -106,7 +109,7 @@ describe('GET /ready', () => {
     const { status, body } = await ready(appWith({ RELAYER_CHAIN_ID: '46630' }).app)
     expect(status).toBe(503)
     expect(body.reason).toBe(`the RPC serves chain ${devnet.chainId}, not RELAYER_CHAIN_ID 46630: point RELAYER_RPC_URL at a node of chain 46630`)
-    expect(body.checks.map((check) => check.ok)).toEqual([true, false, true, true])
+    expect(body.checks.map((check) => check.ok)).toEqual([true, false, true, true, true])
   })
 
   test('503 when the balance is under the gas floor', async () => {
@@ -116,7 +119,7 @@ describe('GET /ready', () => {
     expect(status).toBe(503)
     expect(body.reason).toStartWith("the gas key's balance ")
     expect(body.reason).toEndWith(`wei is below the floor ${floor} wei (RELAYER_GAS_FLOOR_WEI): send native gas to ${devnetAccounts.relayer.address}`)
-    expect(body.checks.map((check) => check.ok)).toEqual([true, true, false, true])
+    expect(body.checks.map((check) => check.ok)).toEqual([true, true, false, true, true])
   })
 })
 

@@ -14,10 +14,11 @@ const bytesOf = (length: number) => `0x${rng.hex(length)}` as Hex
 function viemResults(returned: Hex) {
   const results = decodeFunctionResult({ abi: batchSimulatorAbi, functionName: 'simulate', data: returned }) as readonly Hex[]
   return results.map((packed) => {
-    if (size(packed) < 64) return undefined
+    if (size(packed) < 96) return undefined
     try {
-      const [ok, out] = decodeAbiParameters([{ type: 'bool' }, { type: 'bytes' }], packed)
-      return ok ? { ok: true as const } : { ok: false as const, data: out }
+      const [ok, gasUsed, out] = decodeAbiParameters([{ type: 'bool' }, { type: 'uint256' }, { type: 'bytes' }], packed)
+      if (gasUsed >= 2n ** 32n) return undefined
+      return ok ? { ok: true as const, gasUsed } : { ok: false as const, data: out, gasUsed }
     } catch {
       return undefined
     }
@@ -33,13 +34,14 @@ test('300 random batches: the same calldata as viem encodeFunctionData', () => {
   }
 })
 
-test('300 random answers: the same results as viem, elements too short or malformed read as undefined', () => {
+test('300 random answers: the same results as viem (gas used included), elements too short or malformed, or claiming 2^32 gas or more, read as undefined', () => {
   for (let i = 0; i < 300; i++) {
     const packed = Array.from({ length: rng.int(0, 64) }, (): Hex => {
       const kind = rng.int(0, 5)
-      if (kind === 0) return bytesOf(rng.int(0, 63))
-      if (kind === 1) return bytesOf(rng.int(64, 200))
-      return encodeAbiParameters([{ type: 'bool' }, { type: 'bytes' }], [rng.chance(0.5), bytesOf(rng.pick([0, 4, 36, 68, rng.int(0, 300)]))])
+      if (kind === 0) return bytesOf(rng.int(0, 95))
+      if (kind === 1) return bytesOf(rng.int(96, 200))
+      const gasUsed = rng.pick([0n, 21_000n, BigInt(rng.int(0, 30_000_000)), 2n ** 32n - 1n, 2n ** 32n])
+      return encodeAbiParameters([{ type: 'bool' }, { type: 'uint256' }, { type: 'bytes' }], [rng.chance(0.5), gasUsed, bytesOf(rng.pick([0, 4, 36, 68, rng.int(0, 300)]))])
     })
     const returned = encodeAbiParameters([{ type: 'bytes[]' }], [packed])
     expect(decodeSimulateResults(returned)).toEqual(viemResults(returned))

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Address, Hex } from 'viem'
 import { decodeRevert, encodeBrokerCall, errorAbis, extractRevertData, isRevertError } from '../../src/chain/index.ts'
 import { type Devnet, devnetAccounts, startDevnet } from '../../src/devnet/index.ts'
-import { createPendingSimulator, minimumGasLimit } from '../../src/relayer/simulation/index.ts'
+import { createPendingSimulator, minimumGasLimit, type Simulation } from '../../src/relayer/simulation/index.ts'
 import { createMemoryLogger } from '../../src/shared/index.ts'
 import type { RelayRequest } from '../../src/wire/index.ts'
 import { allocationOrder, signed, vaultParams } from '../helpers/orders.ts'
@@ -35,8 +35,9 @@ const fees = async () => {
 }
 
 /** What a simulation result means to the relayer: passes, reverts with this reason, or "find its own gas limit". */
-function meaning(result: unknown): string {
-  if (result === undefined) return 'passes'
+function meaning(simulation: Simulation): string {
+  if (simulation.passed) return 'passes'
+  const result = simulation.error
   const data = extractRevertData(result)
   if (data && data.length >= 10) return decodeRevert(data, errorAbis).text
   return isRevertError(result) || /gas/i.test(String((result as Error).message)) ? 'own gas limit' : `other: ${(result as Error).message}`

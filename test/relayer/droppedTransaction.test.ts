@@ -1,7 +1,7 @@
 // A transaction the node accepted and then lost (anvil_dropTransaction stands in for a
 // restarted node or an evicted transaction; anvil also evicts one the base fee has
-// priced out). Before: its order waited out the receipt timeout, and every later
-// order of the gas key queued behind the nonce gap for good. Now the relayer notices,
+// priced out). Unnoticed, its order would wait out the receipt timeout, and every later
+// order of the gas key would queue behind the nonce gap for good. The relayer notices,
 // sends the same signed transaction again (or, when the node refuses it as
 // underpriced, re-signs its nonce at a higher fee) and the orders settle. A priced-out
 // tx that a node keeps in its pool (geth does; anvil cannot) is in reviver.test.ts.
@@ -18,24 +18,29 @@ let devnet: Devnet
 let relayer: WatchedRelayer
 const exposure = createExposure()
 const gasKey = devnetAccounts.relayer.address
+let startingBaseFee: bigint
 
 beforeAll(async () => {
   devnet = await startDevnet()
+  startingBaseFee = (await devnet.publicClient.getBlock()).baseFeePerGas!
   // Receipts polled every 20 ms, so the node is asked about a missing one after 1 s.
   relayer = await startWatchedRelayer(devnet, exposure, { env: { RELAYER_RECEIPT_TIMEOUT_MS: '15000' } })
   const warm = await order()
   expect((await relayer.post(warm)).status).toBe(200)
 }, 60_000)
 afterEach(async () => {
+  // The base fee a test raised is lowered again: the next one's orders pay for themselves as usual.
+  await devnet.testClient.setNextBlockBaseFeePerGas({ baseFeePerGas: startingBaseFee })
   await devnet.testClient.setAutomine(true)
+  await devnet.testClient.mine({ blocks: 1 })
 })
 afterAll(async () => {
   await relayer?.stop()
   await devnet?.stop()
 })
 
-async function order(): Promise<RelayRequest> {
-  const request = await signed(devnet, allocationOrder(devnet))
+async function order(feeBps = 50): Promise<RelayRequest> {
+  const request = await signed(devnet, allocationOrder(devnet, { feeBps }))
   exposure.request(request)
   return request
 }
@@ -52,10 +57,10 @@ async function pooled(nonce: number) {
 }
 
 /** With mining off: an order sent to the relayer, its answer still to come, and its tx in the pool at the key's next nonce. */
-async function heldOrder() {
+async function heldOrder(feeBps?: number) {
   await devnet.testClient.setAutomine(false)
   const nonce = await devnet.publicClient.getTransactionCount({ address: gasKey })
-  const request = await order()
+  const request = await order(feeBps)
   const answer = relayer.post(request)
   return { nonce, request, answer, tx: await pooled(nonce) }
 }
@@ -79,8 +84,9 @@ test('a dropped tx is sent again as signed: its order settles with the same txHa
   expect(await devnet.publicClient.getTransactionCount({ address: gasKey })).toBe(nonce + 2)
 }, 30_000)
 
-test('dropped, then underpriced after the base fee rose: the nonce is re-signed at a higher fee and the order settles in the replacement', async () => {
-  const { nonce, request, answer, tx: lost } = await heldOrder()
+test('dropped, then underpriced after the base fee rose: the nonce is re-signed at a higher fee and the order, whose fee still pays for that, settles in the replacement', async () => {
+  // 10 % of 10 USDC: worth its gas at ten times the base fee (the usual 50 bps is not: see the next test).
+  const { nonce, request, answer, tx: lost } = await heldOrder(1_000)
   await devnet.testClient.dropTransaction({ hash: lost.hash })
   // A base fee ten times the tx's fee cap: the node refuses it as it was signed.
   await devnet.testClient.setNextBlockBaseFeePerGas({ baseFeePerGas: BigInt(lost.maxFeePerGas!) * 10n })
@@ -102,8 +108,34 @@ test('dropped, then underpriced after the base fee rose: the nonce is re-signed 
   // Spent once: the replacement settled it, the original never will.
   expect(await devnet.publicClient.getTransactionReceipt({ hash: lost.hash as Hex }).catch(() => null)).toBeNull()
   await devnet.testClient.setAutomine(true)
-  const next = await relayer.post(await order())
+  const next = await relayer.post(await order(1_000))
   expect({ status: next.status, body: next.body }).toEqual({ status: 200, body: expect.objectContaining({ ok: true }) })
+}, 30_000)
+
+test('dropped, then underpriced after the base fee rose past what its fee pays for: its nonce is filled instead, never bumped into a loss; the order is answered, and nothing of it is sent again', async () => {
+  const { nonce, request, answer, tx: lost } = await heldOrder()
+  await devnet.testClient.dropTransaction({ hash: lost.hash })
+  await devnet.testClient.setNextBlockBaseFeePerGas({ baseFeePerGas: BigInt(lost.maxFeePerGas!) * 10n })
+  await devnet.testClient.mine({ blocks: 1 })
+
+  const filler = await pooled(nonce)
+  expect({ to: filler.to?.toLowerCase(), input: filler.input, value: filler.value }).toEqual({ to: gasKey.toLowerCase(), input: '0x', value: '0x0' })
+  expect(relayer.logger.lines).toContainEqual(
+    expect.stringMatching(new RegExp(`^warn: tx ${lost.hash} was refused as underpriced when sent again and its order would not pay for itself \\(the fee does not pay for the gas: 50000 of .*\\); filled nonce ${nonce} with a 0-value transfer, tx ${filler.hash}$`)),
+  )
+  await devnet.testClient.mine({ blocks: 1 })
+  const { status, body } = await answer
+  expect({ status, code: body.code, message: body.message }).toEqual({
+    status: 422,
+    code: 'WOULD_REVERT',
+    message: expect.stringMatching(new RegExp(`^not settled: the fee does not pay for the gas: .*; its tx ${lost.hash} was refused as underpriced when sent again before it was mined and its nonce was filled; build a new order with a fresh nonce$`)),
+  })
+  expect((await devnet.publicClient.getTransactionReceipt({ hash: filler.hash as Hex })).status).toBe('success')
+  expect(await devnet.publicClient.getTransactionReceipt({ hash: lost.hash as Hex }).catch(() => null)).toBeNull()
+  // A retry is judged anew (its authorization is unused): at this base fee it still does not pay, and nothing is sent.
+  const again = await relayer.post(request)
+  expect({ status: again.status, code: again.body.code }).toEqual({ status: 402, code: 'FEE_BELOW_FLOOR' })
+  expect(await devnet.publicClient.getTransactionCount({ address: gasKey, blockTag: 'pending' })).toBe(nonce + 1)
 }, 30_000)
 
 test('an order whose wait already gave up: the nonce keeper sends the dropped tx again (no client waiting), and a retry shares it instead of relaying the order at a nonce behind the gap', async () => {
@@ -133,13 +165,15 @@ test('an order whose wait already gave up: the nonce keeper sends the dropped tx
 }, 30_000)
 
 test('a base fee that jumps past the cached gas price: the refused broadcast is re-signed at a fresh price at once, not 502 until the next refresh', async () => {
-  const base = (await devnet.publicClient.getBlock()).baseFeePerGas!
-  await devnet.testClient.setNextBlockBaseFeePerGas({ baseFeePerGas: base * 20n })
+  // Twice the fee cap the relayer has cached (the tip is 1 gwei), still a price the order's fee pays for.
+  const cached = await relayer.relayer.context.submitter.freshFees()
+  const base = cached.maxFeePerGas * 2n
+  await devnet.testClient.setNextBlockBaseFeePerGas({ baseFeePerGas: base })
   await devnet.testClient.mine({ blocks: 1 })
   const { status, body } = await relayer.post(await order())
   expect({ status, code: body.code }).toEqual({ status: 200, code: undefined })
   const tx = await devnet.publicClient.getTransaction({ hash: body.txHash as Hex })
-  expect(tx.maxFeePerGas!).toBeGreaterThan(base * 10n)
+  expect(tx.maxFeePerGas!).toBeGreaterThan(base)
   expect(relayer.logger.lines).toContain('warn: the gas price rose past the cached one; re-read it and signed again')
 })
 

@@ -24,7 +24,8 @@ afterAll(async () => {
 })
 
 async function post(params?: Hex) {
-  const request = await signed(devnet, allocationOrder(devnet, params ? { params } : {}))
+  // 12 KB of calldata costs ~500k gas: its fee must be worth that (docs/economics.md).
+  const request = await signed(devnet, allocationOrder(devnet, params ? { params, feeBps: 200 } : {}))
   exposure.request(request)
   return relayer.post(request)
 }

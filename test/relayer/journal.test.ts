@@ -2,7 +2,7 @@
 // a batch is written whole or not at all (one commit), and one live process holds it.
 import { afterAll, expect, test } from 'bun:test'
 import { Database } from 'bun:sqlite'
-import { mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs'
 import { hostname, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Address, Hex } from 'viem'
@@ -10,7 +10,7 @@ import { devnetAccounts } from '../../src/devnet/index.ts'
 import { createRelayer, readRelayerConfig } from '../../src/relayer/index.ts'
 import { createMemoryLogger } from '../../src/shared/index.ts'
 import { waitFor } from '../helpers/waitFor.ts'
-import { signedTx } from './support/signedTx.ts'
+import { signedTx } from '../../scripts/lib/index.ts'
 import { main } from '../../src/cli/index.ts'
 import { JournalLockedError, JournalMismatchError, JournalVersionError, journalVersion, type NewSlot, openJournal } from '../../src/relayer/journal/index.ts'
 
@@ -56,6 +56,7 @@ test('a batch written, resolved in part and reopened: every slot and tx comes ba
   expect(again.byOrder(word(5, 'b'))).toEqual({
     nonce: 5, orderHash: word(5, 'b'), consumer: devnetAccounts.consumer.address, adapter: devnetAccounts.spare.address, payToken: devnetAccounts.deployer.address, to: devnetAccounts.payee.address.toLowerCase() as Hex,
     data: '0x1234', gas: 200_000n, status: 'settled', txHash: word(5), blockNumber: 12n, outcome: '{"ok":true}', answer: 'OK', sentAt: 1_700_000_000_005,
+    feeAmount: null, feeValueWei: null, spentWei: null, minedAt: expect.any(Number),
   })
   expect(again.txs(6).map((tx) => [tx.hash, tx.kind, tx.maxFeePerGas, tx.maxPriorityFeePerGas])).toEqual([
     [word(6), 'order', 3_000_000_000n, 1_000_000_000n],
@@ -90,7 +91,7 @@ test('a journal of another chain or key is refused', () => {
   expect(() => openJournal(path, { ...owner, chainId: 1 })).toThrow(JournalMismatchError)
 })
 
-test('a second live process is refused, naming the holder; a dead holder is taken over', async () => {
+test('a second live process is refused, naming the holder; the kernel frees the lock of a killed holder; a holder file naming another host without a lock is no lock', async () => {
   const path = join(dir, 'lock.sqlite')
   const holder = Bun.spawn(
     [process.execPath, '-e', `const { openJournal } = await import(${JSON.stringify(join(import.meta.dir, '../../src/relayer/journal/index.ts'))}); openJournal(${JSON.stringify(path)}, { chainId: 31337, address: '${owner.address}' }); console.log('held'); setInterval(() => {}, 1000)`],
@@ -113,9 +114,17 @@ test('a second live process is refused, naming the holder; a dead holder is take
     holder.kill('SIGKILL')
     await holder.exited
   }
-  // kill -9 left its lock behind: the pid is gone, so the lock is taken over.
+  // kill -9: the kernel released its lock with the process (its holder file stays behind, and means nothing).
+  expect(existsSync(`${path}.holder`)).toBe(true)
   const journal = openJournal(path, owner)
   journal.close()
+  // A container restarted under a new hostname, or a pid another host reused: only the lock counts.
+  writeFileSync(`${path}.holder`, JSON.stringify({ pid: process.pid, host: 'another-host', since: 1 }))
+  const again = openJournal(path, owner)
+  // While held, a second open in this very process is refused too: the lock is the file's, not the pid's.
+  expect(() => openJournal(path, owner)).toThrow(JournalLockedError)
+  again.close()
+  expect(existsSync(`${path}.holder`)).toBe(false)
 })
 
 test('RELAYER_DB=:memory: keeps nothing and says so at start', () => {
@@ -350,7 +359,7 @@ test('a tx that is not a signed EIP-1559 transaction, or is signed at another no
   journal.close()
 })
 
-/** A journal file as versions before 2026-11-26 wrote it: the call and the fees copied beside the signed tx. */
+/** A journal file at schema version 0: the call and the fees copied beside the signed tx, cool-downs kept as their ends. */
 function writeEarlierJournal(path: string) {
   const earlier = new Database(path, { create: true, strict: true })
   earlier.exec(`
@@ -374,17 +383,24 @@ function writeEarlierJournal(path: string) {
   insertSlot.run(2, word(2, 'b'), null, null, null, to, '0x5678', '300000', 'pending', word(2, 'c'), null, null, null, 20)
   insertTx.run(word(2), 2, signedTx({ nonce: 2, to, data: '0x5678', gas: 300_000n }), '3000000000', '1000000000', 'order', 20)
   insertTx.run(word(2, 'c'), 2, signedTx({ nonce: 2, to, data: '0x5678', gas: 300_000n, maxFeePerGas: 4_000_000_000n }), '4000000000', '1000000000', 'replacement', 21)
+  earlier.query('INSERT INTO cooldowns VALUES (?, ?, ?)').run(devnetAccounts.consumer.address.toLowerCase(), 1_700_000_600_000, word(9))
   earlier.close()
 }
 
-test('a journal written by an earlier version (the call and the fees copied beside the signed tx) opens: the copies are dropped, and every slot and tx reads as before', async () => {
+test('a journal at schema version 0 (the call and the fees copied beside the signed tx) opens: the copies are dropped, the economics columns added, the cool-downs kept as reverts, and every slot and tx reads as before', async () => {
   const path = join(dir, 'earlier-version.sqlite')
   writeEarlierJournal(path)
   const to = devnetAccounts.payee.address
 
   expect(userVersion(path)).toBe(0)
   const journal = openJournal(path, owner)
-  expect(journal.upgraded).toEqual(['slots.to_address', 'slots.data', 'slots.gas', 'txs.max_fee_per_gas', 'txs.max_priority_fee_per_gas'])
+  expect(journal.upgraded).toEqual([
+    'slots.to_address dropped', 'slots.data dropped', 'slots.gas dropped', 'txs.max_fee_per_gas dropped', 'txs.max_priority_fee_per_gas dropped',
+    'slots.fee_amount added', 'slots.fee_value_wei added', 'slots.spent_wei added', 'slots.mined_at added', 'cooldowns moved to reverts',
+  ])
+  expect(journal.reverts('consumer', devnetAccounts.consumer.address, 0, 5)).toEqual([
+    { at: 1_700_000_000_000, consumer: devnetAccounts.consumer.address.toLowerCase() as Hex, adapter: null, payToken: null, txHash: word(9) },
+  ])
   expect(journal.slot(1)).toMatchObject({ status: 'settled', to: to.toLowerCase(), data: '0x1234', gas: 200_000n, txHash: word(1), blockNumber: 7n, answer: 'OK' })
   expect(journal.pending()).toMatchObject([{ nonce: 2, to: to.toLowerCase(), data: '0x5678', gas: 300_000n, txHash: word(2, 'c') }])
   expect(journal.txs(2).map((tx) => tx.maxFeePerGas)).toEqual([3_000_000_000n, 4_000_000_000n])
@@ -393,7 +409,7 @@ test('a journal written by an earlier version (the call and the fees copied besi
   journal.close()
   const reader = new Database(path, { readonly: true })
   const columns = (table: string) => reader.query<{ name: string }, []>(`SELECT name FROM pragma_table_info('${table}')`).all().map(({ name }) => name)
-  expect(columns('slots')).toEqual(['nonce', 'order_hash', 'consumer', 'adapter', 'pay_token', 'status', 'tx_hash', 'block_number', 'outcome', 'answer', 'sent_at'])
+  expect(columns('slots')).toEqual(['nonce', 'order_hash', 'consumer', 'adapter', 'pay_token', 'status', 'tx_hash', 'block_number', 'outcome', 'answer', 'sent_at', 'fee_amount', 'fee_value_wei', 'spent_wei', 'mined_at'])
   expect(columns('txs')).toEqual(['hash', 'nonce', 'raw', 'kind', 'signed_at'])
   reader.close()
   expect(userVersion(path)).toBe(journalVersion)
@@ -403,14 +419,14 @@ test('a journal written by an earlier version (the call and the fees copied besi
   again.close()
 })
 
-test('the relayer says at start that it upgraded a journal from an earlier version, and which copies it dropped', () => {
+test('the relayer says at start that it upgraded a journal of an earlier schema version, and what changed', () => {
   const path = join(dir, 'earlier-version-relayer.sqlite')
   writeEarlierJournal(path)
   const logger = createMemoryLogger()
   const config = chainlessConfig(path)
   const relayer = createRelayer(config, { logger, version: 'test' })
   expect(logger.lines).toEqual([
-    `RELAYER_DB ${path}: upgraded from an earlier version (dropped slots.to_address, slots.data, slots.gas, txs.max_fee_per_gas, txs.max_priority_fee_per_gas, which copied the signed txs); versions before 2026-11-26 cannot open it now`,
+    `RELAYER_DB ${path}: upgraded to journal version 3 (slots.to_address dropped, slots.data dropped, slots.gas dropped, txs.max_fee_per_gas dropped, txs.max_priority_fee_per_gas dropped, slots.fee_amount added, slots.fee_value_wei added, slots.spent_wei added, slots.mined_at added, cooldowns moved to reverts); order-relay builds that read an earlier version cannot open it now`,
   ])
   relayer.context.journal.close()
 })
@@ -428,13 +444,13 @@ function userVersion(path: string): number {
 test('a new journal is marked with its version; one marked by a later version is refused, by openJournal and by `order-relay relayer`, and left as it was', async () => {
   const fresh = join(dir, 'versioned.sqlite')
   openJournal(fresh, owner).close()
-  expect(journalVersion).toBe(2)
+  expect(journalVersion).toBe(3)
   expect(userVersion(fresh)).toBe(journalVersion)
 
   // A later version's journal: a schema this version does not know.
   const later = join(dir, 'later-version.sqlite')
   const writer = new Database(later, { create: true })
-  writer.exec("PRAGMA journal_mode = WAL; CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL); CREATE TABLE slots2 (nonce INTEGER PRIMARY KEY, body BLOB); PRAGMA user_version = 3")
+  writer.exec("PRAGMA journal_mode = WAL; CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL); CREATE TABLE slots2 (nonce INTEGER PRIMARY KEY, body BLOB); PRAGMA user_version = 4")
   writer.query("INSERT INTO meta (key, value) VALUES ('owner', ?)").run(`${owner.chainId}:${owner.address.toLowerCase()}`)
   writer.close()
   const tables = () => {
@@ -446,10 +462,10 @@ test('a new journal is marked with its version; one marked by a later version is
     }
   }
   const before = tables()
-  const message = `RELAYER_DB ${later} was written by a later order-relay (journal version 3; this one reads up to 2); run that later version on it, or give this one a journal of its own after checking the gas key's pending txs on chain`
+  const message = `RELAYER_DB ${later} was written by a later order-relay (journal version 4; this one reads up to 3); run that later version on it, or give this one a journal of its own after checking the gas key's pending txs on chain`
   expect(() => openJournal(later, owner)).toThrow(new JournalVersionError(message))
   expect(tables()).toEqual(before)
-  expect(userVersion(later)).toBe(3)
+  expect(userVersion(later)).toBe(4)
 
   const err: string[] = []
   const code = await main(['relayer'], {

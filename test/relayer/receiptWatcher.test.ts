@@ -1,7 +1,8 @@
 // Receipts are found by one watcher for all pending txs, once per new block: the
 // block's tx hashes (asked with the head in one batch), then, for a block holding the
-// key's txs, their logs by block hash; never a receipt poll per tx. A node without
-// eth_getLogs by block hash gets per-tx receipt lookups instead.
+// key's txs, their logs by block hash; never a receipt poll per tx to tell an outcome.
+// Each mined tx's receipt is read once, after its answer, for what it cost the key. A
+// node without eth_getLogs by block hash gets per-tx receipt lookups instead.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import type { Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
@@ -44,14 +45,20 @@ async function fundedKey(): Promise<Hex> {
   return pk
 }
 
-test('ten orders at once: their outcomes come from the blocks\' tx hashes and logs, with no receipt call', async () => {
+test('ten orders at once: their outcomes come from the blocks\' tx hashes and logs; each receipt is read once, afterwards, for its cost', async () => {
   const { rpc, relayer } = await relayerBehind(devnetAccounts.relayer.privateKey)
   const requests = await Promise.all(Array.from({ length: 10 }, () => signed(devnet, allocationOrder(devnet))))
   const answers = await Promise.all(requests.map((request) => relayer.post(request)))
   expect(answers.map((answer) => answer.status)).toEqual(requests.map(() => 200))
-  // Every success is proven by its logs: no receipt is read, per tx or per block.
-  expect(count(rpc.seen, 'eth_getTransactionReceipt')).toBe(0)
+  // Every success is proven by its logs; its receipt is read once for what it cost, never to tell it.
+  const journal = relayer.relayer.context.journal
+  await waitFor('every cost in the journal', () => requests.every((request) => journal.byOrder(request.orderHash as Hex)?.spentWei !== null))
+  expect(count(rpc.seen, 'eth_getTransactionReceipt')).toBe(10)
   expect(count(rpc.seen, 'eth_getBlockReceipts')).toBe(0)
+  for (const answer of answers) {
+    const receipt = await devnet.publicClient.getTransactionReceipt({ hash: answer.body.txHash as Hex })
+    expect(journal.byOrder(answer.body.orderHash as Hex)?.spentWei).toBe(receipt.gasUsed * receipt.effectiveGasPrice)
+  }
   expect(count(rpc.seen, 'eth_sendRawTransaction')).toBe(10)
   // Automine puts each tx in its own block: the logs are asked once per block holding one.
   expect(count(rpc.seen, 'eth_getLogs')).toBeGreaterThanOrEqual(1)
@@ -81,7 +88,8 @@ test('heads pushed over the WebSocket: a block\'s logs ride in the same batch as
   // for the logs by hash, a second round trip, so not every look is counted here.
   const withLogs = rpc.batchMethods.slice(from).filter((methods) => methods.join() === 'eth_blockNumber,eth_getBlockByNumber,eth_getLogs')
   expect(withLogs.length).toBeGreaterThanOrEqual(3)
-  expect(count(rpc.seen, 'eth_getTransactionReceipt')).toBe(0)
+  // Receipts only for the costs, one per tx at most.
+  expect(count(rpc.seen, 'eth_getTransactionReceipt')).toBeLessThanOrEqual(6)
 })
 
 test('a node without eth_getLogs by block hash: receipts are looked up per pending tx, and orders settle', async () => {
@@ -103,8 +111,8 @@ test('a block with a success and a revert from the key: the success is told by i
   await devnet.testClient.setAutomine(false)
   let answers: Array<Awaited<ReturnType<TestRelayer['post']>>>
   let from: number
+  const [settles, cancelled] = [await signed(devnet, allocationOrder(devnet)), await signed(devnet, allocationOrder(devnet))]
   try {
-    const [settles, cancelled] = [await signed(devnet, allocationOrder(devnet)), await signed(devnet, allocationOrder(devnet))]
     const posted = Promise.all([relayer.post(settles), relayer.post(cancelled)])
     const mined = await devnet.publicClient.getTransactionCount({ address: key })
     await waitFor('both txs broadcast', async () => (await devnet.publicClient.getTransactionCount({ address: key, blockTag: 'pending' })) === mined + 2, 10_000)
@@ -119,8 +127,11 @@ test('a block with a success and a revert from the key: the success is told by i
   expect(answers[0]!.status).toBe(200)
   expect(answers[1]!.status).toBe(422)
   expect(String(answers[1]!.body.message)).toStartWith('reverted on chain after broadcast in tx ')
+  // The revert's receipt, read in the look; the success's, read after it for its cost.
+  const journal = relayer.relayer.context.journal
+  await waitFor('both costs in the journal', () => [settles, cancelled].every((request) => typeof journal.byOrder(request.orderHash as Hex)?.spentWei === 'bigint'))
   const seen = rpc.seen.slice(from)
-  expect(count(seen, 'eth_getTransactionReceipt')).toBe(1)
+  expect(count(seen, 'eth_getTransactionReceipt')).toBe(2)
   expect(count(seen, 'eth_getBlockReceipts')).toBe(0)
 })
 

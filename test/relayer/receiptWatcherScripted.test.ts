@@ -1,7 +1,7 @@
 // The receipt watcher against a scripted node: a block holding one tx of the journal, a
 // log from it, and a receipt it never gives (a tx a reorg took out has none), which a
 // real anvil cannot show. The watcher tells the success by its log and reads no receipt
-// for it; with the gas counters on (`gasReceipts`) it reads the receipt after the look.
+// for it in the look; it reads the receipt after the look, for what the tx cost.
 // A waiter is handed its resolved slot, read back once for the whole look.
 import { expect, test } from 'bun:test'
 import { createPublicClient, custom, type Hex, type PublicClient } from 'viem'
@@ -9,7 +9,7 @@ import { devnetAccounts } from '../../src/devnet/index.ts'
 import { type Journal, openJournal } from '../../src/relayer/journal/index.ts'
 import { createReceiptWatcher } from '../../src/relayer/submitter/index.ts'
 import { createMemoryLogger } from '../../src/shared/index.ts'
-import { signedTx } from './support/signedTx.ts'
+import { signedTx } from '../../scripts/lib/index.ts'
 
 const txHash = `0x${'c1'.repeat(32)}` as Hex
 const blockHash = `0x${'b1'.repeat(32)}` as Hex
@@ -20,7 +20,7 @@ const orderCall = '0xabcdef' as Hex
  * One block (number 5) holding `txHash`, which left one log at the Broker; no receipt is
  * ever given. `head` is what eth_blockNumber says; logs asked by number name `numberedHash`.
  */
-function scriptedNode(options: { head?: () => number; numberedHash?: Hex } = {}) {
+function scriptedNode(options: { head?: () => number; numberedHash?: Hex; receipt?: () => unknown } = {}) {
   const calls: string[] = []
   const client = createPublicClient({
     transport: custom(
@@ -35,7 +35,7 @@ function scriptedNode(options: { head?: () => number; numberedHash?: Hex } = {})
             const from = byNumber ? (options.numberedHash ?? blockHash) : blockHash
             return [{ address: broker, topics: [`0x${'00'.repeat(32)}`], data: '0x', transactionHash: txHash, blockHash: from }]
           }
-          if (method === 'eth_getTransactionReceipt') return null
+          if (method === 'eth_getTransactionReceipt') return options.receipt?.() ?? null
           throw new Error(`unexpected ${method}`)
         },
       },
@@ -70,21 +70,23 @@ function countingCalls(journal: Journal, method: 'slot' | 'pendingCallees') {
   return counter
 }
 
-test('a success told by its log: settled with no receipt read; with the gas counters on, its receipt is asked for after the look, and given up after 20 tries', async () => {
-  for (const gasReceipts of [false, true]) {
-    const { client, calls } = scriptedNode()
-    const journal = await journalWithOnePending()
-    const described: string[] = []
-    const watcher = createReceiptWatcher({ client, journal, logger: createMemoryLogger(), describe: async (_, receipt) => (described.push(receipt.status), undefined), gasReceipts })
-    await watcher.tick()
-    expect(journal.slot(0)).toMatchObject({ status: 'settled', txHash, blockNumber: 5n })
-    expect(described).toEqual(['success'])
-    // Later looks (nothing pending) only retry the gas counters' read.
-    for (let i = 0; i < 30; i++) await watcher.tick()
-    expect(count(calls, 'eth_getTransactionReceipt')).toBe(gasReceipts ? 20 : 0)
-    expect(count(calls, 'eth_getLogs')).toBe(1)
-    journal.close()
-  }
+test('a success told by its log: settled with no receipt read in the look; its receipt is read after it for what the tx cost, again at each look until the node gives it, then no more', async () => {
+  let asked = 0
+  // The node has no receipt for the first three asks (not indexed yet), then gives it.
+  const receipt = () => (++asked <= 3 ? null : { transactionHash: txHash, blockNumber: '0x5', status: '0x1', gasUsed: '0x186a0', effectiveGasPrice: '0x3b9aca00', logs: [] })
+  const { client, calls } = scriptedNode({ receipt })
+  const journal = await journalWithOnePending()
+  const described: string[] = []
+  const watcher = createReceiptWatcher({ client, journal, logger: createMemoryLogger(), describe: async (_, receipt) => (described.push(receipt.status), undefined) })
+  await watcher.tick()
+  expect(journal.slot(0)).toMatchObject({ status: 'settled', txHash, blockNumber: 5n, spentWei: null, minedAt: expect.any(Number) })
+  expect(described).toEqual(['success'])
+  // Later looks (nothing pending) only read the cost, until it is known.
+  for (let i = 0; i < 10; i++) await watcher.tick()
+  expect(journal.slot(0)?.spentWei).toBe(100_000n * 1_000_000_000n)
+  expect(count(calls, 'eth_getTransactionReceipt')).toBe(4)
+  expect(count(calls, 'eth_getLogs')).toBe(1)
+  journal.close()
 })
 
 test('a waiter on the nonce is handed its resolved slot: no read of its own after the look', async () => {
@@ -115,7 +117,8 @@ test('a pushed head\'s logs, asked by number with its tx hashes, are used when t
     expect(count(calls, 'eth_getLogs by number')).toBe(1)
     expect(count(calls, 'eth_getLogs by hash')).toBe(numberedHash === blockHash ? 0 : 1)
     expect(calleeReads.count).toBe(numberedHash === blockHash ? 1 : 2)
-    expect(count(calls, 'eth_getTransactionReceipt')).toBe(0)
+    // None to tell the success: only the read of what it cost, after the look.
+    expect(count(calls, 'eth_getTransactionReceipt')).toBe(1)
     journal.close()
   }
 })

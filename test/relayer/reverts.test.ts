@@ -30,7 +30,9 @@ const exposure = createExposure()
 
 beforeAll(async () => {
   devnet = await startDevnet()
-  relayer = await startWatchedRelayer(devnet, exposure)
+  // Tokens this file deploys have no price: a small hourly budget lets their reverts be seen
+  // (a relayer without one refuses them before simulating, test/relayer/economics.test.ts).
+  relayer = await startWatchedRelayer(devnet, exposure, { env: { RELAYER_UNPRICED_GAS_BUDGET_WEI: '10000000000000000' } })
 }, 60_000)
 afterAll(async () => {
   await relayer?.stop()
@@ -131,7 +133,7 @@ describe('payment token (EIP-3009)', () => {
     const now = await chainTime(devnet)
     const request = await signed(devnet, allocationOrder(devnet), { validAfter: now + 3600n, validBefore: now + 7200n })
     const { status, body } = await postWithoutGas(request)
-    // Refused before the chain (issue 11): the answer says from when the order is valid.
+    // Refused before the chain: the answer says from when the order is valid.
     expect({ status, code: body.code }).toEqual({ status: 422, code: 'WOULD_REVERT' })
     expect(String(body.message)).toMatch(
       new RegExp(

@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { type Devnet, devnetAccounts, startDevnet } from '../../src/devnet/index.ts'
 import { createRelayer, readRelayerConfig } from '../../src/relayer/index.ts'
 import { createMemoryLogger, freePort } from '../../src/shared/index.ts'
-import { signedTx } from './support/signedTx.ts'
+import { signedTx } from '../../scripts/lib/index.ts'
 
 let devnet: Devnet
 const scratch = mkdtempSync(join(tmpdir(), 'order-relay-startup-'))

@@ -89,7 +89,7 @@ test('a batch at the thread when it is stopped is still signed (in the main thre
   const batch = txs(64)
   const signing = signer.signAll(batch)
   signer.stop()
-  // Before the fix this waited for good: the test's 10 s deadline (below) fails it, by its name.
+  // A signer that waited for the stopped thread would wait for good: the test's 10 s deadline (below) fails it, by its name.
   expect(await signing).toEqual(await Promise.all(batch.map((tx) => account.signTransaction(tx))))
   expect(signer.where).toBe('main')
   // Stopping is not a failure: no warning.

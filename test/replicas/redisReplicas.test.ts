@@ -1,4 +1,4 @@
-// Relayer replicas sharing one Redis (issue 17, docs/scaling.md): two relayers with
+// Relayer replicas sharing one Redis (docs/scaling.md): two relayers with
 // different gas keys and one real redis-server. The same order sent to both at once
 // settles once and both answers name that tx; GET /broker/{orderHash} answers from
 // either; the rate limit holds across both; Redis killed mid-run leaves both serving

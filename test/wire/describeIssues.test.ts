@@ -1,5 +1,5 @@
 // MALFORMED_ORDER names every problem, or says how many more there are beyond the
-// first six (it used to stop at six without a word).
+// first six (never stops at six without a word).
 import { expect, test } from 'bun:test'
 import * as v from 'valibot'
 import { describeIssues, RelayRequestSchema } from '../../src/wire/index.ts'

@@ -1,6 +1,6 @@
 // The fix line fits the failure: one per known revert, keyed on the decoded revert in
 // the relayer's message (as test/relayer/reverts.test.ts shows them), and distinct
-// for reverts that used to share the original generic "fund the key, pick an open vault".
+// between reverts, rather than one generic "fund the key, pick an open vault" for all.
 import { expect, test } from 'bun:test'
 import { findRevertFix, fixFor, relayErrorCodes, revertFixes, unknownRevertFix } from '../../src/wire/index.ts'
 

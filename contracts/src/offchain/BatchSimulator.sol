@@ -13,7 +13,7 @@ contract BatchSimulator {
     error BatchOutOfGas();
 
     /// @notice Runs `calls[i]` against `target` with `gas[i]` gas each, in isolation.
-    /// @return results `abi.encode(bool ok, bytes returnOrRevertData)` per call, or something
+    /// @return results `abi.encode(bool ok, uint256 gasUsed, bytes returnOrRevertData)` per call, or something
     /// shorter (`BatchOutOfGas()`, or nothing) when the attempt itself could not run: the
     /// caller simulates that one in its own call.
     function simulate(address target, bytes[] calldata calls, uint256[] calldata gas) external returns (bytes[] memory results) {
@@ -25,12 +25,16 @@ contract BatchSimulator {
         }
     }
 
-    /// @notice Calls `target` with exactly `gas` gas, then reverts with what happened.
+    /// @notice Calls `target` with exactly `gas` gas, then reverts with what happened and the
+    /// gas the call took (the CALL's own cost included, refunds not taken off: at least what
+    /// the same call costs as a transaction's execution).
     function attempt(address target, bytes calldata data, uint256 gas) external {
         // CALL silently passes on less than asked when less than 64/64 is left: refuse instead.
         if (gasleft() < gas + gas / 63 + 10_000) revert BatchOutOfGas();
+        uint256 before = gasleft();
         (bool ok, bytes memory out) = target.call{gas: gas}(data);
-        bytes memory packed = abi.encode(ok, out);
+        uint256 used = before - gasleft();
+        bytes memory packed = abi.encode(ok, used, out);
         assembly ("memory-safe") {
             revert(add(packed, 32), mload(packed))
         }

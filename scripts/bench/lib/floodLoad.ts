@@ -13,8 +13,7 @@ export const malformedBody = (request: RelayRequest): string => JSON.stringify({
 /**
  * Starts flooding `url`'s POST /broker with `body` at `rate` req/s over 64 connections,
  * spread over each second (steadyClient.ts), or, with `generator: 'autocannon'`, as
- * autocannon sends it (each connection's share of a second in one burst, the flood rows
- * used until the thirteenth pass); `stop()` gives its summary.
+ * autocannon sends it (each connection's share of a second in one burst); `stop()` gives its summary.
  */
 export const startFlood = (url: string, rate: number, body: string, generator: 'steady' | 'autocannon' = 'steady') =>
   startSteadyLoad({

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import type { Hex } from 'viem'
 import { openJournal } from '../../../src/relayer/journal/index.ts'
 import type { NewSlot } from '../../../src/relayer/journal/types.ts'
-import { signedTx } from '../../../test/relayer/support/signedTx.ts'
+import { signedTx } from '../../lib/index.ts'
 import { median } from './stats.ts'
 
 /** CPU per order of one side, µs (`process.cpuUsage`: every thread of this process, the fsync's included). */

@@ -4,7 +4,7 @@
 // CPU (anvil's, and the relayer's), then checks the chain (outside the timed part).
 import { join } from 'node:path'
 import type { Hex } from 'viem'
-import { type Devnet, devnetAccounts } from '../../../src/devnet/index.ts'
+import { type Devnet, devnetAccounts, manifestTokensVariable } from '../../../src/devnet/index.ts'
 import { freePort } from '../../../src/shared/index.ts'
 import { watchBlockReceipts } from './blockReceipts.ts'
 import { revertedFrom, settledCount } from './chainChecks.ts'
@@ -203,6 +203,7 @@ export async function relayerRun(
           // New heads pushed over anvil's WebSocket, as the baseline's senders get them.
           RELAYER_WS_URL: devnet.rpcUrl.replace(/^http/, 'ws'),
           RELAYER_BROKER: devnet.manifest.contracts.broker,
+          ...manifestTokensVariable(devnet.manifest),
           RELAYER_PORT: String(port),
           RELAYER_DB: join(context.dir, `relayer-${++relayerRuns}.db`),
           ...(options.replicas ? { RELAYER_REDIS_URL: options.replicas.redisUrl } : {}),
@@ -325,7 +326,7 @@ export async function relayerRun(
 }
 
 /**
- * The checks every settlement row prints (item 9 of issue 16): over all runs of both
+ * The checks every settlement row prints: over all runs of both
  * sides, settled once, none twice, no reverted transaction from the sending key(s),
  * no failed answer or transaction, no nonce error; a failed check fails the row.
  */

@@ -29,7 +29,7 @@ import { createLineWriter } from '../../../src/cli/lib/lineWriter.ts'
 import { encodeBrokerCall } from '../../../src/chain/index.ts'
 import { RelayError } from '../../../src/relayer/errors.ts'
 import { readRelayerConfig } from '../../../src/relayer/index.ts'
-import { type CheckedRequest, checkRequest } from '../../../src/relayer/pipeline.ts'
+import { type CheckedRequest, checkSpecSteps } from '../../../src/relayer/pipeline.ts'
 import type { RelayerContext } from '../../../src/relayer/context.ts'
 import { decodeSettlement } from '../../../src/relayer/steps/decodeSettlement.ts'
 import { signTransaction } from '../../../src/relayer/submitter/signTransaction.ts'
@@ -259,7 +259,7 @@ setInterval(async () => {
 }, 500)
 
 async function relayOne(body: unknown): Promise<{ status: number; body: string }> {
-  const checked: CheckedRequest | RelayError = checkRequest(checksContext, body)
+  const checked: CheckedRequest | RelayError = checkSpecSteps(checksContext, body)
   if (checked instanceof RelayError) return { status: checked.status, body: JSON.stringify(checked.toBody()) }
   const { request, orderHash } = checked
   const data = encodeBrokerCall(request)

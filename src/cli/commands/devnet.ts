@@ -73,6 +73,8 @@ export const devnetCommand: Command = {
         readRelayerConfig(
           {},
           {
+            // The deployment's pay token is priced in its manifest (`tokens`).
+            manifest,
             privateKey: devnetAccounts.relayer.privateKey,
             chainId,
             rpcUrl: devnet.rpcUrl,

@@ -71,7 +71,7 @@ export const orderCommand: Command = {
     const rpcUrl = values.rpc ?? manifest.rpcUrl
     const client = createPublicClient({ chain: chainFor(manifest.chainId, rpcUrl), transport: http(rpcUrl, { retryCount: 1 }) }) as PublicClient
 
-    const { chosen, skipped } = await chooseRelayer(relayers, { chainId: manifest.chainId, feeBps })
+    const { chosen, skipped } = await chooseRelayer(relayers, { chainId: manifest.chainId, feeBps, payToken: manifest.contracts.payToken })
     for (const skip of skipped) if (skip.reason !== 'NOT_CHEAPEST') io.err(`skipped ${skip.url}: ${skip.message}`)
     if (!chosen) throw new CommandError(`no relayer can take this order (chain ${manifest.chainId}, feeBps ${feeBps})`)
     io.err(`relayer ${chosen.url} (feeFloorBps ${chosen.info.feeFloorBps}, gas address ${chosen.info.relayer})`)

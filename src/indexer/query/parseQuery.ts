@@ -8,7 +8,7 @@ export type QueryProblem = { ok: false; code: 'BAD_QUERY'; parameter: string; me
 /**
  * Reads `GET /activity`'s query parameters (`c.req.queries()`) through the wire
  * schema; the first problem names its parameter. Undefined: no parameter at all
- * (the whole snapshot, byte for byte what it was before parameters existed).
+ * (the whole snapshot, byte for byte).
  */
 export function parseQuery(raw: Record<string, string[]>): { query: PageQuery } | { problem: QueryProblem } | undefined {
   const names = Object.keys(raw)

@@ -91,7 +91,7 @@ export function createPostgresStore(options: PostgresStoreOptions) {
           await tx.unsafe(`SELECT pg_advisory_xact_lock(${BigInt(lockKey) - 1n})`)
           await tx.unsafe(`CREATE SCHEMA IF NOT EXISTS ${schema}`)
           for (const statement of schemaStatements) await tx.unsafe(statement.replace(/\bindexer_(meta|events|block_hashes)\b/, (name) => `${schema}.${name}`))
-          // An index written by an earlier build (schema version 1) is checked as it is, then converted.
+          // An index at schema version 1 is checked as it is, then converted.
           await tx.unsafe(`INSERT INTO ${table('meta')} (key, value) VALUES ('schema_version', $1) ON CONFLICT (key) DO NOTHING`, [String(schemaVersion)])
           const [version] = await tx.unsafe(meta('schema_version'))
           const upgrade = version?.value === '1'

@@ -1,8 +1,8 @@
 import type { ActivityEvent } from '../../wire/index.ts'
 
 /**
- * The store's tables, in SQL that SQLite and PostgreSQL both take (issue 17 adds a
- * PostgreSQL store over the same tables). Block numbers are BIGINT, hashes 0x-prefixed
+ * The store's tables, in SQL that SQLite and PostgreSQL both take (the SQLite and the
+ * PostgreSQL store use the same tables). Block numbers are BIGINT, hashes 0x-prefixed
  * text as the node gave them, each event its wire JSON. docs/indexer.md describes each
  * column.
  *

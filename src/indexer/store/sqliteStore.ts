@@ -128,7 +128,7 @@ export function openSqliteStore(options: SqliteStoreOptions): IndexerStore {
         )
       }
     }
-    // Written by an earlier build: each event's columns become its JSON, in one transaction.
+    // Schema version 1: each event's columns become its JSON, in one transaction.
     if (version === '1') {
       const began = performance.now()
       options.logger?.info(upgradeLine(path, db.query<{ n: number }, []>('SELECT COUNT(*) AS n FROM indexer_events').get()?.n ?? 0))

@@ -57,8 +57,8 @@ export type StoreIdentity = { chainId: number; addresses: readonly string[]; dep
 
 /**
  * The indexer's durable state: events, the checkpoint with its block hash, and a
- * window of recent block hashes. Async so that a networked implementation (issue
- * 17: PostgreSQL, same tables) fits behind it; the SQLite one answers at once.
+ * window of recent block hashes. Async so that a networked implementation
+ * (PostgreSQL, same tables) fits behind it; the SQLite one answers at once.
  */
 export interface IndexerStore {
   /** Where the data lives, for log lines: a file path or `:memory:`. */

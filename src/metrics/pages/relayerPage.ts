@@ -11,6 +11,10 @@ const body = `
   <div class="card"><h2>Settlement latency (5 min)</h2><table id="latency"></table></div>
   <div class="card"><h2>Pending transactions</h2><div class="value" id="pending">…</div><div class="small" id="nonces"></div></div>
   <div class="card"><h2>In flight</h2><div class="value" id="inflight">0</div></div>
+  <div class="card"><h2>Fees earned</h2><div class="value" id="earned">…</div><table class="small" id="earnedByToken"></table></div>
+  <div class="card"><h2>Gas spent</h2><div class="value" id="spent">…</div><div class="small" id="net"></div></div>
+  <div class="card"><h2>Last hour's gas</h2><div class="value" id="hour">…</div><div class="small" id="hourCap"></div><div class="bar"><div id="hourBar"></div></div></div>
+  <div class="card"><h2>Runway</h2><div class="value" id="runway">…</div><div class="small" id="gasPrice"></div></div>
 </div>`
 
 // Kept as a plain function expression: it runs in the browser as written.
@@ -28,6 +32,21 @@ const render = `function (s) {
   set('pending', s.pendingTransactions === null ? '–' : String(s.pendingTransactions))
   set('nonces', s.nonces ? 'nonce mined ' + s.nonces.latest + ' · pending ' + s.nonces.pending + (s.nonceGap === null ? '' : ' · gap ' + s.nonceGap) : '')
   set('inflight', String(s.inflight))
+  var m = s.economics
+  if (m) {
+    set('earned', ether(m.feesEarnedWei))
+    rows('earnedByToken', m.tokens.map(function (t) { return [t.token.slice(0, 10) + '…', t.feesEarned + ' units · ' + t.orders + ' orders'] }), 'no fee earned yet')
+    set('spent', ether(m.gasSpentWei))
+    var net = BigInt(m.netWei)
+    set('net', 'net ' + (net < 0n ? '−' + ether(String(-net)) : ether(m.netWei)))
+    set('hour', ether(m.lastHour.spentWei))
+    var used = BigInt(m.lastHour.spentWei) + BigInt(m.lastHour.reservedWei)
+    var capped = m.lastHour.capWei !== null
+    set('hourCap', (capped ? 'cap ' + ether(m.lastHour.capWei) + ' · ' : 'no cap · ') + ether(m.lastHour.reservedWei) + ' held by pending txs')
+    $('hourBar').style.width = capped ? Math.min(100, Number(used * 100n / BigInt(m.lastHour.capWei))) + '%' : '0'
+    set('runway', m.runwayHours === null ? '–' : m.runwayHours > 48 ? Math.round(m.runwayHours / 24) + ' days' : m.runwayHours.toFixed(1) + ' h')
+    set('gasPrice', m.gasPriceWei === null ? '' : 'gas price ' + (Number(m.gasPriceWei) / 1e9).toFixed(3) + ' gwei' + (m.maxFeePerGasWei === null ? '' : ' · cap ' + (Number(m.maxFeePerGasWei) / 1e9).toFixed(3) + ' gwei'))
+  }
 }`
 
 /** The relayer's status page (`GET /`), fed by `GET /status`. */

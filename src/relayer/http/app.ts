@@ -3,6 +3,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { publicReadCors } from '../../shared/index.ts'
 import type { RelayerInfo } from '../../wire/index.ts'
 import type { RelayerContext } from '../context.ts'
+import { effectiveGasPrice } from '../economics/index.ts'
 import type { Edge, SocketReader } from '../edge/index.ts'
 import { asRelayError } from '../pipeline.ts'
 import type { AccessLogVariables } from './accessLog.ts'
@@ -46,10 +47,18 @@ export const relayerPublicReads = ['/info', '/api/openapi.json', '/health', '/re
  */
 export function createRelayerApp(context: RelayerContext, options: RelayerAppOptions) {
   const app = new Hono<{ Variables: AccessLogVariables }>()
-  const info: RelayerInfo = {
-    feeFloorBps: context.config.feeFloorBps,
-    supportedChainIds: [context.config.chainId],
-    relayer: context.submitter.address,
+  // SPEC's three fields, then what this relayer accepts as payment at current prices (docs/economics.md).
+  const info = (): RelayerInfo => {
+    const fees = context.submitter.lastFees()
+    return {
+      feeFloorBps: context.config.feeFloorBps,
+      supportedChainIds: [context.config.chainId],
+      relayer: context.submitter.address,
+      acceptedTokens: context.economics.values.accepted(),
+      acceptsUnpricedTokens: context.economics.config.unpricedGasBudgetWei > 0n,
+      minMarginBps: context.economics.config.minMarginBps,
+      ...(fees ? { gasPriceWei: String(effectiveGasPrice(fees)) } : {}),
+    }
   }
   const { drain } = options
   const metrics = options.operations?.observe
@@ -82,7 +91,7 @@ export function createRelayerApp(context: RelayerContext, options: RelayerAppOpt
     c.set('code', 'OK')
     return c.json(status, 200)
   })
-  app.get('/info', (c) => c.json(info))
+  app.get('/info', (c) => c.json(info()))
   // Liveness, as the indexer's: the process answers. Readiness (RPC, chain, gas floor) is GET /ready.
   app.get('/health', (c) => c.text('ok'))
   app.get('/api/openapi.json', (c) => c.json(openApiDocument(options.version)))

@@ -24,7 +24,7 @@ const json = { 'content-type': 'application/json' }
  * The relayer's one hot route, answered without a web framework: a rejection under a
  * flood costs its server little more than the checks themselves (hono's context, its
  * middleware chain and its response headers cost a rejection about a fifth of its
- * CPU; docs/benchmarks-history.md, the seventh pass). In order: observed (metrics, drain, access line), the
+ * CPU, measured with scripts/profile-rejections.ts). In order: observed (metrics, drain, access line), the
  * hardened edge's rate limit (it needs only the client's address, so every request
  * pays a token, a malformed body too), the body read with its size and time limits,
  * the edge's breaker and cap (after the body, so the cap counts orders being settled,

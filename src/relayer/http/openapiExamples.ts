@@ -101,6 +101,7 @@ export const readyExample: Readiness = {
     { name: 'chain', ok: true },
     { name: 'balance', ok: true },
     { name: 'journal', ok: true },
+    { name: 'spending', ok: true },
   ],
 }
 
@@ -135,6 +136,16 @@ export const relayerStatusExample: RelayerStatus = {
   pendingTransactions: 1,
   nonceGap: 0,
   nonces: { latest: 1200, pending: 1201 },
+  economics: {
+    tokens: [{ token: '0x75faf114eafb1BDbe2F0316DF893fd58CE46AA4d', feesEarned: '60000000', feesEarnedWei: '24000000000000000', orders: 1200, unvaluedOrders: 0 }],
+    feesEarnedWei: '24000000000000000',
+    gasSpentWei: '2400000000000000',
+    netWei: '21600000000000000',
+    lastHour: { spentWei: '120000000000000', reservedWei: '3000000000000', capWei: '50000000000000000', unpricedSpentWei: '0', unpricedBudgetWei: '0' },
+    runwayHours: 83316.6,
+    gasPriceWei: '20000000',
+    maxFeePerGasWei: '1000000000',
+  },
 }
 
 export const brokerStatusExample: BrokerStatus = {

@@ -4,7 +4,7 @@ import type { Hex } from 'viem'
  * Who is working on an orderHash right now. Only the holder of a claim may look
  * the order up in the journal and broadcast it; a duplicate waits for the release,
  * then reads the journal. Async so a store shared by several relayer processes
- * (Redis, issue 17) can implement it; `createLocalClaims` serves one process.
+ * (Redis) can implement it; `createLocalClaims` serves one process.
  */
 export interface OrderClaims {
   /** Takes the claim; false when it is held. */

@@ -1,14 +1,14 @@
 import type { Database } from 'bun:sqlite'
 
-// Journals written before the call and the fees were read from the signed tx kept them
-// twice: `slots.to_address`, `data`, `gas` and `txs.max_fee_per_gas`,
-// `max_priority_fee_per_gas` repeated what `txs.raw` holds.
+// A journal at schema version 0 keeps each tx's call and fees twice: `slots.to_address`,
+// `data`, `gas` and `txs.max_fee_per_gas`, `max_priority_fee_per_gas` repeat what
+// `txs.raw` holds.
 const copies = { slots: ['to_address', 'data', 'gas'], txs: ['max_fee_per_gas', 'max_priority_fee_per_gas'] } as const
 
 /**
- * Drops the columns that copied a signed tx's fields from a journal written by an
- * earlier version, in one commit (SQLite rewrites each table once). Such a journal can
- * no longer be opened by those versions. Returns the columns dropped (`table.column`).
+ * Drops the columns that copy a signed tx's fields from a version 0 journal, in one
+ * commit (SQLite rewrites each table once). A relayer that reads only version 0 cannot
+ * open the result. Returns the columns dropped (`table.column`).
  */
 export function dropCopiedColumns(db: Database): string[] {
   const dropped: string[] = []
@@ -24,8 +24,8 @@ export function dropCopiedColumns(db: Database): string[] {
   if (drops.length === 0) return dropped
   db.transaction(() => {
     for (const drop of drops) db.exec(drop)
-    // A slot now finds its call through its tx_hash, compared exactly with txs.hash (written
-    // lower-case); earlier versions kept a mined tx's hash as the node gave it.
+    // A slot finds its call through its tx_hash, compared exactly with txs.hash (written
+    // lower-case); a version 0 journal may hold a mined tx's hash as the node gave it.
     db.exec('UPDATE slots SET tx_hash = lower(tx_hash)')
   })()
   return dropped

@@ -1,7 +1,8 @@
 // The relayer's journal: every tx the gas key signs, durable before broadcast.
 export { createLocalClaims, type OrderClaims } from './claims.ts'
+export { createJournalPruning } from './pruning.ts'
 export { defaultJournalPath } from './journalPath.ts'
 export { JournalLockedError } from './lock.ts'
 export { type Journal, JournalMismatchError, openJournal } from './openJournal.ts'
 export { JournalVersionError, journalVersion } from './schemaVersion.ts'
-export type { Cooldown, JournalSlot, JournalTx, NewSlot, SignedTx, SlotResolution, SlotStatus } from './types.ts'
+export type { JournalSlot, JournalTx, NewSlot, RevertRecord, SignedTx, SlotResolution, SlotStatus, SpendObserver } from './types.ts'

@@ -1,48 +1,59 @@
-import type { Database } from 'bun:sqlite'
+import { Database } from 'bun:sqlite'
+import { readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { hostname } from 'node:os'
 
-/** Another live relayer process holds the journal. */
+/** Another relayer process holds the journal. */
 export class JournalLockedError extends Error {
   override name = 'JournalLockedError'
 }
 
 type Holder = { pid: number; host: string; since: number }
 
-function alive(pid: number): boolean {
+/** The holder file beside the journal: who holds its lock, for the message another process gives. */
+const holderPath = (path: string) => `${path}.holder`
+
+/**
+ * One process per journal (one process per gas key), held by the kernel: a lock file
+ * beside the journal (`<path>.lock`, an empty SQLite database) is opened in SQLite's
+ * exclusive locking mode and an exclusive transaction begun and committed at once, so this
+ * process keeps the file's exclusive lock until `unlock` (or until it ends, however it
+ * ends: the kernel drops a dead process's locks with its descriptors). No two processes
+ * can hold it, whichever host or pid they have. The journal itself stays an ordinary
+ * database. The holder's pid, host and start are written beside it (`<path>.holder`) only
+ * so that a refused process can name it.
+ * @throws JournalLockedError naming the holder (as its holder file says)
+ */
+export function takeLock(path: string): () => void {
+  if (path === ':memory:') return () => {}
+  const lock = new Database(`${path}.lock`, { create: true })
   try {
-    process.kill(pid, 0)
-    return true
+    lock.exec('PRAGMA locking_mode = EXCLUSIVE')
+    lock.exec('BEGIN EXCLUSIVE')
+    lock.exec('COMMIT')
   } catch (error) {
-    // EPERM: the process exists but belongs to someone else.
-    return (error as { code?: string }).code === 'EPERM'
+    lock.close()
+    if (!/locked|busy/i.test((error as Error).message)) throw error
+    throw new JournalLockedError(`RELAYER_DB ${path} is in use by ${describeHolder(path)}; run one relayer process per gas key, or stop that one first`)
+  }
+  const me: Holder = { pid: process.pid, host: hostname(), since: Date.now() }
+  try {
+    writeFileSync(holderPath(path), `${JSON.stringify(me)}\n`)
+  } catch {}
+  return () => {
+    lock.close()
+    try {
+      const written = JSON.parse(readFileSync(holderPath(path), 'utf8')) as Holder
+      if (written.pid === me.pid && written.host === me.host && written.since === me.since) rmSync(holderPath(path), { force: true })
+    } catch {}
   }
 }
 
-/**
- * One process per journal (one process per gas key): the holder's pid and host are
- * written in the journal itself, inside an immediate transaction so two processes
- * starting together cannot both win. A holder on this host whose pid is gone (a
- * crash, `kill -9`) is taken over; a holder on another host cannot be checked and
- * is refused, naming it.
- * @throws JournalLockedError naming the other process
- */
-export function takeLock(db: Database, path: string): () => void {
-  const me: Holder = { pid: process.pid, host: hostname(), since: Date.now() }
-  db.transaction(() => {
-    const row = db.query<{ value: string }, []>("SELECT value FROM meta WHERE key = 'holder'").get()
-    if (row) {
-      const holder = JSON.parse(row.value) as Holder
-      const mine = holder.pid === me.pid && holder.host === me.host
-      if (!mine && (holder.host !== me.host || alive(holder.pid))) {
-        throw new JournalLockedError(
-          `RELAYER_DB ${path} is in use by relayer process ${holder.pid} on ${holder.host} (since ${new Date(holder.since).toISOString()}); ` +
-            'run one relayer process per gas key, or stop that one first',
-        )
-      }
-    }
-    db.query("INSERT OR REPLACE INTO meta (key, value) VALUES ('holder', ?)").run(JSON.stringify(me))
-  }).immediate()
-  return () => {
-    db.query("DELETE FROM meta WHERE key = 'holder' AND value = ?").run(JSON.stringify(me))
+/** `relayer process 123 on host (since …)` from the holder file, or a plain description when it cannot be read. */
+function describeHolder(path: string): string {
+  try {
+    const holder = JSON.parse(readFileSync(holderPath(path), 'utf8')) as Holder
+    return `relayer process ${holder.pid} on ${holder.host} (since ${new Date(holder.since).toISOString()})`
+  } catch {
+    return 'another relayer process (its lock is held; no holder file names it)'
   }
 }

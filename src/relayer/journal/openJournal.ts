@@ -4,11 +4,12 @@ import { dirname } from 'node:path'
 import type { Address, Hex } from 'viem'
 import { parseEip1559 } from '../submitter/parseEip1559.ts'
 import { createAnswerCodes } from './answerCodes.ts'
+import { addEconomics } from './addEconomics.ts'
 import { dropCopiedColumns } from './dropCopiedColumns.ts'
 import { takeLock } from './lock.ts'
 import { journalVersion, refuseLaterVersion, stampJournalVersion } from './schemaVersion.ts'
-import { schema, selectSlots, type SlotRow, slotOf, type TxRow, txOf } from './tables.ts'
-import type { Cooldown, JournalSlot, JournalTx, NewSlot, SignedTx, SlotResolution } from './types.ts'
+import { laterIndexes, schema, selectSlots, type SlotRow, slotOf, type TxRow, txOf } from './tables.ts'
+import type { JournalSlot, JournalTx, NewSlot, RevertRecord, SignedTx, SlotResolution, SpendObserver } from './types.ts'
 
 /** A journal opened for another chain or key. */
 export class JournalMismatchError extends Error {
@@ -28,17 +29,20 @@ export class JournalMismatchError extends Error {
  * within `answerDelayMs` when none comes; reads see it at once (from memory until it is
  * written). A crash in between loses only which code the last answers were, so a
  * replay of such an order is answered as if its first answer had not gone out.
- * Holds the process lock from open to `close` (see lock.ts).
+ * Holds the process lock, an exclusive lock on a file beside it that the kernel releases with the process, from open to `close` (see lock.ts).
  * @throws JournalLockedError when another live process holds it; JournalMismatchError for another chain or key; JournalVersionError for a file a later version wrote
  */
 export function openJournal(path: string, owner: { chainId: number; address: Address }, options: { /** How long an answer code waits for another commit to ride (default 200 ms). */ answerDelayMs?: number } = {}) {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
+  // The process lock first: a second process is refused before it reads anything.
+  const unlock = takeLock(path)
   const db = new Database(path, { create: true, strict: true })
   db.exec('PRAGMA busy_timeout = 5000')
   let version: number
   try {
     version = refuseLaterVersion(db, path)
   } catch (error) {
+    unlock()
     db.close()
     throw error
   }
@@ -51,24 +55,18 @@ export function openJournal(path: string, owner: { chainId: number; address: Add
   const ownerText = `${owner.chainId}:${owner.address.toLowerCase()}`
   const stored = db.query<{ value: string }, []>("SELECT value FROM meta WHERE key = 'owner'").get()
   if (stored && stored.value !== ownerText) {
+    unlock()
     db.close()
     throw new JournalMismatchError(`RELAYER_DB ${path} belongs to chain:key ${stored.value}, not ${ownerText}; give each chain and gas key its own journal`)
   }
   if (!stored) db.query("INSERT INTO meta (key, value) VALUES ('owner', ?)").run(ownerText)
-  let unlock: () => void
+  // The version says what to upgrade: a file stamped at this one has nothing left to change.
+  const upgraded: string[] = []
   try {
-    unlock = takeLock(db, path)
-  } catch (error) {
-    db.close()
-    throw error
-  }
-  // The version says what to upgrade: a file stamped at this one has nothing left to drop.
-  let upgraded: string[] = []
-  try {
-    if (version < journalVersion) {
-      upgraded = dropCopiedColumns(db)
-      stampJournalVersion(db)
-    }
+    if (version < 2) upgraded.push(...dropCopiedColumns(db).map((column) => `${column} dropped`))
+    if (version < 3) upgraded.push(...addEconomics(db))
+    if (version < journalVersion) stampJournalVersion(db)
+    db.exec(laterIndexes)
   } catch (error) {
     unlock()
     db.close()
@@ -76,10 +74,14 @@ export function openJournal(path: string, owner: { chainId: number; address: Add
   }
 
   const answers = createAnswerCodes(db, options.answerDelayMs ?? 200)
+  const observers: SpendObserver[] = []
   const insertSlot = db.query(
-    `INSERT INTO slots (nonce, order_hash, consumer, adapter, pay_token, status, tx_hash, sent_at)
-     VALUES ($nonce, $orderHash, $consumer, $adapter, $payToken, 'pending', $txHash, $sentAt)`,
+    `INSERT INTO slots (nonce, order_hash, consumer, adapter, pay_token, status, tx_hash, sent_at, fee_amount, fee_value_wei)
+     VALUES ($nonce, $orderHash, $consumer, $adapter, $payToken, 'pending', $txHash, $sentAt, $feeAmount, $feeValueWei)`,
   )
+  /** Whether the slot's order was paid in a token the relayer could not value (relayed within the unpriced budget). */
+  const unpricedAt = (nonce: number): boolean =>
+    (db.query<{ unpriced: number }, [number]>('SELECT (fee_amount IS NOT NULL AND fee_value_wei IS NULL) AS unpriced FROM slots WHERE nonce = ?').get(nonce)?.unpriced ?? 0) === 1
   const insertTx = db.query(
     `INSERT OR IGNORE INTO txs (hash, nonce, raw, kind, signed_at)
      VALUES ($hash, $nonce, $raw, $kind, $signedAt)`,
@@ -93,13 +95,17 @@ export function openJournal(path: string, owner: { chainId: number; address: Add
    */
   let calleeByHash = new Map<string, Hex>()
   const calleesKept = 4_096
-  /** Writes a signed tx; its fees and call are read back from `raw` (refused when they cannot be, or it is for another nonce). */
-  const addTx = (tx: SignedTx) => {
+  /**
+   * Writes a signed tx; its fees and call are read back from `raw` (refused when they cannot
+   * be, or it is for another nonce). Returns the most it can cost the key: gas limit × fee cap.
+   */
+  const addTx = (tx: SignedTx): bigint => {
     const signed = parseEip1559(tx.raw)
     if (signed.nonce !== tx.nonce) throw new Error(`journal: tx ${tx.hash} is signed at nonce ${signed.nonce}, not ${tx.nonce}`)
     const hash = tx.hash.toLowerCase()
     insertTx.run({ hash, nonce: tx.nonce, raw: tx.raw, kind: tx.kind, signedAt: tx.signedAt })
     if (calleeByHash.size < calleesKept) calleeByHash.set(hash, signed.to.toLowerCase() as Hex)
+    return signed.gas * signed.maxFeePerGas
   }
   const walPath = path === ':memory:' ? undefined : `${path}-wal`
   // The WAL stays the same file while the database is open (SQLite rewinds it after a
@@ -124,7 +130,8 @@ export function openJournal(path: string, owner: { chainId: number; address: Add
     const fd = walFd
     return new Promise((resolve, reject) => fdatasync(fd, (error) => (error ? reject(error) : resolve())))
   }
-  const recordAll = db.transaction((slots: NewSlot[]) => {
+  const recordAll = db.transaction((slots: NewSlot[]): bigint[] => {
+    const worst: bigint[] = []
     for (const slot of slots) {
       // A code still waiting at this nonce was a dropped slot's: never the new one's.
       answers.forget(slot.nonce)
@@ -136,43 +143,77 @@ export function openJournal(path: string, owner: { chainId: number; address: Add
         payToken: slot.payToken,
         txHash: slot.tx.hash.toLowerCase(),
         sentAt: slot.tx.signedAt,
+        feeAmount: slot.feeAmount == null ? null : slot.feeAmount.toString(),
+        feeValueWei: slot.feeValueWei == null ? null : slot.feeValueWei.toString(),
       })
-      addTx(slot.tx)
+      worst.push(addTx(slot.tx))
     }
     answers.writeWaiting()
+    return worst
   })
-  const replaceTx = db.transaction((tx: SignedTx) => {
-    addTx(tx)
+  const replaceTx = db.transaction((tx: SignedTx): bigint => {
+    const worst = addTx(tx)
     db.query('UPDATE slots SET tx_hash = ?, sent_at = ? WHERE nonce = ?').run(tx.hash.toLowerCase(), tx.signedAt, tx.nonce)
     answers.writeWaiting()
+    return worst
   })
   const resolveSlot = db.query(
-    `UPDATE slots SET status = $status, tx_hash = COALESCE(lower($txHash), tx_hash), block_number = $block, outcome = COALESCE($outcome, outcome)
+    `UPDATE slots SET status = $status, tx_hash = COALESCE(lower($txHash), tx_hash), block_number = $block, outcome = COALESCE($outcome, outcome),
+       mined_at = CASE WHEN $status = 'foreign' THEN mined_at ELSE $at END, spent_wei = COALESCE($spent, spent_wei)
      WHERE nonce = $nonce AND status = 'pending'`,
   )
-  const resolveAll = db.transaction((results: SlotResolution[]) => {
+  const resolveAll = db.transaction((results: SlotResolution[], at: number): SlotResolution[] => {
+    const resolved: SlotResolution[] = []
     for (const result of results) {
-      resolveSlot.run({
+      const changed = resolveSlot.run({
         nonce: result.nonce,
         status: result.status,
         txHash: result.txHash ?? null,
         block: result.blockNumber === undefined ? null : Number(result.blockNumber),
         outcome: result.outcome ?? null,
-      })
+        at,
+        spent: result.spentWei === undefined ? null : result.spentWei.toString(),
+      }).changes
+      if (changed > 0) resolved.push(result)
     }
     answers.writeWaiting()
+    return resolved
   })
-  const dropSlots = db.transaction((nonces: number[]) => {
+  const feeAt = db.query<{ pay_token: string | null; fee_amount: string | null; fee_value_wei: string | null }, [number]>('SELECT pay_token, fee_amount, fee_value_wei FROM slots WHERE nonce = ?')
+  /** Tells the observers what the resolved slots mean for spending and earning. */
+  const noteResolved = (resolved: readonly SlotResolution[], at: number) => {
+    if (observers.length === 0) return
+    for (const result of resolved) {
+      if (result.status === 'foreign') for (const observer of observers) observer.released?.(result.nonce)
+      else if (result.spentWei !== undefined) {
+        const unpriced = unpricedAt(result.nonce)
+        for (const observer of observers) observer.spent?.(result.nonce, result.spentWei, at, unpriced)
+      }
+      if (result.status !== 'settled') continue
+      const fee = feeAt.get(result.nonce)
+      if (!fee?.pay_token || fee.fee_amount === null) continue
+      for (const observer of observers) observer.earned?.(fee.pay_token as Address, BigInt(fee.fee_amount), fee.fee_value_wei === null ? null : BigInt(fee.fee_value_wei))
+    }
+  }
+  const setCosts = db.transaction((costs: ReadonlyArray<{ nonce: number; wei: bigint }>) => {
+    for (const { nonce, wei } of costs) db.query('UPDATE slots SET spent_wei = ? WHERE nonce = ?').run(wei.toString(), nonce)
+  })
+  const dropSlots = db.transaction((nonces: number[]): number[] => {
+    const dropped: number[] = []
     for (const nonce of nonces) {
       answers.forget(nonce)
       // A slot's txs go with it, never from under a slot that stays (its call is in them).
-      if (db.query("DELETE FROM slots WHERE nonce = ? AND status = 'pending'").run(nonce).changes > 0) db.query('DELETE FROM txs WHERE nonce = ?').run(nonce)
+      if (db.query("DELETE FROM slots WHERE nonce = ? AND status = 'pending'").run(nonce).changes > 0) {
+        db.query('DELETE FROM txs WHERE nonce = ?').run(nonce)
+        dropped.push(nonce)
+      }
     }
+    return dropped
   })
 
   return {
     path,
-    /** The columns an earlier version's copies took, dropped at this open (empty when there were none). */
+    /** What upgrading a journal of an earlier schema version changed at this open (empty when nothing). */
     upgraded,
     /** The nonce after the highest one this journal holds, if any. */
     nextNonce(): number | undefined {
@@ -192,17 +233,26 @@ export function openJournal(path: string, owner: { chainId: number; address: Add
      */
     record(slots: NewSlot[]): Promise<void> {
       if (slots.length === 0) return Promise.resolve()
-      recordAll(slots)
+      const worst = recordAll(slots)
+      for (const [i, slot] of slots.entries()) {
+        const unpriced = slot.feeAmount != null && slot.feeValueWei == null
+        for (const observer of observers) observer.reserved?.(slot.nonce, worst[i]!, unpriced)
+      }
       return durable()
     },
     /** A replacement or filler signed at an existing nonce, on disk before it is sent; it becomes the slot's current tx, and its call the slot's. */
     replace(tx: SignedTx): Promise<void> {
-      replaceTx(tx)
+      const worst = replaceTx(tx)
+      if (observers.length > 0) {
+        const unpriced = unpricedAt(tx.nonce)
+        for (const observer of observers) observer.reserved?.(tx.nonce, worst, unpriced)
+      }
       return durable()
     },
     /** The node refused these outright (never pooled): forget them, their nonces are free. */
     reject(nonces: number[]) {
-      dropSlots(nonces)
+      const dropped = dropSlots(nonces)
+      for (const nonce of dropped) for (const observer of observers) observer.released?.(nonce)
     },
     /** A tx at this nonce was sent again as signed. */
     resent(nonce: number, at = Date.now()) {
@@ -210,11 +260,72 @@ export function openJournal(path: string, owner: { chainId: number; address: Add
     },
     /** What became of a pending slot. */
     resolve(nonce: number, result: Omit<SlotResolution, 'nonce'>) {
-      resolveAll([{ nonce, ...result }])
+      const at = Date.now()
+      noteResolved(resolveAll([{ nonce, ...result }], at), at)
     },
     /** What became of several pending slots, in one commit (the txs one look at the chain found mined). */
     resolveAll(results: SlotResolution[]) {
-      if (results.length > 0) resolveAll(results)
+      if (results.length === 0) return
+      const at = Date.now()
+      noteResolved(resolveAll(results, at), at)
+    },
+    /** What mined txs cost the key (from their receipts), in one commit. */
+    setCosts(costs: ReadonlyArray<{ nonce: number; wei: bigint }>) {
+      if (costs.length === 0) return
+      setCosts(costs)
+      if (observers.length === 0) return
+      for (const { nonce, wei } of costs) {
+        const row = db.query<{ mined_at: number | null; unpriced: number }, [number]>('SELECT mined_at, (fee_amount IS NOT NULL AND fee_value_wei IS NULL) AS unpriced FROM slots WHERE nonce = ?').get(nonce)
+        for (const observer of observers) observer.spent?.(nonce, wei, row?.mined_at ?? Date.now(), row?.unpriced === 1)
+      }
+    },
+    /**
+     * Follows spending and earning from now on, after being handed what the journal holds:
+     * every pending slot's reservation (its txs' highest gas limit × fee cap), every cost of
+     * a tx seen mined since `since`, and every settled order's fee.
+     */
+    observe(observer: SpendObserver, since: number) {
+      if (observer.earned) {
+        for (const row of db
+          .query<{ pay_token: string; fee_amount: string; fee_value_wei: string | null }, []>(
+            "SELECT pay_token, fee_amount, fee_value_wei FROM slots WHERE status = 'settled' AND fee_amount IS NOT NULL AND pay_token IS NOT NULL",
+          )
+          .iterate()) {
+          observer.earned(row.pay_token as Address, BigInt(row.fee_amount), row.fee_value_wei === null ? null : BigInt(row.fee_value_wei))
+        }
+      }
+      const pendingRows = db
+        .query<{ nonce: number; raw: string; unpriced: number }, []>(
+          "SELECT slots.nonce AS nonce, txs.raw AS raw, (slots.fee_amount IS NOT NULL AND slots.fee_value_wei IS NULL) AS unpriced FROM slots JOIN txs ON txs.nonce = slots.nonce WHERE slots.status = 'pending'",
+        )
+        .all()
+      for (const row of pendingRows) {
+        const signed = parseEip1559(row.raw as Hex)
+        observer.reserved?.(row.nonce, signed.gas * signed.maxFeePerGas, row.unpriced === 1)
+      }
+      const spentRows = db
+        .query<{ nonce: number; spent_wei: string | null; mined_at: number; unpriced: number; raw: string | null }, [number]>(
+          `SELECT nonce, spent_wei, mined_at, (fee_amount IS NOT NULL AND fee_value_wei IS NULL) AS unpriced,
+             CASE WHEN spent_wei IS NULL THEN (SELECT raw FROM txs WHERE txs.hash = slots.tx_hash) END AS raw
+           FROM slots WHERE mined_at > ? AND status != 'foreign'`,
+        )
+        .all(since)
+      for (const row of spentRows) {
+        if (row.spent_wei !== null) observer.spent?.(row.nonce, BigInt(row.spent_wei), row.mined_at, row.unpriced === 1)
+        else if (row.raw !== null) {
+          // Mined, its receipt not read before the last stop: counted at its worst case until it is.
+          const signed = parseEip1559(row.raw as Hex)
+          observer.reserved?.(row.nonce, signed.gas * signed.maxFeePerGas, row.unpriced === 1)
+        }
+      }
+      observers.push(observer)
+    },
+    /** The mined slots whose cost is not known yet (their receipts not read), lowest nonce first. */
+    uncosted(limit = 256): Array<{ nonce: number; txHash: Hex }> {
+      return db
+        .query<{ nonce: number; tx_hash: string }, [number]>("SELECT nonce, tx_hash FROM slots WHERE spent_wei IS NULL AND mined_at IS NOT NULL AND status != 'foreign' ORDER BY nonce LIMIT ?")
+        .all(limit)
+        .map((row) => ({ nonce: row.nonce, txHash: row.tx_hash as Hex }))
     },
     /** Replaces the stored outcome (a revert reason found later). */
     setOutcome(nonce: number, outcome: string) {
@@ -290,12 +401,53 @@ export function openJournal(path: string, owner: { chainId: number; address: Add
       const row = db.query<TxRow, [string]>('SELECT * FROM txs WHERE hash = ?').get(hash.toLowerCase())
       return row ? txOf(row) : undefined
     },
-    cooldown(consumer: Address): Cooldown | undefined {
-      const row = db.query<{ consumer: string; until: number; tx_hash: string }, [string]>('SELECT * FROM cooldowns WHERE consumer = ?').get(consumer.toLowerCase())
-      return row ? { consumer: row.consumer as Address, until: row.until, txHash: row.tx_hash as Hex } : undefined
+    /** An order that passed simulation and reverted on chain, no settlement by another tx explaining it. */
+    addRevert(record: RevertRecord) {
+      db.query('INSERT INTO reverts (at, consumer, adapter, pay_token, tx_hash) VALUES (?, ?, ?, ?, ?)').run(
+        record.at,
+        record.consumer.toLowerCase(),
+        record.adapter?.toLowerCase() ?? null,
+        record.payToken?.toLowerCase() ?? null,
+        record.txHash,
+      )
     },
-    setCooldown(cooldown: Cooldown) {
-      db.query('INSERT OR REPLACE INTO cooldowns (consumer, until, tx_hash) VALUES (?, ?, ?)').run(cooldown.consumer.toLowerCase(), cooldown.until, cooldown.txHash)
+    /** The latest `limit` reverts of orders from this consumer, adapter or pay token since `since`, newest first. */
+    reverts(by: 'consumer' | 'adapter' | 'payToken', address: Address, since: number, limit: number): RevertRecord[] {
+      const column = by === 'payToken' ? 'pay_token' : by
+      return db
+        .query<{ at: number; consumer: string; adapter: string | null; pay_token: string | null; tx_hash: string }, [string, number, number]>(
+          `SELECT * FROM reverts WHERE ${column} = ? AND at > ? ORDER BY at DESC LIMIT ?`,
+        )
+        .all(address.toLowerCase(), since, limit)
+        .map((row) => ({ at: row.at, consumer: row.consumer as Address, adapter: row.adapter as Address | null, payToken: row.pay_token as Address | null, txHash: row.tx_hash as Hex }))
+    },
+    /**
+     * Deletes what is older than `before` (ms since epoch) and no longer needed: slots
+     * resolved before then (seen mined, or sent, before it), with their txs, and the reverts
+     * kept for cool-downs. Pending slots stay whatever their age. In commits of `perCommit`
+     * slots, yielding between them. Returns how many slots and reverts went.
+     */
+    async prune(before: number, perCommit = 5_000): Promise<{ slots: number; reverts: number }> {
+      let slots = 0
+      const pruneSome = db.transaction((limit: number): number => {
+        const nonces = db
+          .query<{ nonce: number }, [number, number]>("SELECT nonce FROM slots WHERE status != 'pending' AND COALESCE(mined_at, sent_at) < ? ORDER BY nonce LIMIT ?")
+          .all(before, limit)
+          .map((row) => row.nonce)
+        if (nonces.length === 0) return 0
+        const list = JSON.stringify(nonces)
+        db.query('DELETE FROM txs WHERE nonce IN (SELECT value FROM json_each(?))').run(list)
+        db.query('DELETE FROM slots WHERE nonce IN (SELECT value FROM json_each(?))').run(list)
+        return nonces.length
+      })
+      for (;;) {
+        const pruned = pruneSome(perCommit)
+        slots += pruned
+        if (pruned < perCommit) break
+        await new Promise((resolve) => setImmediate(resolve))
+      }
+      const reverts = db.query('DELETE FROM reverts WHERE at < ?').run(before).changes
+      return { slots, reverts }
     },
     /** Releases the process lock and closes the file. */
     close() {

@@ -1,20 +1,23 @@
 import type { Database } from 'bun:sqlite'
 
 /**
- * The journal's schema version, kept in SQLite's `user_version`: 2 since the signed tx is
- * the one record of its call and fees (2026-11-26). Journals written before carry 0 and
- * are upgraded (dropCopiedColumns.ts). A version that finds a higher number refuses the
- * file: a later schema read by an earlier version could be misread, and the key's
+ * The journal's schema version, kept in SQLite's `user_version`:
+ * - 0: each tx's call and fees copied beside its signed bytes (dropCopiedColumns.ts drops them);
+ * - 2: the signed tx the one record of its call and fees;
+ * - 3: each slot keeps what its order earned and its tx cost, and reverts are kept as
+ *   events (addEconomics.ts).
+ * A file at a lower number is upgraded step by step at open. A relayer that finds a higher
+ * number refuses the file: a schema it does not know could be misread, and the key's
  * pending txs with it.
  */
-export const journalVersion = 2
+export const journalVersion = 3
 
 /** A journal written by a later version, whose schema this one cannot be sure to read. */
 export class JournalVersionError extends Error {
   override name = 'JournalVersionError'
 }
 
-/** The version the file says it was written at (0 when none: a new file, or one from before 2026-11-26). */
+/** The version the file says it was written at (0 when none: a new file, or one written at version 0). */
 function storedJournalVersion(db: Database): number {
   return db.query<{ user_version: number }, []>('PRAGMA user_version').get()?.user_version ?? 0
 }

@@ -19,7 +19,11 @@ CREATE TABLE IF NOT EXISTS slots (
   block_number INTEGER,
   outcome TEXT,
   answer TEXT,
-  sent_at INTEGER NOT NULL
+  sent_at INTEGER NOT NULL,
+  fee_amount TEXT,
+  fee_value_wei TEXT,
+  spent_wei TEXT,
+  mined_at INTEGER
 );
 CREATE INDEX IF NOT EXISTS slots_by_order ON slots (order_hash);
 CREATE INDEX IF NOT EXISTS slots_by_status ON slots (status);
@@ -31,7 +35,15 @@ CREATE TABLE IF NOT EXISTS txs (
   signed_at INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS txs_by_nonce ON txs (nonce);
-CREATE TABLE IF NOT EXISTS cooldowns (consumer TEXT PRIMARY KEY, until INTEGER NOT NULL, tx_hash TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS reverts (at INTEGER NOT NULL, consumer TEXT NOT NULL, adapter TEXT, pay_token TEXT, tx_hash TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS reverts_by_consumer ON reverts (consumer, at);
+CREATE INDEX IF NOT EXISTS reverts_by_adapter ON reverts (adapter, at);
+CREATE INDEX IF NOT EXISTS reverts_by_pay_token ON reverts (pay_token, at);
+`
+
+/** Indexes on columns an upgrade may have to add first (created after the upgrades run). */
+export const laterIndexes = `
+CREATE INDEX IF NOT EXISTS slots_by_mined_at ON slots (mined_at);
 `
 
 // A slot with its current tx's raw, from which its call (to, data, gas) is read. A
@@ -50,6 +62,10 @@ export type SlotRow = {
   outcome: string | null
   answer: string | null
   sent_at: number
+  fee_amount: string | null
+  fee_value_wei: string | null
+  spent_wei: string | null
+  mined_at: number | null
   /** The raw of the slot's tx (`tx_hash`): the slot's call is the one it signs. */
   raw: string | null
 }
@@ -77,6 +93,10 @@ export const slotOf = (row: SlotRow): JournalSlot => {
     outcome: row.outcome,
     answer: row.answer,
     sentAt: row.sent_at,
+    feeAmount: row.fee_amount === null ? null : BigInt(row.fee_amount),
+    feeValueWei: row.fee_value_wei === null ? null : BigInt(row.fee_value_wei),
+    spentWei: row.spent_wei === null ? null : BigInt(row.spent_wei),
+    minedAt: row.mined_at,
   }
 }
 export const txOf = (row: TxRow): JournalTx => {

@@ -35,6 +35,14 @@ export type JournalSlot = {
   answer: string | null
   /** When a tx was last sent for this nonce (ms since epoch). */
   sentAt: number
+  /** The order's fee in base units of its pay token (null for a filler, or a slot journaled before fees were kept). */
+  feeAmount: bigint | null
+  /** What the fee was worth in wei when the tx was signed; null when the token could not be valued (or for a filler). */
+  feeValueWei: bigint | null
+  /** Wei the mined tx cost the key (gas used × effective gas price, the L1 component included on Arbitrum); null until known. */
+  spentWei: bigint | null
+  /** When the relayer saw the nonce's tx mined (ms since epoch); null until then. */
+  minedAt: number | null
 }
 
 /** One signed transaction: the first at a nonce, a replacement, or a filler. */
@@ -52,11 +60,24 @@ export type JournalTx = {
 /** A signed transaction as written: its fees and call are in `raw`. */
 export type SignedTx = Omit<JournalTx, 'maxFeePerGas' | 'maxPriorityFeePerGas'>
 
-/** What became of a pending slot: its final status, and the tx, block and outcome that say so. */
-export type SlotResolution = { nonce: number; status: Exclude<SlotStatus, 'pending'>; txHash?: Hex; blockNumber?: bigint; outcome?: string }
+/** What became of a pending slot: its final status, the tx, block and outcome that say so, and what the tx cost when known. */
+export type SlotResolution = { nonce: number; status: Exclude<SlotStatus, 'pending'>; txHash?: Hex; blockNumber?: bigint; outcome?: string; spentWei?: bigint }
 
 /** A slot about to be broadcast, with its first signed tx (which holds its call). */
-export type NewSlot = Omit<JournalSlot, 'to' | 'data' | 'gas' | 'status' | 'blockNumber' | 'outcome' | 'answer' | 'txHash' | 'sentAt'> & { tx: SignedTx }
+export type NewSlot = Omit<JournalSlot, 'to' | 'data' | 'gas' | 'status' | 'blockNumber' | 'outcome' | 'answer' | 'txHash' | 'sentAt' | 'spentWei' | 'minedAt' | 'feeAmount' | 'feeValueWei'> &
+  Partial<Pick<JournalSlot, 'feeAmount' | 'feeValueWei'>> & { tx: SignedTx }
 
-/** A consumer refused until `until` because its order passed simulation and reverted on chain in `txHash`. */
-export type Cooldown = { consumer: Address; until: number; txHash: Hex }
+/** An order that passed simulation and reverted on chain, no other tx's settlement explaining it. */
+export type RevertRecord = { at: number; consumer: Address; adapter: Address | null; payToken: Address | null; txHash: Hex }
+
+/** What the gas key's nonces hold, cost and earn, as the spend ledger and the books follow them (see Journal.observe). */
+export type SpendObserver = {
+  /** A tx was signed at `nonce`; it may cost up to `worstWei`. */
+  reserved?(nonce: number, worstWei: bigint, unpriced: boolean): void
+  /** The nonce's mined tx cost `wei`, seen mined at `at`. */
+  spent?(nonce: number, wei: bigint, at: number, unpriced: boolean): void
+  /** The nonce's slot was dropped (never pooled) or taken by a tx this journal did not sign. */
+  released?(nonce: number): void
+  /** An order settled, earning `feeAmount` of `payToken`, worth `feeValueWei` when it was signed (null: no value). */
+  earned?(payToken: Address, feeAmount: bigint, feeValueWei: bigint | null): void
+}

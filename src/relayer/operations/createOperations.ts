@@ -5,6 +5,7 @@ import { type Logger, silentLogger } from '../../shared/index.ts'
 import type { RelayerStatus } from '../../wire/index.ts'
 import type { SharedStateView } from '../replicas/index.ts'
 import type { RelayerConfig } from '../config.ts'
+import type { EconomicsSummary } from '../economics/index.ts'
 import { createBalanceWatch } from '../edge/balanceWatch.ts'
 import type { AccessLogVariables } from '../http/accessLog.ts'
 import { createKeyState } from './keyState.ts'
@@ -23,6 +24,17 @@ export type RelayerOperationsOptions = {
   client: () => PublicClient
   /** Orders being settled now. */
   inflight: () => number
+}
+
+/** What the relayer's economics plug in once they exist (docs/economics.md). */
+export type EconomicsHooks = {
+  /** The books and the hour's spending, with the runway at `balanceWei`. */
+  summary(balanceWei: bigint | undefined): EconomicsSummary
+  /** The price per gas an order would pay now, when known. */
+  gasPriceWei(): bigint | undefined
+  maxFeePerGasWei: bigint | undefined
+  /** Readiness: why new orders are refused for money (spending cap, gas price over the cap), else undefined. */
+  check(): Promise<string | undefined>
 }
 
 /** What the relayer journal plugs in once it exists (see docs/operations.md). */
@@ -46,6 +58,7 @@ export function createRelayerOperations(options: RelayerOperationsOptions) {
   const key = createKeyState(options.client, address)
   let journal: JournalHooks | undefined
   let replicas: ReplicasSource | undefined
+  let economics: EconomicsHooks | undefined
   // Until the journal reports them: the node's pending minus mined nonce of the key.
   const nodePending = () => {
     const nonces = key.nonces()
@@ -56,6 +69,7 @@ export function createRelayerOperations(options: RelayerOperationsOptions) {
     gasFloorWei: floor,
     pendingTransactions: () => (journal ? journal.pendingTransactions() : nodePending()),
     nonceGap: () => journal?.nonceGap(),
+    money: () => economics?.summary(key.balance()),
   })
 
   let chainIdRead: { at: number; result: Promise<number> } | undefined
@@ -115,6 +129,7 @@ export function createRelayerOperations(options: RelayerOperationsOptions) {
       nonceGap: gap ?? null,
       nonces: key.nonces() ?? null,
       ...(replicas ? { sharedState: sharedStateOf(replicas.state.view) } : {}),
+      economics: economics ? statusEconomics(economics, key.balance()) : null,
     }
     c.header('Cache-Control', 'no-store')
     return c.json(status)
@@ -145,6 +160,11 @@ export function createRelayerOperations(options: RelayerOperationsOptions) {
       sharedStateMetrics.use(source)
       readiness.add({ name: 'shared-state', check: async () => (source.state.whole ? undefined : source.state.view.reason) })
     },
+    /** Plugs the economics' readiness check, status and gauges in (called once by createRelayer). */
+    useEconomics(hooks: EconomicsHooks) {
+      economics = hooks
+      readiness.add({ name: 'spending', check: hooks.check })
+    },
     /** Plugs the journal's readiness check and gauges in (called once by createRelayer). */
     useJournal(hooks: JournalHooks) {
       journal = hooks
@@ -173,5 +193,27 @@ function sharedStateOf(view: SharedStateView): NonNullable<RelayerStatus['shared
     state: view.state,
     ...(view.reason === undefined ? {} : { reason: view.reason }),
     ...(view.since === undefined ? {} : { since: new Date(view.since).toISOString() }),
+  }
+}
+
+/** The economics as GET /status shows them (wei as decimal strings). */
+function statusEconomics(hooks: EconomicsHooks, balanceWei: bigint | undefined): RelayerStatus['economics'] {
+  const summary = hooks.summary(balanceWei)
+  const price = hooks.gasPriceWei()
+  return {
+    tokens: summary.tokens.map((each) => ({ token: each.token, feesEarned: String(each.feesEarned), feesEarnedWei: String(each.feesEarnedWei), orders: each.orders, unvaluedOrders: each.unvaluedOrders })),
+    feesEarnedWei: String(summary.feesEarnedWei),
+    gasSpentWei: String(summary.gasSpentWei),
+    netWei: String(summary.netWei),
+    lastHour: {
+      spentWei: String(summary.lastHour.spentWei),
+      reservedWei: String(summary.lastHour.reservedWei),
+      capWei: summary.lastHour.capWei === undefined ? null : String(summary.lastHour.capWei),
+      unpricedSpentWei: String(summary.lastHour.unpricedSpentWei),
+      unpricedBudgetWei: String(summary.lastHour.unpricedBudgetWei),
+    },
+    runwayHours: summary.runwayHours ?? null,
+    gasPriceWei: price === undefined ? null : String(price),
+    maxFeePerGasWei: hooks.maxFeePerGasWei === undefined ? null : String(hooks.maxFeePerGasWei),
   }
 }

@@ -53,11 +53,14 @@ export function encodeSimulateCall(target: Address, calls: readonly SimulateCall
   return bytesToHex(bytes)
 }
 
-/** What one call did: passed, or reverted with this data ('0x' when empty or out of gas); undefined when it could not run. */
-export type SimulateResult = { ok: true } | { ok: false; data: Hex } | undefined
+/**
+ * What one call did: passed, or reverted with this data ('0x' when empty or out of gas), and the
+ * gas it took (the CALL's own cost included); undefined when it could not run.
+ */
+export type SimulateResult = { ok: true; gasUsed: bigint } | { ok: false; data: Hex; gasUsed: bigint } | undefined
 
 /**
- * The `bytes[]` that `simulate` returns, each element `abi.encode(bool ok, bytes out)`
+ * The `bytes[]` that `simulate` returns, each element `abi.encode(bool ok, uint256 gasUsed, bytes out)`
  * read as a result (undefined for an element too short or malformed: its order is then
  * simulated on its own). Throws when the whole is not a `bytes[]`.
  */
@@ -78,15 +81,18 @@ export function decodeSimulateResults(returned: Hex): SimulateResult[] {
   return results
 }
 
-/** `abi.encode(bool, bytes)`; undefined when it is not one (as viem's decoder would refuse it). */
+/** `abi.encode(bool, uint256, bytes)`; undefined when it is not one (as viem's decoder would refuse it). */
 function decodeResult(packed: Uint8Array): SimulateResult {
-  if (packed.length < 2 * word) return undefined
+  if (packed.length < 3 * word) return undefined
   const ok = readSize(packed, 0)
-  const offset = readSize(packed, word)
-  if ((ok !== 0 && ok !== 1) || offset === undefined) return undefined
+  const gasUsed = readSize(packed, word)
+  const offset = readSize(packed, 2 * word)
+  if ((ok !== 0 && ok !== 1) || gasUsed === undefined || offset === undefined) return undefined
   const length = readSize(packed, offset)
   if (length === undefined || offset + word + length > packed.length) return undefined
-  return ok === 1 ? { ok: true } : { ok: false, data: bytesToHex(packed.subarray(offset + word, offset + word + length)) }
+  return ok === 1
+    ? { ok: true, gasUsed: BigInt(gasUsed) }
+    : { ok: false, data: bytesToHex(packed.subarray(offset + word, offset + word + length)), gasUsed: BigInt(gasUsed) }
 }
 
 /** A word read as a size (offset, length, count, bool): undefined when it is out of the data or over 2^32. */

@@ -41,3 +41,14 @@ export function executionGas(data: Hex, gas: bigint): bigint | undefined {
   if (gas < minimumOf(bytes)) return undefined
   return gas - intrinsicCost(bytes)
 }
+
+/**
+ * The gas a transaction carrying `data` uses when its execution takes `execution`: the
+ * intrinsic cost plus the execution, or the calldata floor (EIP-7623) when that is higher.
+ */
+export function transactionGas(data: Hex, execution: bigint): bigint {
+  const bytes = calldataBytes(data)
+  const used = intrinsicCost(bytes) + execution
+  const floor = minimumOf(bytes)
+  return used > floor ? used : floor
+}

@@ -1,5 +1,5 @@
 import { type Hex, size } from 'viem'
-import { decodeRevert, encodeBrokerCall, errorAbis, extractRevertData, isRevertError } from '../../chain/index.ts'
+import { decodeRevert, errorAbis, extractRevertData, isRevertError } from '../../chain/index.ts'
 import type { Order, RelayRequest } from '../../wire/index.ts'
 import type { RelayerContext } from '../context.ts'
 import { RelayError } from '../errors.ts'
@@ -9,7 +9,8 @@ import { whyAuthorizationUsed } from './findSettlement.ts'
 import { describeExpectedPayment, expectedPayment } from './expectedPayment.ts'
 import { isUsedReason, usedAuthorizationError } from './settledAnswers.ts'
 
-export type SimulatedOrder = { data: Hex; gas: bigint }
+/** A call that passed simulation: its calldata, the gas limit its tx carries, and the execution gas it took (undefined when the node could not tell). */
+export type SimulatedOrder = { data: Hex; gas: bigint; executionGasUsed: bigint | undefined }
 
 /**
  * Step 5: one `eth_call` of `broker(...)` against the `pending` block (the state the
@@ -23,36 +24,33 @@ export type SimulatedOrder = { data: Hex; gas: bigint }
  * least the calldata floor) gets its own `eth_estimateGas` and is simulated again at
  * that limit, never broadcast with a limit the node would refuse to mine. The revert
  * is decoded against every ABI the call can reach (broker, adapters, token, OpenZeppelin).
+ * A call that passes says the gas its execution took, which the economics price
+ * (steps/checkPaysForItself.ts).
  * @throws RelayError WOULD_REVERT, AUTH_EXPIRED (token says expired), INSUFFICIENT_RELAYER_GAS, UPSTREAM_RPC
  */
-export async function simulate(context: RelayerContext, request: RelayRequest, orderHash: Hex): Promise<SimulatedOrder> {
+export async function simulate(context: RelayerContext, request: RelayRequest, orderHash: Hex, data: Hex, fees: Fees): Promise<SimulatedOrder> {
   const { config, submitter, gasLimits } = context
-  const data = encodeBrokerCall(request)
   const call = { account: submitter.address, to: config.broker, data }
   const adapter = request.order.adapter as Hex
+  // The fee fields the tx will carry, without the base fee the economics read beside them.
+  const txFees = { maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: fees.maxPriorityFeePerGas }
 
-  let fees: Fees
-  try {
-    fees = await submitter.currentFees()
-  } catch (error) {
-    throw upstream('while reading the gas price', error)
-  }
   const key = { adapter, payToken: request.order.payToken as Hex }
   const cached = await orRevert(context, request, orderHash, 'estimating gas', () => gasLimits.get(key, call))
-  const first = await context.simulator.call(data, cached, fees)
-  if (first === undefined) return { data, gas: cached }
-  if (isTransportError(first)) throw upstream('during simulation', first)
-  if (cannotPay(first)) throw cannotPayError(first)
-  const revert = extractRevertData(first)
+  const first = await context.simulator.call(data, cached, txFees)
+  if (first.passed) return { data, gas: cached, executionGasUsed: first.gasUsed }
+  if (isTransportError(first.error)) throw upstream('during simulation', first.error)
+  if (cannotPay(first.error)) throw cannotPayError(first.error)
+  const revert = extractRevertData(first.error)
   if (revert && size(revert) >= 4) throw await revertToRelayError(context, decodeRevert(revert, errorAbis).text, orderHash, request.order)
 
   // Out of gas, an empty revert, or a limit under the calldata cost: find this order's own limit.
   const own = await orRevert(context, request, orderHash, 'estimating gas', () => gasLimits.estimate(call))
-  const second = await context.simulator.callAlone(data, own, fees)
-  if (second === undefined) return { data, gas: own }
-  if (cannotPay(second)) throw cannotPayError(second)
-  if (isRevertError(second)) throw await revertToRelayError(context, decodeRevert(extractRevertData(second), errorAbis).text, orderHash, request.order)
-  throw upstream('during simulation', second)
+  const second = await context.simulator.callAlone(data, own, txFees)
+  if (second.passed) return { data, gas: own, executionGasUsed: second.gasUsed }
+  if (cannotPay(second.error)) throw cannotPayError(second.error)
+  if (isRevertError(second.error)) throw await revertToRelayError(context, decodeRevert(extractRevertData(second.error), errorAbis).text, orderHash, request.order)
+  throw upstream('during simulation', second.error)
 }
 
 const cannotPayError = (cause: unknown) =>

@@ -2,14 +2,21 @@ import type { Address, Hex, LocalAccount, PublicClient } from 'viem'
 import type { Logger } from '../../shared/index.ts'
 import { keccak256 } from '../../wire/index.ts'
 import { RelayError } from '../errors.ts'
+import type { OrderTerms, Verdict } from '../economics/index.ts'
 import type { Journal, NewSlot } from '../journal/index.ts'
-import type { createFeeCache } from './feeCache.ts'
+import type { createFeeCache, FeeQuote } from './feeCache.ts'
 import { nodeSays } from '../rpcErrors.ts'
 import { type SendOutcome, sendRaw, sendRawBatch } from './sendRaw.ts'
 import type { TxSigner } from './txSigner.ts'
 
-/** A call to send from the gas key, and the order it settles (none for a filler). */
-export type SendRequest = { to: Address; data: Hex; gas: bigint; orderHash?: Hex; consumer?: Address; adapter?: Address; payToken?: Address }
+/**
+ * A call to send from the gas key, and the order it settles (none for a filler). `terms`:
+ * what the order pays and takes, judged again at the fees its tx is signed with.
+ */
+export type SendRequest = { to: Address; data: Hex; gas: bigint; orderHash?: Hex; consumer?: Address; adapter?: Address; payToken?: Address; terms?: OrderTerms }
+
+/** Whether an order pays for itself at `fees`, given what the batch's earlier orders already hold (see economics/judgeOrder.ts). */
+export type Judge = (terms: OrderTerms, fees: FeeQuote, alsoReservedWei: bigint) => Verdict | RelayError
 /** The nonce and hash of a tx the node accepted, or may have (`unanswered`: see sendRaw.ts). */
 export type Sent = { nonce: number; hash: Hex; unanswered?: boolean }
 
@@ -54,6 +61,8 @@ export function createBatchSender(options: {
   onBroadcast: () => void
   /** Signs with the gas key (a thread of its own, see txSigner.ts). */
   signer: TxSigner
+  /** Judges each order with `terms` at the batch's fees before it is signed; one that does not pay at them is answered, never signed. */
+  judge?: Judge
 }) {
   const { client, account, chainId, journal, fees, logger } = options
   const queue: Queued[] = []
@@ -75,18 +84,34 @@ export function createBatchSender(options: {
    * and writes it to the journal, durably. Undefined when it could not (its orders are
    * answered): nothing of it is kept or sent.
    */
-  async function prepare(batch: Queued[], base?: number): Promise<Prepared | undefined> {
-    let fee: Awaited<ReturnType<typeof fees.current>>
+  async function prepare(queued: Queued[], base?: number): Promise<Prepared | undefined> {
+    let quote: FeeQuote
     try {
-      fee = await fees.current()
+      quote = await fees.current()
       base ??= await nonceBase()
     } catch (error) {
       next = undefined
-      for (const item of batch) {
+      for (const item of queued) {
         item.reject(new RelayError('UPSTREAM_RPC', "the relayer's RPC failed before broadcast (reading gas price or nonce); retry or try another relayer", { cause: error }))
       }
       return undefined
     }
+    const fee = { maxFeePerGas: quote.maxFeePerGas, maxPriorityFeePerGas: quote.maxPriorityFeePerGas }
+    // Every order judged at the fees its tx carries: one that does not pay for itself at them is answered, never signed.
+    const batch: Queued[] = []
+    const verdicts: Array<Verdict | undefined> = []
+    let held = 0n
+    for (const item of queued) {
+      const verdict = item.request.terms && options.judge ? options.judge(item.request.terms, quote, held) : undefined
+      if (verdict instanceof RelayError) {
+        item.reject(verdict)
+        continue
+      }
+      if (verdict) held += verdict.worstWei
+      batch.push(item)
+      verdicts.push(verdict)
+    }
+    if (batch.length === 0) return undefined
     const first = base
     const now = Date.now()
     let entries: Entry[]
@@ -101,13 +126,15 @@ export function createBatchSender(options: {
       for (const item of batch) item.reject(error)
       return undefined
     }
-    const slots: NewSlot[] = entries.map(({ item, nonce, raw, hash }) => ({
+    const slots: NewSlot[] = entries.map(({ item, nonce, raw, hash }, i) => ({
       nonce,
       orderHash: (item.request.orderHash?.toLowerCase() as Hex | undefined) ?? null,
       consumer: item.request.consumer ?? null,
       adapter: item.request.adapter ?? null,
       payToken: item.request.payToken ?? null,
-      tx: { hash, nonce, raw, ...fee, kind: 'order', signedAt: now },
+      feeAmount: verdicts[i]?.feeAmount ?? null,
+      feeValueWei: verdicts[i]?.feeValueWei ?? null,
+      tx: { hash, nonce, raw, kind: 'order', signedAt: now },
     }))
     try {
       await journal.record(slots)

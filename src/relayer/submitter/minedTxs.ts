@@ -9,7 +9,7 @@ export type MinedLog = { address: Hex; topics: readonly Hex[]; data: Hex }
  * carries the logs of the contracts it called, not its gas; a revert, or any tx read from
  * its receipt, carries its gas too.
  */
-export type MinedReceipt = { transactionHash: Hex; blockNumber: bigint; logs: readonly MinedLog[] } & (
+export type MinedReceipt = { transactionHash: Hex; blockNumber: bigint; logs: readonly MinedLog[]; /** Wei per gas paid, when read from the receipt. */ effectiveGasPrice?: bigint } & (
   | { status: 'success'; gasUsed?: bigint }
   | { status: 'reverted'; gasUsed: bigint }
 )
@@ -56,7 +56,7 @@ export function withLogs(block: BlockTxs, logs: readonly RpcLog[] | undefined): 
 /** A receipt as the node sent it, as the watcher keeps it. */
 export function minedReceipt(raw: RpcTransactionReceipt): MinedReceipt {
   const receipt = formatTransactionReceipt(raw)
-  const common = { transactionHash: receipt.transactionHash, blockNumber: receipt.blockNumber, logs: receipt.logs, gasUsed: receipt.gasUsed }
+  const common = { transactionHash: receipt.transactionHash, blockNumber: receipt.blockNumber, logs: receipt.logs, gasUsed: receipt.gasUsed, effectiveGasPrice: receipt.effectiveGasPrice }
   return receipt.status === 'success' ? { ...common, status: 'success' } : { ...common, status: 'reverted' }
 }
 
@@ -66,8 +66,7 @@ export function minedReceipt(raw: RpcTransactionReceipt): MinedReceipt {
  * slot's `to` and adapter) prove those txs succeeded: a reverted tx leaves no log. Only a tx
  * with no such log (a revert, a filler, a call that logged nowhere it was expected to) is
  * asked for its receipt. A block of 256 settlements thus costs the node its tx hashes and
- * their logs, not 256 receipts: on anvil ~1 ms + ~10 ms against ~55 ms
- * (docs/benchmarks-history.md, the ninth pass). A tx whose receipt the node does not give is left out: its slot
+ * their logs, not 256 receipts: on anvil ~1 ms + ~10 ms against ~55 ms. A tx whose receipt the node does not give is left out: its slot
  * stays pending, and the nonce keeper looks it up by hash (nonceKeeper.ts).
  *
  * @example

@@ -2,14 +2,19 @@ import type { Hex, LocalAccount, PublicClient } from 'viem'
 import type { Logger } from '../../shared/index.ts'
 import { keccak256 } from '../../wire/index.ts'
 import type { Journal, JournalSlot, JournalTx } from '../journal/index.ts'
-import type { createFeeCache } from './feeCache.ts'
-import { bumped } from './fees.ts'
+import type { createFeeCache, Fees } from './feeCache.ts'
+import { bumpedWithin } from './fees.ts'
 import type { ReceiptWatcher } from './receiptWatcher.ts'
 import { sendRaw } from './sendRaw.ts'
 import type { TxSigner } from './txSigner.ts'
 
-/** Why a slot's order can no longer settle (its call would revert now), or undefined. */
-export type WouldRevert = (slot: JournalSlot) => Promise<string | undefined>
+/**
+ * Why a slot's order should not be sent again at `fees`: its call would revert now
+ * (`reverts`: the decoded reason), or it would not pay for itself at that price
+ * (`loses`: why). Its nonce is then filled. Undefined: send it.
+ */
+export type WouldRevert = (slot: JournalSlot, fees: Fees) => Promise<{ reverts: string } | { loses: string } | undefined>
+type Reason = NonNullable<Awaited<ReturnType<WouldRevert>>>
 
 /** Pending slots looked at per round. */
 const slotsPerRound = 32
@@ -29,6 +34,10 @@ const slotsPerRound = 32
  *   replaced sooner when the node has mined no block for ten times as long as the key's
  *   txs usually wait (at least `reviveAfterMs`): a node that stopped mining with a ready
  *   tx in its pool (anvil's automine, see `stalled`).
+ * Before an order's tx is sent again or replaced, the order is simulated again and judged
+ * at the fees it would then pay (`wouldRevert`): one that would revert, or would not
+ * pay for itself, has its nonce filled instead. No replacement or filler is signed over
+ * the fee cap (RELAYER_MAX_FEE_PER_GAS_WEI): a tx that cannot be replaced under it waits.
  * Every replacement and filler is written to the journal before it is sent.
  */
 export function createNonceKeeper(options: {
@@ -51,25 +60,51 @@ export function createNonceKeeper(options: {
   // before it is replaced (each replacement restarts the count, so fees rise slowly).
   const stuckAfterMs = options.stuckAfterMs ?? Math.max(10_000, 5 * options.reviveAfterMs)
 
-  async function sign(slot: JournalSlot, current: JournalTx, call: { to: Hex; data: Hex; gas: bigint }, kind: JournalTx['kind']): Promise<JournalTx> {
-    const fees = bumped(current, await options.fees.fresh())
-    const [raw] = (await options.signer.signAll([{ type: 'eip1559', chainId, nonce: slot.nonce, ...call, ...fees }])) as [Hex]
+  /** Fees for a replacement of `current`: +12.5 % at least, under the cap; undefined when the cap leaves no room (the tx waits). */
+  async function replacementFees(current: JournalTx): Promise<Fees | undefined> {
+    const fresh = await options.fees.fresh()
+    return bumpedWithin(current, fresh, options.fees.cap)
+  }
+
+  async function sign(slot: JournalSlot, fees: Fees, call: { to: Hex; data: Hex; gas: bigint }, kind: JournalTx['kind']): Promise<JournalTx> {
+    const [raw] = (await options.signer.signAll([{ type: 'eip1559', chainId, nonce: slot.nonce, ...call, maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: fees.maxPriorityFeePerGas }])) as [Hex]
     const tx: JournalTx = { hash: keccak256(raw), nonce: slot.nonce, raw, ...fees, kind, signedAt: Date.now() }
     await journal.replace(tx)
     await sendRaw(client, raw, tx.hash)
     return tx
   }
 
+  /** Said once per tx: it cannot be replaced under the fee cap, so it waits. */
+  const capped = new Set<Hex>()
+  function waitUnderCap(slot: JournalSlot, current: JournalTx, why: string) {
+    journal.resent(slot.nonce)
+    if (capped.has(current.hash)) return
+    capped.add(current.hash)
+    if (capped.size > 1_000) capped.delete(capped.values().next().value!)
+    logger.warn(`tx ${current.hash} ${why}, but a replacement would pass RELAYER_MAX_FEE_PER_GAS_WEI (${options.fees.cap} wei); it waits for the base fee to fall`)
+  }
+
   async function replace(slot: JournalSlot, current: JournalTx, why: string) {
+    const fees = await replacementFees(current)
+    if (!fees) return waitUnderCap(slot, current, why)
+    if (current.kind !== 'filler' && slot.orderHash) {
+      // Never bump into a foreseeable loss: the order simulated again, and judged at the new fees.
+      const reason = await options.wouldRevert(slot, fees)
+      if (reason) return fill(slot, current, reason, why)
+    }
     const kind = current.kind === 'filler' ? 'filler' : 'replacement'
-    const tx = await sign(slot, current, { to: slot.to, data: slot.data, gas: slot.gas }, kind)
+    const tx = await sign(slot, fees, { to: slot.to, data: slot.data, gas: slot.gas }, kind)
     logger.warn(`tx ${current.hash} ${why}; replaced it by tx ${tx.hash} at a higher fee`)
   }
 
-  async function fill(slot: JournalSlot, current: JournalTx, reason: string) {
-    journal.setOutcome(slot.nonce, JSON.stringify({ message: `would revert: ${reason}; its tx ${current.hash} was dropped by the node before it was mined and its nonce was filled; build a new order with a fresh nonce` }))
-    const tx = await sign(slot, current, { to: account.address, data: '0x', gas: 21_000n }, 'filler')
-    logger.warn(`tx ${current.hash} was dropped by the node and its order can no longer settle (${reason}); filled nonce ${slot.nonce} with a 0-value transfer, tx ${tx.hash}`)
+  async function fill(slot: JournalSlot, current: JournalTx, reason: Reason, what = 'was dropped by the node') {
+    const why = 'reverts' in reason ? `its order can no longer settle (${reason.reverts})` : `its order would not pay for itself (${reason.loses})`
+    const fees = await replacementFees(current)
+    if (!fees) return waitUnderCap(slot, current, `${what} and ${why}`)
+    const outcome = 'reverts' in reason ? `would revert: ${reason.reverts}` : `not settled: ${reason.loses}`
+    journal.setOutcome(slot.nonce, JSON.stringify({ message: `${outcome}; its tx ${current.hash} ${what} before it was mined and its nonce was filled; build a new order with a fresh nonce` }))
+    const tx = await sign(slot, fees, { to: account.address, data: '0x', gas: 21_000n }, 'filler')
+    logger.warn(`tx ${current.hash} ${what} and ${why}; filled nonce ${slot.nonce} with a 0-value transfer, tx ${tx.hash}`)
   }
 
   /**
@@ -119,7 +154,8 @@ export function createNonceKeeper(options: {
       return
     }
     if (current.kind !== 'filler' && slot.orderHash) {
-      const reason = await options.wouldRevert(slot)
+      // Sent again as signed: judged at its own fees.
+      const reason = await options.wouldRevert(slot, current)
       if (reason) return fill(slot, current, reason)
     }
     const outcome = await sendRaw(client, current.raw, current.hash)
@@ -145,7 +181,10 @@ export function createNonceKeeper(options: {
       const current = slot && journal.tx(slot.txHash)
       if (!slot || !current) return
       journal.setOutcome(nonce, JSON.stringify({ message }))
-      const tx = await sign(slot, current, { to: account.address, data: '0x', gas: 21_000n }, 'filler')
+      // The refused tx is in no pool: the filler needs no bump over it, only the cap.
+      const fresh = await options.fees.fresh()
+      const fees = bumpedWithin(current, fresh, options.fees.cap) ?? { maxFeePerGas: fresh.maxFeePerGas, maxPriorityFeePerGas: fresh.maxPriorityFeePerGas }
+      const tx = await sign(slot, fees, { to: account.address, data: '0x', gas: 21_000n }, 'filler')
       logger.warn(`tx ${current.hash} (nonce ${nonce}) was refused by the node (${why}) while later txs of its batch were accepted; filled its nonce with a 0-value transfer, tx ${tx.hash}`)
     },
     /** One round; RPC failures end it early (the next round tries again). */

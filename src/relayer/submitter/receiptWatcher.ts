@@ -27,10 +27,8 @@ function isUnsupported(error: unknown): boolean {
  */
 const mostBlocksPerLook = 64
 
-/** Successes (proven by their logs) whose receipts the gas counters still wait for; the oldest are dropped past this. */
-const mostUncounted = 10_000
-/** Reads of one success's receipt for the gas counters before it is given up (a tx a reorg took out has none). */
-const gasReadTries = 20
+/** Receipts read per look for the costs of mined txs not costed yet. */
+const costsPerLook = 256
 
 /**
  * One watcher for every pending tx of the gas key: each look asks for the block
@@ -45,8 +43,10 @@ const gasReadTries = 20
  * its slot is resolved. A tx from the key that the journal does not know takes a
  * nonce the journal holds: the nonce keeper finds it (nonceKeeper.ts).
  *
- * With `gasReceipts` (the gas counters are on), the receipts of the successes are
- * read after their waiters are woken, so the metrics' RPC observer counts their gas.
+ * What each mined tx cost the key (gas used × effective gas price: on Arbitrum-family chains
+ * the receipt's gas includes the L1 component) goes into the journal: a revert's or a
+ * filler's at once (its receipt is read anyway), a success's from its receipt, read after
+ * its waiters are woken (the metrics' RPC observer counts its gas too).
  */
 export function createReceiptWatcher(options: {
   client: PublicClient
@@ -57,15 +57,12 @@ export function createReceiptWatcher(options: {
   describe: DescribeOutcome
   /** Where the pace of blocks is kept (default: a new one). */
   pace?: BlockPace
-  /** Read the receipts of successes too, after the look, for the gas counters (default false). */
-  gasReceipts?: boolean
 }) {
   const { client, journal, logger } = options
   const batchClient = options.batchClient ?? client
   // Each waiter is handed its slot as the journal holds it once resolved (undefined: it reads it itself).
   const waiters = new Map<number, Set<(slot?: JournalSlot) => void>>()
   const pace = options.pace ?? createBlockPace()
-  const uncounted: Array<{ hash: Hex; tries: number }> = []
   let lastSeen: bigint | undefined
   let blockLooks = true
   // Batched looks that failed in a row while a single call worked; NaN once batching is off.
@@ -100,12 +97,14 @@ export function createReceiptWatcher(options: {
         logger.warn(`could not describe tx ${receipt.transactionHash}: ${(error as Error).message}`)
       }
     }
+    const spent = receipt.gasUsed !== undefined && receipt.effectiveGasPrice !== undefined ? receipt.gasUsed * receipt.effectiveGasPrice : undefined
     return {
       nonce: tx.nonce,
       status: filler ? 'filled' : receipt.status === 'success' ? 'settled' : 'reverted',
       txHash: receipt.transactionHash,
       blockNumber: receipt.blockNumber,
       ...(outcome === undefined ? {} : { outcome }),
+      ...(spent === undefined ? {} : { spentWei: spent }),
     }
   }
 
@@ -122,28 +121,30 @@ export function createReceiptWatcher(options: {
     const waited = results.filter(({ nonce }) => waiters.has(nonce)).map(({ nonce }) => nonce)
     const resolved = waited.length > 0 ? journal.slots(waited) : new Map<number, JournalSlot>()
     for (const result of results) notify(result.nonce, resolved.get(result.nonce))
-    if (!options.gasReceipts) return
-    for (const { receipt } of mined) if (receipt.gasUsed === undefined) uncounted.push({ hash: receipt.transactionHash, tries: 0 })
-    if (uncounted.length > mostUncounted) uncounted.splice(0, uncounted.length - mostUncounted)
   }
 
   /**
-   * The gas counters' receipts (see `gasReceipts`): read once the waiters are woken, a
-   * batch at a time; the metrics' RPC observer counts what comes back. A failed read,
-   * or a receipt the node does not have yet, is tried again at the next look, up to
-   * `gasReadTries` times.
+   * The costs of mined txs the journal does not have yet (successes proven by their logs):
+   * their receipts read once the waiters are woken, a batch at a time, and their gas used ×
+   * effective gas price written in one commit. A failed read, or a receipt the node does not
+   * have yet, is tried again at the next look.
    */
-  async function countGas(): Promise<void> {
-    if (uncounted.length === 0) return
-    const batch = uncounted.splice(0, 256)
-    const read = (via: PublicClient) => Promise.all(batch.map(({ hash }) => via.request({ method: 'eth_getTransactionReceipt', params: [hash] })))
-    let receipts: unknown[]
+  async function readCosts(): Promise<void> {
+    const uncosted = journal.uncosted(costsPerLook)
+    if (uncosted.length === 0) return
+    const read = (via: PublicClient) => Promise.all(uncosted.map(({ txHash }) => via.request({ method: 'eth_getTransactionReceipt', params: [txHash] }) as Promise<RpcTransactionReceipt | null>))
+    let receipts: Array<RpcTransactionReceipt | null>
     try {
       receipts = await inBatch(read, () => read(client))
     } catch {
-      receipts = []
+      return
     }
-    for (const [i, each] of batch.entries()) if (!receipts[i] && ++each.tries < gasReadTries) uncounted.push(each)
+    const costs: Array<{ nonce: number; wei: bigint }> = []
+    for (const [i, { nonce }] of uncosted.entries()) {
+      const raw = receipts[i]
+      if (raw?.gasUsed && raw.effectiveGasPrice) costs.push({ nonce, wei: BigInt(raw.gasUsed) * BigInt(raw.effectiveGasPrice) })
+    }
+    journal.setCosts(costs)
   }
 
   /** Blocks `from`…`to` (those not given in `known`) read together in one batch, their txs of the journal resolved in block order. */
@@ -248,7 +249,7 @@ export function createReceiptWatcher(options: {
     },
     /** One look: new blocks since the last look, their txs matched to pending slots. `knownHead`: the newest head the feed pushed. */
     async tick(knownHead?: bigint): Promise<void> {
-      if (journal.pendingCount() === 0) return countGas()
+      if (journal.pendingCount() === 0) return readCosts()
       const { head, next } = await headAndNext(knownHead)
       const from = lastSeen === undefined ? head : lastSeen + 1n
       if (head < from) return
@@ -265,7 +266,7 @@ export function createReceiptWatcher(options: {
         }
       }
       lastSeen = head
-      await countGas()
+      await readCosts()
     },
     lookup,
     notify,

@@ -1,8 +1,8 @@
 import type { LocalAccount, PublicClient } from 'viem'
 import type { Logger } from '../../shared/index.ts'
 import type { Journal, JournalSlot } from '../journal/index.ts'
-import { createBatchSender, type SendRequest, type Sent } from './batchSender.ts'
-import { createFeeCache, type Fees } from './feeCache.ts'
+import { createBatchSender, type Judge, type SendRequest, type Sent } from './batchSender.ts'
+import { createFeeCache, type FeeQuote } from './feeCache.ts'
 import { createHeadFeed, type HeadFeed } from './headFeed.ts'
 import { createNonceKeeper, type WouldRevert } from './nonceKeeper.ts'
 import { createReceiptWatcher, type DescribeOutcome } from './receiptWatcher.ts'
@@ -29,10 +29,14 @@ export type SubmitterOptions = {
   reviveAfterMs?: number
   /** The outcome JSON stored for a mined order tx (see JournalSlot.outcome). */
   describe: DescribeOutcome
-  /** Read the receipts of successes as well, for the gas counters (on when metrics are; see receiptWatcher.ts). */
-  gasReceipts?: boolean
-  /** Why a lost tx's order can no longer settle (its nonce is then filled), or undefined. */
+  /** Why a lost or stuck tx's order should not be sent again, or sent again at higher fees (its nonce is then filled), or undefined. */
   wouldRevert: WouldRevert
+  /** Judges each order at the fees it is signed with (economics/judgeOrder.ts). */
+  judge?: Judge
+  /** No tx, replacement or filler is signed over this fee cap (RELAYER_MAX_FEE_PER_GAS_WEI). */
+  maxFeePerGas?: bigint
+  /** The most tip a tx offers (RELAYER_MAX_PRIORITY_FEE_WEI). */
+  maxPriorityFeePerGas?: bigint
 }
 
 export type Submitter = ReturnType<typeof createSubmitter>
@@ -48,9 +52,14 @@ export type Submitter = ReturnType<typeof createSubmitter>
 export function createSubmitter(options: SubmitterOptions) {
   const { client, account, chainId, logger, journal } = options
   const signer = options.signer ?? createTxSigner({ account, logger })
-  const fees = createFeeCache(client, { refreshMs: options.feeRefreshMs ?? 5_000, logger })
+  const fees = createFeeCache(client, {
+    refreshMs: options.feeRefreshMs ?? 5_000,
+    logger,
+    ...(options.maxFeePerGas !== undefined ? { maxFeePerGas: options.maxFeePerGas } : {}),
+    ...(options.maxPriorityFeePerGas !== undefined ? { maxPriorityFeePerGas: options.maxPriorityFeePerGas } : {}),
+  })
   const reviveAfterMs = options.reviveAfterMs ?? Math.max(1_000, options.receiptPollMs * 8)
-  const watcher = createReceiptWatcher({ client, batchClient: options.watchClient, journal, logger, describe: options.describe, gasReceipts: options.gasReceipts ?? false })
+  const watcher = createReceiptWatcher({ client, batchClient: options.watchClient, journal, logger, describe: options.describe })
   const keeper = createNonceKeeper({ client, account, chainId, journal, fees, watcher, logger, reviveAfterMs, wouldRevert: options.wouldRevert, signer })
   const sender = createBatchSender({
     client,
@@ -63,6 +72,7 @@ export function createSubmitter(options: SubmitterOptions) {
     fillGap: (nonce, why, message) => keeper.fillGap(nonce, why, message),
     onBroadcast: () => afterBroadcast(),
     signer,
+    ...(options.judge ? { judge: options.judge } : {}),
   })
 
   const fastest = Math.max(1, Math.ceil(options.receiptPollMs / 8))
@@ -144,6 +154,8 @@ export function createSubmitter(options: SubmitterOptions) {
     async start() {
       stopped = false
       signer.start()
+      // The first price read before the first order (GET /info says it too); a failure is retried by the ticker.
+      await fees.fresh().catch(() => undefined)
       fees.start()
       await watcher.prime()
       if (options.headFeedUrl) feed = createHeadFeed({ url: options.headFeedUrl, logger, onHead })
@@ -166,9 +178,17 @@ export function createSubmitter(options: SubmitterOptions) {
     outcome(nonce: number, timeoutMs: number): Promise<JournalSlot | undefined> {
       return watcher.outcome(nonce, timeoutMs)
     },
-    /** The fee fields the next tx will carry (for a simulation that matches it). */
-    currentFees(): Promise<Fees> {
+    /** The fee fields the next tx will carry (for a simulation that matches it) and the next block's base fee. */
+    currentFees(): Promise<FeeQuote> {
       return fees.current()
+    },
+    /** The last fees read, without reading (undefined before the first). */
+    lastFees(): FeeQuote | undefined {
+      return fees.last()
+    },
+    /** The same, read from the node now (before refusing an order on a price that may have fallen since). */
+    freshFees(): Promise<FeeQuote> {
+      return fees.fresh()
     },
     /** Forget the local nonce so the next send asks the chain. */
     resync() {

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Devnet } from '../../../src/devnet/index.ts'
-import { devnetAccounts } from '../../../src/devnet/index.ts'
+import { devnetAccounts, manifestTokensVariable } from '../../../src/devnet/index.ts'
 import { freePort } from '../../../src/shared/index.ts'
 
 /**
@@ -20,6 +20,7 @@ export async function startRelayerProcess(devnet: Devnet, env: Record<string, st
       RELAYER_PK: devnetAccounts.relayer.privateKey,
       RELAYER_CHAIN_ID: String(devnet.chainId),
       RELAYER_BROKER: devnet.manifest.contracts.broker,
+      ...manifestTokensVariable(devnet.manifest),
       RELAYER_PORT: String(port),
       ...(scratch ? { RELAYER_DB: join(scratch, 'journal.sqlite') } : {}),
       ...env,

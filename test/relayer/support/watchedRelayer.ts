@@ -20,7 +20,7 @@ export async function startWatchedRelayer(
   options: { env?: Record<string, string>; overrides?: Partial<RelayerConfig> } = {},
 ) {
   const relayer = await startTestRelayer(devnet, options)
-  // The config no longer holds the key once the relayer is built: watch the one it was given.
+  // The config holds no key once the relayer is built: watch the one it was given.
   exposure.key((options.overrides?.privateKey ?? options.env?.RELAYER_PK ?? devnetAccounts.relayer.privateKey) as `0x${string}`)
   exposure.logger(relayer.logger.lines)
   const expected: string[] = []

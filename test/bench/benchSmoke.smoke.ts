@@ -1,9 +1,13 @@
 // `bun run bench --quick --orders 100` end to end, as an operator runs it: every row
-// issue 16 asks for is printed with its target and its result, every row carries the
+// with a target is printed with its target and its result, every row carries the
 // load average, and the correctness checks hold (no order settled twice, no reverted
 // tx, every answer the expected status, no eth_getLogs for blocks already indexed).
 // The numbers themselves are not asserted: one quick run on a shared machine measures
 // nothing (docs/benchmarks.md); the full run is the measurement.
+//
+// About two minutes, so it is not part of `npm test`: its name does not match bun's
+// test pattern, and `.ci/run` runs it as a step of its own with its own time limit:
+//   npx bun test --timeout 540000 ./test/bench/benchSmoke.smoke.ts
 import { expect, test } from 'bun:test'
 import { readFileSync, rmSync } from 'node:fs'
 import { resolve } from 'node:path'
@@ -14,18 +18,19 @@ const orders = 100
 
 /** The rows with a target, by the start of their name, and that target. */
 const targeted: Array<[name: string, op: '>=' | '<=', value: number]> = [
-  ['rejections MALFORMED_ORDER, 32 connections', '>=', 0.7],
-  ['rejections FEE_BELOW_FLOOR, 32 connections', '>=', 0.7],
   [`settlement (automine), ${orders} orders`, '>=', 0.95],
   ['chain work: anvil CPU per 1000 orders (automine)', '<=', 1.05],
-  ['relayer CPU per 1000 settled orders, of anvil CPU', '<=', 0.4],
   [`settlement (0.25 s blocks), ${orders} orders`, '>=', 0.9],
   ['settlement (0.25 s blocks), latency p50', '<=', 250],
   [`journal: settlement (automine), ${orders} orders`, '>=', 0.95],
   [`flood isolation: settlement (automine), ${orders} orders`, '>=', 0.8],
   ['indexer backfill', '<=', 1.3],
   ['indexer restart', '<=', 0.5],
+  ['GET /activity, ', '>=', 0.8],
 ]
+
+/** Rows kept as information, without a target (docs/benchmarks.md, "The targets"). */
+const information = ['rejections MALFORMED_ORDER, 32 connections', 'rejections FEE_BELOW_FLOOR, 32 connections', 'relayer CPU per 1000 settled orders, of anvil CPU']
 
 test(
   'a quick bench prints every row with its target and result, each with the load average, and no correctness check fails',
@@ -54,6 +59,14 @@ test(
       // The printed table gives the result beside the target.
       expect(out).toMatch(new RegExp(`\\| ${name.replace(/[()]/g, '\\$&')}[^\\n]*\\| (pass|MISS|UNSTEADY) +\\|`))
     }
+    for (const name of information) {
+      const found = rows.find((row) => row.name.startsWith(name))
+      expect(found, `row ${name}`).toBeDefined()
+      expect(found!.target, name).toBeUndefined()
+      // Printed with no target, as information.
+      expect(out).toMatch(new RegExp(`\\| ${name.replace(/[()]/g, '\\$&')}[^\\n]*\\| — +\\| info +\\|`))
+      expect(found!.failedChecks, name).toEqual([])
+    }
     expect(rows.some((row) => row.name.startsWith('flood isolation: GET /info p99')), 'the /info p99 during the flood').toBe(true)
 
     for (const row of rows) {
@@ -71,5 +84,5 @@ test(
     }
     expect(rows.find((row) => row.name.startsWith('indexer restart'))!.checks['eth_getLogs on restart']).toBe(0)
   },
-  600_000,
+  540_000,
 )

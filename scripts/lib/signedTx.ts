@@ -1,6 +1,6 @@
 import type { Address, Hex } from 'viem'
-import { bytesToHex } from '../../../src/wire/hexBytes.ts'
-import { serializeEip1559 } from '../../../src/relayer/submitter/serializeEip1559.ts'
+import { bytesToHex } from '../../src/wire/hexBytes.ts'
+import { serializeEip1559 } from '../../src/relayer/submitter/serializeEip1559.ts'
 
 // A made-up signature of a real one's size: the journal reads a tx's fields from its
 // bytes and never checks who signed it, so its tests and benchmarks need well-formed

@@ -1,7 +1,9 @@
 import { chmodSync, chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { freePortBase } from '../helpers/processes.ts'
+import { freePort } from '../../src/shared/index.ts'
+
+// A throw-away PostgreSQL server for the tests and the bench (test/indexer/, scripts/bench/replica.ts).
 
 /** Debian's PostgreSQL binaries (`apt-get install postgresql`, done by .ci/run). */
 export const postgresBin = ['/usr/lib/postgresql/17/bin', '/usr/lib/postgresql/16/bin', '/usr/lib/postgresql/15/bin'].find((dir) => existsSync(join(dir, 'postgres')))
@@ -33,7 +35,7 @@ export async function startPostgres(database = 'indexer') {
   const data = join(dir, 'data')
   const init = Bun.spawnSync(run([join(bin, 'initdb'), '-D', data, '-U', user, '--auth=trust', '-E', 'UTF8', '--no-sync']), { stdout: 'pipe', stderr: 'pipe' })
   if (init.exitCode !== 0) throw new Error(`initdb failed: ${init.stderr.toString()}`)
-  const port = await freePortBase(1)
+  const port = await freePort()
   const log = join(dir, 'postgres.log')
   let server = await launch()
 

@@ -1,0 +1,4 @@
+// Fixtures shared by the tests and the bench, which import them from here: neither
+// imports the other's files (test/docs/imports.test.ts).
+export { postgresBin, postgresMissing, startPostgres, type TestPostgres } from './postgresServer.ts'
+export { signedTx } from './signedTx.ts'

@@ -1,0 +1,12 @@
+// What the gas key may spend, and what each order must pay for it (docs/economics.md).
+export { builtinTokenPrices } from './builtinTokens.ts'
+export { type BooksSummary, createBooks } from './books.ts'
+export { createEconomics, type Economics, type EconomicsConfig, type EconomicsSummary } from './createEconomics.ts'
+export { type EconomicsLimits, type JudgeOptions, judgeOrder, type OrderTerms, type Verdict } from './judgeOrder.ts'
+export { createL1Component, type L1Component, nodeInterfaceAddress } from './l1Component.ts'
+export { effectiveGasPrice, type FeeQuote, type OrderCost, orderCost, worstCost } from './orderCost.ts'
+export { createSpendLedger, type SpendLedger, type SpendTotals } from './spendLedger.ts'
+export { mergeTokenPrices, parsePrice, parseTokenPrices, type PriceSource, splitTokenList, type TokenPrice } from './tokenPrices.ts'
+export { type AcceptedToken, createTokenValues, type TokenStatus, type TokenValues } from './tokenValues.ts'
+export { moneyNotReady } from './moneyNotReady.ts'
+export { type Blame, blameRevert } from './blameRevert.ts'
