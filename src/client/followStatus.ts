@@ -17,8 +17,8 @@ export function followedOrder(error: unknown): `0x${string}` | undefined {
 }
 
 /**
- * Polls `GET /broker/{orderHash}` until the order is no longer `pending` (settled,
- * reverted, or unknown to that relayer) or `deadline` (ms since epoch) passes. A
+ * Polls `GET /broker/{orderHash}` while the order is `pending`, until it is settled,
+ * reverted, or unknown to that relayer or `deadline` (ms since epoch) passes. A
  * failed poll (network, a 429 with its Retry-After, a 502) is tried again until then.
  * @returns the last status read, or undefined when the deadline passed while pending
  */

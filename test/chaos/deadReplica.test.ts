@@ -1,4 +1,4 @@
-// A replica dies holding claims (issue 39, item 2): replica A, a real process, takes
+// A replica dies holding claims: replica A, a real process, takes
 // orders and broadcasts them, then is SIGKILLed while they wait in the pool, its
 // orderHash claims still in Redis. The same orders sent to replica B:
 // - once the chain settles them, B answers 200 naming A's txs, from the chain

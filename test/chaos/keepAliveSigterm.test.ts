@@ -1,9 +1,9 @@
-// SIGTERM with keep-alive connections open (issue 39, item 11): a client that sends a
-// request on one of them in the first milliseconds after the signal is answered (the
-// answer saying `Connection: close`) or finds the connection closed cleanly; it is
-// never reset. Before: the relayer closed its idle connections at once, and a request
-// already on its way met a socket closed with unread bytes, which the kernel answers
-// with a reset (ECONNRESET), in about one stop in five.
+// SIGTERM with keep-alive connections open: a client that sends a request on one of
+// them in the first milliseconds after the signal is answered (the answer saying
+// `Connection: close`) or finds the connection closed cleanly; it is never reset. A
+// server that closes its idle connections at once meets a request already on its way
+// with a socket closed on unread bytes, which the kernel answers with a reset
+// (ECONNRESET): ten stops here make that show.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { connect, type Socket } from 'node:net'
 import { type Devnet, startDevnet } from '../../src/devnet/index.ts'

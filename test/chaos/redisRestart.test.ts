@@ -1,12 +1,12 @@
-// Issue 39's trial: Redis restarts empty under load. Two replicas (own keys, own
-// journals, one Redis), blocks every 2 s, orders sent to both replicas at once by
-// clients that retry a 502 until they get a final answer; Redis is SIGKILLed while
-// orders are in flight and restarted empty seconds later. Before: 38 of 100 orders got
-// a second tx, each reverting on a key's money, and 79 answers told clients of settled
-// orders to sign a new one. Now the replicas refuse new orders while the shared state
-// is unavailable or being restored (502 saying so), re-publish their claims and
-// outcomes from their journals, and take new orders again after the restore window:
-// zero second txs, zero reverts, and every answer names the tx that settled its order.
+// Redis restarts empty under load. Two replicas (own keys, own journals, one Redis),
+// blocks every 2 s, orders sent to both replicas at once by clients that retry a 502
+// until they get a final answer; Redis is SIGKILLed while orders are in flight and
+// restarted empty. A second tx for an order would revert on a key's money, and an
+// answer telling a client of a settled order to sign a new one invites it to pay
+// twice. The replicas refuse new orders while the shared state is unavailable or being
+// restored (502 saying so), re-publish their claims and outcomes from their journals,
+// and take new orders again after the restore window: zero second txs, zero reverts,
+// and every answer names the tx that settled its order.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Address, Hex } from 'viem'
 import { type Devnet, devnetAccounts, startDevnet } from '../../src/devnet/index.ts'

@@ -1,6 +1,6 @@
 // A 502 that leaves the order's fate open says to follow GET /broker/{orderHash}
-// (issue 39, item 11: its tx may still settle, or be replaced by the nonce keeper with
-// a higher-fee one), and the client library follows it: against a real relayer whose
+// (its tx may still settle, or be replaced by the nonce keeper with a higher-fee one),
+// and the client library follows it: against a real relayer whose
 // receipt wait ends before a block comes, `broker()` polls the status route while the
 // order is pending, sends the request again once it settled, and resolves with the
 // settlement (the same tx, never a second one). Within `timeoutMs`: still pending at

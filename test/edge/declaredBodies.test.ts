@@ -1,6 +1,6 @@
 // A POST /broker body declared larger than the HTTP server's own limit (Bun's
-// maxRequestBodySize, 8 MiB by default) is answered the relayer's way (issue 39, item
-// 11): 400 MALFORMED_ORDER as JSON, with an access line, and the connection closed,
+// maxRequestBodySize, 8 MiB by default) is answered the relayer's way: 400
+// MALFORMED_ORDER as JSON, with an access line, and the connection closed,
 // never Bun's bare plain-text 413 that no log line records. Nothing is read of it.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { type Devnet, startDevnet } from '../../src/devnet/index.ts'

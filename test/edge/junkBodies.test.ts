@@ -1,5 +1,5 @@
 // SPEC.md 4.5 puts the per-client bucket first: a flood of junk bodies is
-// rate-limited like any other request (issue 39). The bucket is taken before the body
+// rate-limited like any other request. The bucket is taken before the body
 // is read, so with RELAYER_RATE_PER_SEC=1 RELAYER_RATE_BURST=2 six malformed-JSON
 // POST /broker bodies in a row are two 400s, then 429s; a 429 leaves its connection
 // usable (its unread body does not spill into the next request).
