@@ -11,14 +11,32 @@ import {
   mockEIP3009TokenAbi,
 } from './generated/artifacts.ts'
 
-/** Every ABI a `broker()` call can revert through, for decoding reverts by selector. */
-export const errorAbis: readonly Abi[] = [
+/**
+ * Every ABI a `broker()` call can revert through, for decoding reverts by selector:
+ * the project's own, then those learned at run time (`learnErrorAbi`). A binding that
+ * is replaced, never changed in place, so a cache keyed on the array stays right.
+ */
+export let errorAbis: readonly Abi[] = [
   brokerAbi,
   allocationAdapterAbi,
   expressLaneAdapterAbi,
   attestedAdapterAbi,
   mockEIP3009TokenAbi,
 ]
+
+/**
+ * Adds the errors of an ABI the project does not ship (a contract developer's own
+ * adapter, named in a devnet manifest) to those reverts are decoded against, so its
+ * custom errors read with their arguments by name. The project's own errors keep
+ * their meaning: a selector already known is not taken over.
+ *
+ * @example
+ * learnErrorAbi(myAdapterAbi)
+ * decodeRevert(data, errorAbis).text // 'SoldOut(sold=2, max=2)'
+ */
+export function learnErrorAbi(abi: Abi): void {
+  if (!errorAbis.includes(abi)) errorAbis = [...errorAbis, abi]
+}
 
 /** The adapters' ABIs by the kind name the relayer reports in `receipt.adapter`. */
 export const adapterEventAbis = {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import * as v from 'valibot'
-import type { Address, Hex } from 'viem'
+import type { Abi, Address, Hex } from 'viem'
 import { BlockNumberStringSchema } from '../wire/index.ts'
 
 // The manifest is not a wire type (never in the OpenAPI document), so its schemas can
@@ -9,6 +9,11 @@ const AddressSchema = v.custom<Address>((x) => typeof x === 'string' && /^0x[0-9
 const Bytes32Schema = v.custom<Hex>((x) => typeof x === 'string' && /^0x[0-9a-fA-F]{64}$/.test(x), 'must be 32 bytes of hex')
 
 const KeyedAccountSchema = v.object({ address: AddressSchema, privateKey: Bytes32Schema })
+/** An ABI as forge and viem write it: an array of items, each with its `type`. */
+const AbiSchema = v.custom<Abi>(
+  (x) => Array.isArray(x) && x.every((item) => typeof item === 'object' && item !== null && typeof (item as { type?: unknown }).type === 'string'),
+  'must be an ABI: an array of items, each with a type',
+)
 
 /**
  * The devnet / deploy manifest (DESIGN.md): where everything is. Written by
@@ -64,17 +69,31 @@ export const ManifestSchema = v.object({
       }),
     ),
   ),
+  /**
+   * Adapters of a contract developer's own, deployed against this Broker (`devnet
+   * --adapter`): each one's name, address and the errors and events of its ABI, so a
+   * relayer started from the manifest decodes its reverts and its receipt by name.
+   */
+  adapters: v.optional(v.array(v.object({ name: v.string(), address: AddressSchema, abi: AbiSchema }))),
 })
 
 export type Manifest = v.InferOutput<typeof ManifestSchema>
 export type ContractAddresses = Manifest['contracts']
+/** One adapter of the manifest's `adapters`. */
+export type ManifestAdapter = NonNullable<Manifest['adapters']>[number]
 
 /** Thrown for a manifest that cannot be read or does not match the format. */
 export class ManifestError extends Error {
   override name = 'ManifestError'
 }
 
-/** Reads and validates a manifest file; the error names the file and the bad field. */
+/**
+ * Reads and validates a manifest file; the error names the file and the bad field.
+ *
+ * @example
+ * const manifest = readManifest('.devnet/manifest.json')
+ * manifest.contracts.broker // '0x…'
+ */
 export function readManifest(path: string): Manifest {
   let text: string
   try {

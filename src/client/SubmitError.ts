@@ -3,9 +3,10 @@ import type { EdgeErrorCode, RelayErrorCode } from '../wire/index.ts'
 /**
  * Why a relayer call failed: a relayer code (SPEC.md 7.1), a hardened-edge code
  * (7.2), `BAD_RESPONSE` (the answer was not JSON, or not the JSON the wire schemas
- * describe) or `NETWORK` (no HTTP answer: refused, reset, DNS, timed out).
+ * describe), `NETWORK` (no HTTP answer: refused, reset, DNS, timed out) or `TIMEOUT`
+ * (`waitForOrder` saw no final status in time).
  */
-export type SubmitErrorCode = RelayErrorCode | EdgeErrorCode | 'BAD_RESPONSE' | 'NETWORK'
+export type SubmitErrorCode = RelayErrorCode | EdgeErrorCode | 'BAD_RESPONSE' | 'NETWORK' | 'TIMEOUT'
 
 export type SubmitErrorOptions = {
   /** HTTP status of the answer; 0 when none arrived (`NETWORK`). */

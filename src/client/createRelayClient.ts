@@ -1,4 +1,7 @@
+import * as v from 'valibot'
 import {
+  type BrokerStatus,
+  BrokerStatusSchema,
   type RelayerInfo,
   RelayerInfoSchema,
   type RelayRequest,
@@ -8,6 +11,19 @@ import {
 import { followedOrder, followStatus } from './followStatus.ts'
 import { readAnswer } from './readAnswer.ts'
 import { SubmitError } from './SubmitError.ts'
+import { waitForOrder, type WaitForOrderOptions } from './waitForOrder.ts'
+
+/**
+ * What `brokerAsync` resolves with: the order's tx broadcast and awaiting its block
+ * (`pending`, the relayer answered 202), or already settled (the relayer answered at
+ * once, 200, with the `success`). `location` is the order's status route.
+ */
+export type BrokerSubmitted =
+  | { status: 'pending'; orderHash: string; txHash: string; location: string }
+  | { status: 'settled'; orderHash: string; txHash: string; location: string; success: RelaySuccess }
+
+/** A 202's body: the status of an order whose tx was broadcast. */
+const PendingSchema = v.object({ ...BrokerStatusSchema.entries, status: v.literal('pending'), txHash: BrokerStatusSchema.entries.txHash.wrapped })
 
 export type RelayClientOptions = {
   /** The relayer's base URL, e.g. `http://127.0.0.1:8787` (no trailing path). */
@@ -42,6 +58,25 @@ export type RelayClient = {
    * @throws SubmitError with the relayer's code, an edge code, `BAD_RESPONSE` or `NETWORK`
    */
   broker(request: RelayRequest): Promise<RelaySuccess>
+  /**
+   * `POST /broker` with `Prefer: respond-async` (RFC 7240): resolves once the tx is
+   * broadcast (202), without waiting for its block; follow it with `waitForOrder`.
+   * Refusals throw as from `broker`.
+   * @throws SubmitError with the relayer's code, an edge code, `BAD_RESPONSE` or `NETWORK`
+   */
+  brokerAsync(request: RelayRequest): Promise<BrokerSubmitted>
+  /**
+   * `GET /broker/{orderHash}`: `pending`, `settled` (by any relayer), `reverted` (this
+   * relayer's tx) or `unknown`, with the tx and its block.
+   * @throws SubmitError `MALFORMED_ORDER` for a malformed hash, `UPSTREAM_RPC`, `BAD_RESPONSE` or `NETWORK`
+   */
+  status(orderHash: string): Promise<BrokerStatus>
+  /**
+   * Reads `status` until the order is settled or reverted (every `pollingInterval`
+   * ms, default 500) and returns that status.
+   * @throws SubmitError `TIMEOUT` after `timeout` ms (default 120000), or the code of a failed read
+   */
+  waitForOrder(orderHash: string, options?: WaitForOrderOptions): Promise<BrokerStatus>
 }
 
 /**
@@ -56,6 +91,9 @@ export type RelayClient = {
  * const { feeFloorBps } = await client.info()
  * const request = await signOrder({ account, order, broker, chainId: 421614, client: publicClient })
  * const { txHash, feeCollected } = await client.broker(request)
+ * // or: hand the order over, then follow it
+ * const { orderHash } = await client.brokerAsync(request)
+ * const { status } = await client.waitForOrder(orderHash, { timeout: 60_000 })
  */
 export function createRelayClient(options: RelayClientOptions): RelayClient {
   const url = options.url.replace(/\/+$/, '')
@@ -72,6 +110,11 @@ export function createRelayClient(options: RelayClientOptions): RelayClient {
     }
   }
 
+  async function status(orderHash: string): Promise<BrokerStatus> {
+    const response = await call(`/broker/${orderHash}`, { method: 'GET', headers: { accept: 'application/json' } }, 'GET /broker/{orderHash}')
+    return readAnswer(response, BrokerStatusSchema, 'GET /broker/{orderHash}')
+  }
+
   return {
     url,
     async info() {
@@ -86,7 +129,6 @@ export function createRelayClient(options: RelayClientOptions): RelayClient {
         const response = await call('/broker', init, 'POST /broker', limit)
         return readAnswer(response, RelaySuccessSchema, 'POST /broker')
       }
-      const get = (path: string, signal: AbortSignal) => call(path, { method: 'GET', headers: { accept: 'application/json' } }, `GET ${path}`, signal)
       for (;;) {
         try {
           return await post()
@@ -94,9 +136,43 @@ export function createRelayClient(options: RelayClientOptions): RelayClient {
           const orderHash = followedOrder(error)
           if (!orderHash || Date.now() >= deadline) throw error
           // Pending until the deadline: the relayer's own 502 is the answer.
-          if (!(await followStatus(get, orderHash, deadline))) throw error
+          if (!(await followStatus(status, orderHash, deadline))) throw error
         }
       }
     },
+    async brokerAsync(request) {
+      const response = await call(
+        '/broker',
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json', prefer: 'respond-async' },
+          body: JSON.stringify(request),
+        },
+        'POST /broker',
+      )
+      if (response.status !== 202) {
+        const success = await readAnswer(response, RelaySuccessSchema, 'POST /broker')
+        return { status: 'settled', orderHash: success.orderHash, txHash: success.txHash, location: `${url}/broker/${success.orderHash}`, success }
+      }
+      const pending = await readAccepted(response)
+      return { ...pending, location: new URL(response.headers.get('location') ?? `/broker/${pending.orderHash}`, `${url}/`).href }
+    },
+    status,
+    waitForOrder(orderHash, waitOptions) {
+      return waitForOrder((hash) => this.status(hash), orderHash, waitOptions)
+    },
   }
+}
+
+/** A 202 to `Prefer: respond-async`: the pending order with its tx, else `BAD_RESPONSE`. */
+async function readAccepted(response: Response): Promise<{ status: 'pending'; orderHash: string; txHash: string }> {
+  let body: unknown
+  try {
+    body = JSON.parse(await response.text())
+  } catch (error) {
+    throw new SubmitError('BAD_RESPONSE', 'POST /broker: answered 202 with a body that is not JSON; is this URL a relayer?', { status: 202, cause: error })
+  }
+  const parsed = v.safeParse(PendingSchema, body)
+  if (!parsed.success) throw new SubmitError('BAD_RESPONSE', 'POST /broker: answered 202 without the pending order and its txHash', { status: 202 })
+  return { status: 'pending', orderHash: parsed.output.orderHash, txHash: parsed.output.txHash }
 }

@@ -1,5 +1,4 @@
-import { type BrokerStatus, BrokerStatusSchema } from '../wire/index.ts'
-import { readAnswer } from './readAnswer.ts'
+import type { BrokerStatus } from '../wire/index.ts'
 import { SubmitError } from './SubmitError.ts'
 
 /** How often the status route is asked while an order is pending. */
@@ -17,23 +16,19 @@ export function followedOrder(error: unknown): `0x${string}` | undefined {
 }
 
 /**
- * Polls `GET /broker/{orderHash}` while the order is `pending`, until it is settled,
- * reverted, or unknown to that relayer or `deadline` (ms since epoch) passes. A
- * failed poll (network, a 429 with its Retry-After, a 502) is tried again until then.
+ * Reads the order's status (`GET /broker/{orderHash}`, through `readStatus`) while it
+ * is `pending`, until it is settled, reverted, or unknown to that relayer (its tx was
+ * dropped: sending the request again is then what settles or refuses it), or `deadline`
+ * (ms since epoch) passes. Unlike `waitForOrder`, a failed read (network, a 429 with
+ * its Retry-After, a 502) is tried again until then: the caller already holds an answer.
  * @returns the last status read, or undefined when the deadline passed while pending
  */
-export async function followStatus(
-  get: (path: string, signal: AbortSignal) => Promise<Response>,
-  orderHash: `0x${string}`,
-  deadline: number,
-): Promise<BrokerStatus | undefined> {
+export async function followStatus(readStatus: (orderHash: string) => Promise<BrokerStatus>, orderHash: `0x${string}`, deadline: number): Promise<BrokerStatus | undefined> {
   for (;;) {
-    const left = deadline - Date.now()
-    if (left <= 0) return undefined
+    if (deadline - Date.now() <= 0) return undefined
     let pause = followPollMs
     try {
-      const response = await get(`/broker/${orderHash}`, AbortSignal.timeout(left))
-      const status = await readAnswer(response, BrokerStatusSchema, `GET /broker/${orderHash}`)
+      const status = await readStatus(orderHash)
       if (status.status !== 'pending') return status
     } catch (error) {
       if (error instanceof SubmitError && error.retryAfter !== undefined) pause = error.retryAfter * 1000

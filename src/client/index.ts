@@ -1,9 +1,10 @@
 // The client library for consumers (`order-relay/client`): sign an order, pick a
 // relayer, submit it, and read failures as SubmitError codes.
 export { chooseRelayer, type ChooseRelayerParameters, type ChooseRelayerResult, type SkippedRelayer, type SkipReason } from './chooseRelayer.ts'
-export { createRelayClient, type RelayClient, type RelayClientOptions } from './createRelayClient.ts'
+export { type BrokerSubmitted, createRelayClient, type RelayClient, type RelayClientOptions } from './createRelayClient.ts'
 export { parseRetryAfter } from './retryAfter.ts'
 export { signOrder, type SignOrderParameters } from './signOrder.ts'
 export { SubmitError, type SubmitErrorCode, type SubmitErrorOptions } from './SubmitError.ts'
 export { readTokenDomain } from './tokenDomain.ts'
-export type { Order, RelayerInfo, RelayRequest, RelaySuccess } from '../wire/index.ts'
+export type { WaitForOrderOptions } from './waitForOrder.ts'
+export type { BrokerStatus, Order, RelayerInfo, RelayRequest, RelaySuccess } from '../wire/index.ts'

@@ -11,6 +11,8 @@ export type AnvilParameters = {
   port: number
   host: string
   forkUrl?: string
+  /** With `forkUrl`: the block to fork at. */
+  forkBlockNumber?: bigint
   /** Keep the state of only this many recent blocks (a non-archive node). */
   pruneHistory?: number
 }
@@ -57,6 +59,7 @@ function installCleanup() {
 export function anvilArgs(parameters: AnvilParameters): string[] {
   const args = ['--chain-id', String(parameters.chainId), '--port', String(parameters.port), '--host', parameters.host]
   if (parameters.forkUrl) args.push('--fork-url', parameters.forkUrl)
+  if (parameters.forkUrl && parameters.forkBlockNumber !== undefined) args.push('--fork-block-number', parameters.forkBlockNumber.toString())
   if (parameters.pruneHistory !== undefined) args.push('--prune-history', String(parameters.pruneHistory))
   return args
 }

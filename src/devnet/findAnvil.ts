@@ -10,13 +10,17 @@ export class AnvilNotFoundError extends Error {
   override name = 'AnvilNotFoundError'
   constructor(searched: AnvilSearch) {
     const beside = dirname(process.execPath)
+    // Run from the npm package (dist/cli/main.js, `npx order-relay`): anvil belongs in the project beside it.
+    const fromPackage = /[\\/]dist[\\/]cli$/.test(import.meta.dir)
     super(
       [
         'anvil not found: the devnet runs anvil, Foundry\'s local chain. Looked for',
         `  node_modules/@foundry-rs/anvil-<platform>/bin/anvil in ${searched.nodeModulesFrom.join(', ')} and each parent folder,`,
         `  ${searched.foundryBin}/anvil, and every folder on PATH.`,
         'Get it with either of:',
-        `  npm install --prefix ${beside} @foundry-rs/anvil   (from the npm registry, beside this program; needs Node.js)`,
+        fromPackage
+          ? '  npm install --save-dev @foundry-rs/anvil   (from the npm registry, into your project beside order-relay)'
+          : `  npm install --prefix ${beside} @foundry-rs/anvil   (from the npm registry, beside this program; needs Node.js)`,
         `  curl -L https://foundry.paradigm.xyz | bash && ${searched.foundryBin}/foundryup   (Foundry's installer, into ${searched.foundryBin})`,
         'then run the same command again.',
       ].join('\n'),

@@ -12,10 +12,12 @@ import {
   type WalletClient,
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import { chainFor, deployContracts, type DeployProgress, type Manifest } from '../chain/index.ts'
+import { chainFor, deployContracts, type DeployProgress, type Manifest, type ManifestAdapter } from '../chain/index.ts'
 import { freePort } from '../shared/index.ts'
 import { type DevnetRole, devnetAccounts } from './accounts.ts'
 import { anvilInstance } from './anvilInstance.ts'
+import { type AdapterDeployment, adapterAddressNames, deployAdapter } from './deployAdapter.ts'
+import { becomeFiatTokenMinter } from './fiatTokenMinter.ts'
 import { findAnvil } from './findAnvil.ts'
 import { devnetPrice, devnetTokenPrice, seedDevnet } from './seed.ts'
 
@@ -26,6 +28,16 @@ export type StartDevnetOptions = {
   port?: number
   /** Run anvil as a fork of this RPC and deploy onto it. */
   forkUrl?: string
+  /** With `forkUrl`: fork at this block (anvil's `--fork-block-number`), so a run meets the same chain state every time. */
+  forkBlockNumber?: bigint
+  /**
+   * An existing Circle FiatToken (USDC) on the chain, typically a fork's: the pay token
+   * instead of a deployed mock. The consumer, lender and borrower are funded through it
+   * (the token's master minter, impersonated, makes the deployer a minter).
+   */
+  payToken?: Address
+  /** Adapters of your own, deployed after the project's against its Broker; in the manifest's `adapters`. */
+  adapters?: AdapterDeployment[]
   /** Deploy and seed (default true); false gives a bare chain. */
   deploy?: boolean
   /** Vaults to configure on the allocation adapter; `price` (default 10 USDC) and `payee` (default the devnet payee) are what a slot costs. */
@@ -76,6 +88,7 @@ export async function startDevnet(options: StartDevnetOptions = {}) {
     port,
     host: '127.0.0.1',
     ...(options.forkUrl ? { forkUrl: options.forkUrl } : {}),
+    ...(options.forkUrl && options.forkBlockNumber !== undefined ? { forkBlockNumber: options.forkBlockNumber } : {}),
     ...(options.pruneHistory !== undefined ? { pruneHistory: options.pruneHistory } : {}),
   })
   // anvil's error output stays visible (and is kept for the exit report); an exit we
@@ -111,19 +124,36 @@ export async function startDevnet(options: StartDevnetOptions = {}) {
     }))
     let manifest: Manifest | undefined
     if (options.deploy !== false) {
-      // A fork starts with real balances; make sure our dev accounts can pay for gas.
+      // A fork starts with real balances; make sure our dev accounts can pay for gas. On public
+      // testnets anvil's well-known accounts often carry an EIP-7702 delegation (to a sweeper):
+      // their code is cleared, so they sign and pay as plain accounts, as on a devnet.
       if (options.forkUrl) {
-        for (const account of Object.values(devnetAccounts)) await testClient.setBalance({ address: account.address, value: 10n ** 22n })
+        for (const account of Object.values(devnetAccounts)) {
+          await testClient.setBalance({ address: account.address, value: 10n ** 22n })
+          await testClient.setCode({ address: account.address, bytecode: '0x' })
+        }
       }
       const { contracts, deployedAt } = await deployContracts({
         publicClient,
         walletClient: wallet('deployer'),
+        payToken: options.payToken,
         owner: devnetAccounts.deployer.address,
         attestor: devnetAccounts.attestor.address,
         laneOperator: devnetAccounts.laneOperator.address,
         onProgress: options.onProgress,
       })
+      if (options.payToken) {
+        // Seeding mints the pay token (`mint(to, amount)`, FiatToken's own): the deployer becomes one of its minters.
+        await becomeFiatTokenMinter({ publicClient, testClient, chain, transport, token: options.payToken, minter: devnetAccounts.deployer.address, allowance: 10n ** 30n })
+      }
       await seedDevnet({ publicClient, wallet, contracts, vaults })
+      const names = adapterAddressNames(contracts)
+      const adapters: ManifestAdapter[] = []
+      for (const adapter of options.adapters ?? []) {
+        const deployed = await deployAdapter({ publicClient, walletClient: wallet('deployer'), adapter, names })
+        if (adapters.some((other) => other.name === deployed.name)) throw new Error(`two adapters named ${deployed.name}: give one a name of its own`)
+        adapters.push(deployed)
+      }
       manifest = {
         chainId,
         rpcUrl,
@@ -139,6 +169,7 @@ export async function startDevnet(options: StartDevnetOptions = {}) {
           laneOperator: devnetAccounts.laneOperator,
         },
         vaults: vaults.map((vault) => ({ vaultId: vault.vaultId.toString(), slots: vault.slots, price: vault.price.toString(), payee: vault.payee })),
+        ...(adapters.length > 0 ? { adapters } : {}),
       }
     }
 

@@ -1,6 +1,6 @@
 import type { Address, Hex } from 'viem'
 import { defaultRpcUrl } from '../chain/chains.ts'
-import { type Manifest, ManifestError, readManifest } from '../chain/manifest.ts'
+import { type Manifest, type ManifestAdapter, ManifestError, readManifest } from '../chain/manifest.ts'
 import { type MetricsListen, readMetricsListen } from '../metrics/config.ts'
 import { ConfigError, createEnvReader, type Env } from '../shared/index.ts'
 import { builtinTokenPrices, type EconomicsConfig, mergeTokenPrices, parseTokenPrices, splitTokenList, type TokenPrice } from './economics/index.ts'
@@ -59,6 +59,8 @@ export type RelayerConfig = {
   redisRestoreMs: number
   /** Prometheus listener (RELAYER_METRICS_PORT / RELAYER_METRICS_HOST); undefined when off. */
   metrics?: MetricsListen
+  /** Adapters the project does not ship whose reverts and events to decode by name (the manifest's `adapters`). */
+  adapters?: ManifestAdapter[]
 }
 
 /** Documented defaults of the optional variables. */
@@ -168,6 +170,7 @@ export function readRelayerConfig(env: Env, overrides: RelayerConfigOverrides = 
     economics: { ...readEconomics(read, chainId, manifest), ...overrides.economics },
     edge,
     metrics: 'metrics' in overrides ? overrides.metrics : readMetricsListen(read, 'RELAYER'),
+    ...((overrides.adapters ?? manifest?.adapters) ? { adapters: overrides.adapters ?? manifest?.adapters } : {}),
     ...readRedisUrl(read),
     redisRestoreMs:
       overrides.redisRestoreMs ?? read.integer('RELAYER_REDIS_RESTORE_MS', relayerDefaults.redisRestoreMs, 200, 600_000) ?? relayerDefaults.redisRestoreMs,

@@ -6,6 +6,7 @@ import { listenUrl, type Logger, redactUrl } from '../shared/index.ts'
 import { checkJournalMatchesChain } from './checkJournalMatchesChain.ts'
 import { checkRpcChain } from './checkRpcChain.ts'
 import { type RelayerConfig, takePrivateKey } from './config.ts'
+import { learnAdapters } from './learnAdapters.ts'
 import { createChainClock } from './chainClock.ts'
 import type { RelayerContext } from './context.ts'
 import { createEdge, describeEdge } from './edge/index.ts'
@@ -67,6 +68,7 @@ export type RelayerDependencies = {
 export function createRelayer(config: RelayerConfig, dependencies: RelayerDependencies) {
   const { logger } = dependencies
   const privateKey = takePrivateKey(config)
+  if (config.adapters) learnAdapters(config.adapters)
   const account = privateKeyToAccount(privateKey)
   // Signs in a thread of its own, which takes the key (txSigner.ts).
   const signer = createTxSigner({ account, privateKey: dependencies.signerThread === false ? undefined : privateKey, logger })

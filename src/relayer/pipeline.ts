@@ -58,9 +58,14 @@ export function checkSpecSteps(context: Pick<RelayerContext, 'config'>, body: un
 
 /** How often a request waiting for an order's claim asks the chain whether the order settled. */
 export const claimWaitChainLookMs = 1_000
+/** How a caller follows a relay beyond its outcome. */
+export type RelayOptions = {
+  /** Called once the node accepted this order's tx (the receipt is still to come): `Prefer: respond-async` answers 202 then. */
+  onBroadcast?: (txHash: Hex) => void
+}
 
 /** `relay` from step 4 on (claim → … → outcome), for a request `checkRequest` passed. */
-export async function relayChecked(context: RelayerContext, { request, orderHash }: CheckedRequest): Promise<RelaySuccess> {
+export async function relayChecked(context: RelayerContext, { request, orderHash }: CheckedRequest, options: RelayOptions = {}): Promise<RelaySuccess> {
   const deadline = Date.now() + context.config.receiptTimeoutMs
   let shared = false
   // The first look at the chain once the wait is longer than a relay usually takes.
@@ -85,7 +90,7 @@ export async function relayChecked(context: RelayerContext, { request, orderHash
   }
   let failure: RelayError | undefined
   try {
-    return await settle(context, request, orderHash, shared)
+    return await settle(context, request, orderHash, shared, options)
   } catch (error) {
     failure = asRelayError(context, error)
     throw failure
@@ -96,7 +101,7 @@ export async function relayChecked(context: RelayerContext, { request, orderHash
   }
 }
 
-async function settle(context: RelayerContext, request: RelayRequest, orderHash: Hex, shared: boolean): Promise<RelaySuccess> {
+async function settle(context: RelayerContext, request: RelayRequest, orderHash: Hex, shared: boolean, options: RelayOptions): Promise<RelaySuccess> {
   const resumed = await resumeUnconfirmed(context, orderHash, shared)
   if (resumed) return resumed
   const elsewhere = await answerFromReplicas(context, request, orderHash, shared)
@@ -112,7 +117,7 @@ async function settle(context: RelayerContext, request: RelayRequest, orderHash:
   const l1Gas = await l1
   if (l1Gas instanceof Error) throw new RelayError('UPSTREAM_RPC', "the relayer's RPC failed while reading the L1 data cost (NodeInterface); retry or try another relayer", { cause: l1Gas })
   const { terms } = await checkPaysForItself(context, request, simulated, fees, l1Gas)
-  return broadcast(context, simulated, request, orderHash, terms)
+  return broadcast(context, simulated, request, orderHash, terms, options.onBroadcast)
 }
 
 /** A promise that never rejects: its error comes back as the value (awaited later, or never). */

@@ -38,7 +38,7 @@ export const BrokeredSchema = v.object({
 
 /** The adapter's own event, decoded: which adapter, which event, its named fields as strings. */
 export const AdapterReceiptSchema = v.object({
-  adapter: v.pipe(v.string(), v.description('Adapter kind: allocation, expressLane, attested, or unknown.')),
+  adapter: v.pipe(v.string(), v.description("Adapter kind: allocation, expressLane, attested, the name of one of the manifest's own adapters (adapters), or unknown.")),
   event: v.pipe(v.string(), v.description('Name of the event the adapter emitted, e.g. AllocationGranted.')),
   fields: v.pipe(
     v.record(v.string(), v.string()),

@@ -47,7 +47,7 @@ describe('the relayer document', () => {
       Object.entries(document.paths).map(([path, item]) => [path, Object.keys(Object.values(item)[0]?.responses ?? {})]),
     )
     expect(statuses).toEqual({
-      '/broker': ['200', '400', '402', '422', '429', '502', '503'],
+      '/broker': ['200', '202', '400', '402', '422', '429', '502', '503'],
       '/broker/{orderHash}': ['200', '400', '429', '502'],
       '/info': ['200', '429'],
       '/health': ['200', '429'],
@@ -73,7 +73,7 @@ describe('the relayer document', () => {
       }
       checked.push(where)
     }
-    expect(checked.length).toBe(21) // every body but the two with an inline schema: the document's own and /health's text
+    expect(checked.length).toBe(22) // every body but the two with an inline schema: the document's own and /health's text
   })
 
   test('uint256 strings carry maxLength 78, and the schema says so too', () => {

@@ -82,7 +82,7 @@ test('ten txs queued together: one JSON-RPC batch request carries them all, and 
 
 test('a tx refused in the middle of the batch: the later txs are pooled, so its nonce is filled by a 0-value transfer and every later tx is mined', async () => {
   const { rpc, submitter, journal, logger, account } = await submitterBehindProxy('gap')
-  rpc.refuseWhen(isSendOf('0x03'), 'transaction rejected by the pool policy')
+  rpc.refuseWhen(isSendOf('0x03'), 'intrinsic gas too low')
   const results = await sendTen(submitter)
   expect(results.map((each) => each.status)).toEqual(results.map((_, i) => (i === 3 ? 'rejected' : 'fulfilled')))
   const refused = results[3] as PromiseRejectedResult
@@ -92,14 +92,14 @@ test('a tx refused in the middle of the batch: the later txs are pooled, so its 
   // The filler is a 0-value transfer to the key itself, and the slot says why its order did not settle.
   const filler = await devnet.publicClient.getTransaction({ hash: journal.slot(3)!.txHash })
   expect([filler.to?.toLowerCase(), filler.value, filler.input]).toEqual([account.address.toLowerCase(), 0n, '0x'])
-  expect(JSON.parse(journal.slot(3)!.outcome!).message).toMatch(/^not settled: the node refused its transaction \(transaction rejected by the pool policy\); nothing was spent on this order/)
-  expect(logger.lines).toContainEqual(expect.stringMatching(/^warn: tx 0x[0-9a-f]{64} \(nonce 3\) was refused by the node \(transaction rejected by the pool policy\) while later txs of its batch were accepted; filled its nonce with a 0-value transfer, tx 0x[0-9a-f]{64}$/))
+  expect(JSON.parse(journal.slot(3)!.outcome!).message).toMatch(/^not settled: the node refused its transaction \(intrinsic gas too low\); nothing was spent on this order/)
+  expect(logger.lines).toContainEqual(expect.stringMatching(/^warn: tx 0x[0-9a-f]{64} \(nonce 3\) was refused by the node \(intrinsic gas too low\) while later txs of its batch were accepted; filled its nonce with a 0-value transfer, tx 0x[0-9a-f]{64}$/))
   expect(await devnet.publicClient.getTransactionCount({ address: account.address })).toBe(10)
 }, 30_000)
 
 test('the last tx of the batch refused: nothing waits behind it, so its slot is dropped and the next tx takes its nonce', async () => {
   const { rpc, submitter, journal, account } = await submitterBehindProxy('tail')
-  rpc.refuseWhen(isSendOf('0x09'), 'transaction rejected by the pool policy')
+  rpc.refuseWhen(isSendOf('0x09'), 'intrinsic gas too low')
   const results = await sendTen(submitter)
   expect(results.map((each) => each.status)).toEqual(results.map((_, i) => (i === 9 ? 'rejected' : 'fulfilled')))
   expect(journal.slot(9)).toBeUndefined()
@@ -128,7 +128,7 @@ test('a node that takes no JSON-RPC batches: one warning, then one request per t
 
 test('the next batch, signed while a batch is at the node, is dropped unsent and signed again when that batch frees nonces', async () => {
   const { rpc, submitter, journal, account } = await submitterBehindProxy('overlap')
-  rpc.refuseWhen(isSendOf('0x09'), 'transaction rejected by the pool policy')
+  rpc.refuseWhen(isSendOf('0x09'), 'intrinsic gas too low')
   const recorded: number[][] = []
   const record = journal.record.bind(journal)
   journal.record = (slots) => {

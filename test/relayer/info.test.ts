@@ -65,7 +65,7 @@ describe('GET /api/openapi.json', () => {
   test('describes every route (itself too), every status it answers, and no authentication', () => {
     expect(Object.keys(document.paths).sort()).toEqual(['/api/openapi.json', '/broker', '/broker/{orderHash}', '/health', '/info', '/ready', '/status'])
     const broker = document.paths['/broker'].post
-    expect(Object.keys(broker.responses).sort()).toEqual(['200', '400', '402', '422', '429', '502', '503'])
+    expect(Object.keys(broker.responses).sort()).toEqual(['200', '202', '400', '402', '422', '429', '502', '503'])
     expect(broker.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/RelayRequest' })
     expect(broker.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/RelaySuccess' })
     expect(Object.keys(broker.responses['400'].content['application/json'].examples)).toEqual(['MALFORMED_ORDER', 'ORDERHASH_MISMATCH'])

@@ -24,12 +24,15 @@ const sameFile = (a: string, b: string) => {
  * it prints: `order-relay` when that name on PATH is this executable, else the
  * executable's absolute path; from the sources, the repository's own bun and
  * `src/cli/main.ts`, both absolute (`npx bun src/cli/main.ts` works only in the
- * repository: elsewhere npx tries to download bun).
+ * repository: elsewhere npx tries to download bun); from the npm package, `npx
+ * order-relay` (its bin, in the project that installed it).
  *
  * @example
  * invocation() // '/home/me/order-relay/node_modules/.bin/bun /home/me/order-relay/src/cli/main.ts'
  */
 export function invocation(): string {
+  // The npm package's bundle (dist/cli/main.js, started by its `order-relay` bin).
+  if (/[\\/]dist[\\/]cli$/.test(import.meta.dir)) return 'npx order-relay'
   if (isCompiled()) {
     const onPath = Bun.which('order-relay')
     return onPath && sameFile(onPath, process.execPath) ? 'order-relay' : shellQuote(process.execPath)

@@ -1,7 +1,10 @@
+import type { Hex } from 'viem'
+import type { BrokerStatus } from '../../wire/index.ts'
 import { type BrokerGate, type EdgeRefusal, refusalAnswer, type SocketReader } from '../edge/index.ts'
 import type { RelayerContext } from '../context.ts'
 import { RelayError } from '../errors.ts'
 import { asRelayError, checkRequest, relayChecked } from '../pipeline.ts'
+import { prefersRespondAsync } from './preferAsync.ts'
 import { type BodyLimits, bodyLeftUnread, readJsonBody } from './readJsonBody.ts'
 import type { RequestObserver } from './requestObserver.ts'
 
@@ -17,6 +20,12 @@ export type BrokerRouteOptions = {
 }
 
 type Answer = { status: number; code: string; body: unknown; headers?: Record<string, string> }
+
+/** 202 to `Prefer: respond-async`: the order's status as `GET /broker/{orderHash}` tells it (pending, with its tx). */
+function accepted(orderHash: Hex, txHash: Hex): Answer {
+  const body: BrokerStatus = { orderHash, status: 'pending', txHash }
+  return { status: 202, code: 'ACCEPTED', body, headers: { location: `/broker/${orderHash}`, 'preference-applied': 'respond-async' } }
+}
 
 const json = { 'content-type': 'application/json' }
 
@@ -56,12 +65,42 @@ export function createBrokerRoute(context: RelayerContext, options: BrokerRouteO
 
   const refused = (refusal: EdgeRefusal): Answer => ({ ...refusalAnswer(refusal), code: refusal.code, ...(refusal.headers ? { headers: refusal.headers } : {}) })
 
-  async function gated(edge: BrokerGate, request: Request, server: SocketReader | undefined): Promise<Answer> {
+  /**
+   * `Prefer: respond-async` (RFC 7240): 202 with the order's status route (`Location`)
+   * once its tx is broadcast. Whatever is decided first is answered as without it: every
+   * refusal before broadcast, a replay or an order the journal holds. The pipeline goes
+   * on to the receipt after the 202, held in the SIGTERM drain; `finished` runs when it ends.
+   */
+  function settleAsync(body: unknown, finished: () => void): Answer | Promise<Answer> {
+    const checked = checkRequest(context, body)
+    if (checked instanceof RelayError) {
+      finished()
+      return failed(checked)
+    }
+    const release = observer.hold()
+    return new Promise<Answer>((resolve) => {
+      const onBroadcast = (txHash: Hex) => resolve(accepted(checked.orderHash, txHash))
+      relayChecked(context, checked, { onBroadcast })
+        .then(
+          (success): Answer => ({ status: 200, code: 'OK', body: success }),
+          (error: unknown) => failed(asRelayError(context, error)),
+        )
+        .then(resolve)
+        .finally(() => {
+          release()
+          finished()
+        })
+    })
+  }
+
+  async function gated(edge: BrokerGate, request: Request, server: SocketReader | undefined, respondAsync: boolean): Promise<Answer> {
     const limited = await edge.limit(request, server)
     if (limited) return refused(limited)
     const body = await readJsonBody(request, limits)
     const refusal = edge.admit()
     if (refusal) return refused(refusal)
+    // An order answered 202 keeps its place under the in-flight cap until it settles.
+    if (respondAsync) return settleAsync(body, () => edge.leave())
     try {
       return await settle(body)
     } finally {
@@ -71,7 +110,10 @@ export function createBrokerRoute(context: RelayerContext, options: BrokerRouteO
 
   async function answer(request: Request, server: SocketReader | undefined): Promise<Answer> {
     try {
-      return await (gate ? gated(gate, request, server) : settle(await readJsonBody(request, limits)))
+      const respondAsync = prefersRespondAsync(request.headers.get('prefer'))
+      if (gate) return await gated(gate, request, server, respondAsync)
+      const body = await readJsonBody(request, limits)
+      return await (respondAsync ? settleAsync(body, () => {}) : settle(body))
     } catch (error) {
       return failed(asRelayError(context, error))
     }

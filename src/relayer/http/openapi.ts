@@ -61,6 +61,16 @@ function brokerResponses(): Record<string, ResponseObject> {
   }
   const responses: Record<string, ResponseObject> = {
     '200': { description: 'Settled: payment and grant landed atomically in one transaction.', content: jsonContent(schemaRef('RelaySuccess'), relaySuccessExample) },
+    '202': {
+      description:
+        'Only to `Prefer: respond-async`: the transaction is broadcast and awaits its block. The body is the order\'s status (pending, with its ' +
+        'txHash); Location is its status route, GET /broker/{orderHash}, to read until it is settled or reverted.',
+      headers: {
+        Location: { description: 'The order\'s status route, /broker/{orderHash}.', schema: { type: 'string' }, example: `/broker/${brokerStatusExample.orderHash}` },
+        'Preference-Applied': { description: 'respond-async (RFC 7240).', schema: { type: 'string', const: 'respond-async' }, example: 'respond-async' },
+      },
+      content: jsonContent(schemaRef('BrokerStatus'), { orderHash: brokerStatusExample.orderHash, status: 'pending', txHash: brokerStatusExample.txHash }),
+    },
   }
   for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
     const examples: Record<string, NamedExample> = failureExamples(codes)
@@ -111,9 +121,22 @@ export function openApiDocument(version: string): object {
           summary: 'Transmit a consumer-signed order',
           description:
             'Validates the request, checks the fee floor and the authorization window, simulates, broadcasts, and answers once the ' +
+            '(with `Prefer: respond-async`: 202 once the transaction is broadcast; follow it at GET /broker/{orderHash}) ' +
             `transaction is mined. The body is JSON (Content-Type application/json) of at most ${maxBodyBytes} bytes (64 KiB); a larger ` +
             'one is MALFORMED_ORDER. Answers never echo the order or the signature.',
           tags: ['relay'],
+          parameters: [
+            {
+              name: 'Prefer',
+              in: 'header',
+              required: false,
+              description:
+                '`respond-async` (RFC 7240): answer 202 once the transaction is broadcast instead of waiting for its receipt. Every refusal ' +
+                'before broadcast, and an order already settled, is answered as without it. Other preferences are ignored.',
+              schema: { type: 'string' },
+              example: 'respond-async',
+            },
+          ],
           requestBody: {
             required: true,
             description: `A RelayRequest, at most ${maxBodyBytes} bytes.`,

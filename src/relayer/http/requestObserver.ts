@@ -33,6 +33,14 @@ export function createRequestObserver(options: { logger: Logger; drain?: Pick<Re
       drain?.enter()
       return began
     },
+    /**
+     * Work that goes on after its request was answered (an order answered 202 is still
+     * settling): the SIGTERM drain waits for it too. Call the returned function when it ends.
+     */
+    hold(): () => void {
+      drain?.enter()
+      return () => drain?.leave()
+    },
     /** The request is answered: `path` as it came (the access line escapes it). */
     end(began: number, method: string, path: string, status: number, code: string) {
       drain?.leave()

@@ -422,7 +422,7 @@ export function openJournal(path: string, owner: { chainId: number; address: Add
         .map((row) => ({ at: row.at, consumer: row.consumer as Address, adapter: row.adapter as Address | null, payToken: row.pay_token as Address | null, txHash: row.tx_hash as Hex }))
     },
     /**
-     * Deletes what is older than `before` (ms since epoch) and no longer needed: slots
+     * Deletes what is older than `before` (ms since epoch) and not needed any more: slots
      * resolved before then (seen mined, or sent, before it), with their txs, and the reverts
      * kept for cool-downs. Pending slots stay whatever their age. In commits of `perCommit`
      * slots, yielding between them. Returns how many slots and reverts went.

@@ -20,7 +20,15 @@ import type { SimulatedOrder } from './simulate.ts'
  * tx, which stays in the journal, so a retry waits for it instead of broadcasting.
  * @throws RelayError WOULD_REVERT, UPSTREAM_RPC, INSUFFICIENT_RELAYER_GAS, FEE_BELOW_FLOOR (does not pay for itself at the fees it would be signed with)
  */
-export async function broadcast(context: RelayerContext, simulated: SimulatedOrder, request: RelayRequest, orderHash: Hex, terms: OrderTerms): Promise<RelaySuccess> {
+export async function broadcast(
+  context: RelayerContext,
+  simulated: SimulatedOrder,
+  request: RelayRequest,
+  orderHash: Hex,
+  terms: OrderTerms,
+  /** Told the txHash once the node accepted the tx (not when its answer was lost). */
+  onBroadcast?: (txHash: Hex) => void,
+): Promise<RelaySuccess> {
   const { submitter, config } = context
   const { nonce, hash, unanswered } = await submitter.send({
     to: config.broker,
@@ -32,6 +40,7 @@ export async function broadcast(context: RelayerContext, simulated: SimulatedOrd
     payToken: request.order.payToken as Hex,
     terms,
   })
+  if (!unanswered) onBroadcast?.(hash)
   const slot = await submitter.outcome(nonce, config.receiptTimeoutMs)
   if (unanswered && slot?.status === 'pending') {
     context.journal.answered(nonce, 'UPSTREAM_RPC')

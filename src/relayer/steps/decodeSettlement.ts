@@ -1,4 +1,4 @@
-import { type AbiEvent, decodeEventLog, type Hex, toEventSelector, type TransactionReceipt } from 'viem'
+import { type Abi, type AbiEvent, decodeEventLog, type Hex, toEventSelector, type TransactionReceipt } from 'viem'
 import { adapterEventAbis, brokeredEvent, compileStaticEvent, formatEventArgs, type StaticEventDecoder } from '../../chain/index.ts'
 import type { AdapterReceipt, RelaySuccess } from '../../wire/index.ts'
 import { RelayError } from '../errors.ts'
@@ -40,6 +40,27 @@ for (const [kind, abi] of Object.entries(adapterEventAbis)) {
   }
 }
 
+/** The events of adapters learned at run time (learnAdapterEvents), by adapter address, then topic0. */
+const learnedEvents = new Map<string, Map<Hex, EventDecoder[]>>()
+
+/**
+ * Teaches decoding the events of an adapter the project does not ship (a contract
+ * developer's own, from a devnet manifest): a receipt from `address` then reads
+ * `{ adapter: name, event, fields }`.
+ *
+ * @example
+ * learnAdapterEvents('0x5FbD…', 'TicketAdapter', ticketAdapterAbi)
+ */
+export function learnAdapterEvents(address: Hex, name: string, abi: Abi): void {
+  const events = new Map<Hex, EventDecoder[]>()
+  for (const item of abi) {
+    if (item.type !== 'event' || item.anonymous) continue
+    const { selector, decoder } = decoderFor(item, name)
+    events.set(selector, [...(events.get(selector) ?? []), decoder])
+  }
+  learnedEvents.set(address.toLowerCase(), events)
+}
+
 /**
  * Step 7: read the `Brokered` event and the adapter's own event out of the receipt
  * and build the RelaySuccess.
@@ -52,6 +73,7 @@ export function decodeSettlement(receipt: SettlementReceipt, broker: Hex, adapte
   // Only logs whose topic0 is a known event are decoded.
   const brokerAddress = broker.toLowerCase()
   const adapterAddress = adapter.toLowerCase()
+  const events = learnedEvents.get(adapterAddress) ?? adapterEvents
   for (const log of receipt.logs) {
     const address = log.address.toLowerCase()
     const topic = log.topics[0]?.toLowerCase() as Hex | undefined
@@ -62,7 +84,7 @@ export function decodeSettlement(receipt: SettlementReceipt, broker: Hex, adapte
       found = { consumer: fields.consumer!, adapter: fields.adapter!, amount: fields.amount!, orderHash: fields.orderHash as Hex }
       fee = fields.fee
     } else if (address === adapterAddress && adapterReceipt.adapter === 'unknown') {
-      for (const decoder of (topic && adapterEvents.get(topic)) || []) {
+      for (const decoder of (topic && events.get(topic)) || []) {
         const fields = decoder.decode(log.topics, log.data)
         if (!fields) continue
         adapterReceipt = { adapter: decoder.kind!, event: decoder.name, fields }

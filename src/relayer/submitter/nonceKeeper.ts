@@ -5,6 +5,7 @@ import type { Journal, JournalSlot, JournalTx } from '../journal/index.ts'
 import type { createFeeCache, Fees } from './feeCache.ts'
 import { bumpedWithin } from './fees.ts'
 import type { ReceiptWatcher } from './receiptWatcher.ts'
+import { nodeSays } from '../rpcErrors.ts'
 import { sendRaw } from './sendRaw.ts'
 import type { TxSigner } from './txSigner.ts'
 
@@ -164,6 +165,9 @@ export function createNonceKeeper(options: {
       logger.warn(`tx ${current.hash} was no longer known to the node; sent it again as signed`)
     } else if (outcome.kind === 'underpriced') {
       await replace(slot, current, 'was refused as underpriced when sent again')
+    } else if (outcome.kind === 'refused' && current.kind !== 'filler' && slot.orderHash) {
+      // The node will never take it as signed: the nonce goes to a filler, so the nonces behind it move.
+      await fill(slot, current, { loses: `the node refuses its transaction (${nodeSays(outcome.error)})` }, 'was no longer known to the node')
     } else if (outcome.kind !== 'nonceTaken' && outcome.kind !== 'unanswered') {
       logger.warn(`tx ${current.hash} was no longer known to the node and could not be sent again (${outcome.kind}); will try again`)
       journal.resent(slot.nonce)

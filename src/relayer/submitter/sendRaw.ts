@@ -5,10 +5,13 @@ import { errorText, isTransportError } from '../rpcErrors.ts'
  * What a node did with one signed tx:
  * - `accepted`: it took it, said "already known" for this very hash, or the hash
  *   was found after an error (a lost answer);
- * - `unanswered`: no answer and the hash could not be found: it may or may not be
- *   pooled (the nonce keeper sends it again as signed if the node lacks it);
+ * - `unanswered`: no answer, or an answer that proves nothing (an error this list does
+ *   not know, such as a provider's `-32603 upstream timeout` after it forwarded the tx),
+ *   and the hash could not be found: it may be pooled. The slot stays; the nonce keeper
+ *   resolves it by hash and nonce (sends it again as signed if the node lacks it);
  * - `noFunds` / `nonceTaken` / `underpriced` / `refused`: the node answered with a
- *   refusal and does not hold this hash, so its nonce is free again.
+ *   refusal that proves it does not hold this tx (`refusalKind` lists them,
+ *   docs/relayer-safety.md), so its nonce is free again.
  */
 export type SendOutcome =
   | { kind: 'accepted' }
@@ -19,6 +22,26 @@ export const underpriced = /underpriced|less than (the )?block base fee|lower th
 const alreadyKnown = /already known|already imported|known transaction/i
 const nonceTaken = /nonce too low|nonce has already been used|invalid nonce|replacement transaction underpriced|replacement fee too low/i
 const noFunds = /insufficient funds|insufficient balance/i
+/**
+ * Refusals that prove the node did not take the tx, beside the three above: the tx is
+ * invalid as signed (its gas, its size, its type, its chain, its signature) or over the
+ * node's own fee cap.
+ */
+const provenRefusal =
+  /intrinsic gas too low|gas limit reached|exceeds block gas limit|gas limit exceeds|oversized data|transaction size|tx fee .* exceeds the configured cap|exceeds the configured cap|transaction type not supported|tx type not supported|invalid chain ?id|invalid sender|invalid signature|max priority fee per gas higher than max fee per gas|tip higher than fee cap/i
+
+/**
+ * The kind of refusal a send error's words prove (`unknown`: they prove nothing, the tx
+ * may have been taken). Underpriced is checked after nonce-taken, whose "replacement
+ * transaction underpriced" is about another tx at the nonce.
+ */
+export function classifySendError(text: string): 'noFunds' | 'nonceTaken' | 'underpriced' | 'refused' | 'unknown' {
+  if (noFunds.test(text)) return 'noFunds'
+  if (nonceTaken.test(text)) return 'nonceTaken'
+  if (underpriced.test(text)) return 'underpriced'
+  if (provenRefusal.test(text)) return 'refused'
+  return 'unknown'
+}
 
 /** Whether the node knows the hash (pooled or mined); undefined when it could not be asked. */
 export async function nodeKnows(client: PublicClient, hash: Hex): Promise<boolean | undefined> {
@@ -84,9 +107,12 @@ function nodeAnswer(error: unknown): { code?: number; status?: number; details: 
 async function classify(client: PublicClient, error: unknown, hash: Hex): Promise<SendOutcome> {
   const text = errorText(error)
   if (alreadyKnown.test(text)) return { kind: 'accepted' }
-  if (isTransportError(error)) return (await nodeKnows(client, hash)) ? { kind: 'accepted' } : { kind: 'unanswered', error }
-  if (noFunds.test(text)) return { kind: 'noFunds', error }
-  if (nonceTaken.test(text)) return (await nodeKnows(client, hash)) ? { kind: 'accepted' } : { kind: 'nonceTaken', error }
-  if (underpriced.test(text)) return { kind: 'underpriced', error }
-  return { kind: 'refused', error }
+  const kind = isTransportError(error) ? 'unknown' : classifySendError(text)
+  if (kind === 'noFunds' || kind === 'underpriced' || kind === 'refused') return { kind, error }
+  // The nonce is taken: by this very tx (a send that reached the node before), or another.
+  // A look-up that gets no answer proves neither: the tx may be pooled.
+  const known = await nodeKnows(client, hash)
+  if (known) return { kind: 'accepted' }
+  if (kind === 'nonceTaken' && known === false) return { kind: 'nonceTaken', error }
+  return { kind: 'unanswered', error }
 }

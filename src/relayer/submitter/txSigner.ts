@@ -120,10 +120,12 @@ function oneLine(event: ErrorEvent): string {
  * The signer thread's module. From source, the file beside this one; inside the
  * executable (`bun build --compile`, scripts/build.ts) it is the build's second entry
  * point, embedded under the bundle's root, the folder the two entry points share
- * (src/), where a path relative to this module would not find it.
+ * (src/), where a path relative to this module would not find it; in the npm
+ * package's bundle (dist/cli/main.js, scripts/build-cli.ts), signerThread.js beside it.
  */
 function signerThreadModule(): string {
   const url = import.meta.url
   const compiled = url.includes('/$bunfs/') || url.includes('~BUN')
-  return compiled ? './relayer/submitter/signerThread.ts' : new URL('./signerThread.ts', url).href
+  if (compiled) return './relayer/submitter/signerThread.ts'
+  return new URL(url.endsWith('.js') ? './signerThread.js' : './signerThread.ts', url).href
 }

@@ -5,7 +5,9 @@
  * `unsupported` answers JSON-RPC "method not found", as a node without the method does.
  * `calls` keeps every single call's method and params; `refuseWhen` answers a JSON-RPC
  * error to the calls it matches, alone or inside a batch (a node refusing a parameter
- * it does not support, or one tx); `refuseBatches` refuses every batch request.
+ * it does not support, or one tx); `refuseBatches` refuses every batch request;
+ * `errorAfterForwarding` forwards a method's calls (the node acts on them) and answers each
+ * with a JSON-RPC error, as a provider that timed out waiting for its backend does.
  */
 export function startFlakyRpc(upstream: string) {
   const failing = new Map<string, 'refuse' | 'loseAnswer' | 'unsupported'>()
@@ -14,6 +16,7 @@ export function startFlakyRpc(upstream: string) {
   const calls: RpcCall[] = []
   let refusing: { match: (call: RpcCall) => boolean; message: string } | undefined
   let refusingBatches: string | undefined
+  const erroringAfter = new Map<string, { code: number; message: string }>()
   const batches: number[] = []
   const sendBatches: number[] = []
   const batchMethods: string[][] = []
@@ -44,6 +47,17 @@ export function startFlakyRpc(upstream: string) {
         const answers = forwarded.length === 0 ? [] : ((await (await fetch(upstream, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(forwarded) })).json()) as { id: unknown }[])
         const refused = body.filter((call) => rule.match(callOf(call))).map((call) => ({ jsonrpc: '2.0', id: (call as { id?: unknown }).id, error: { code: -32000, message: rule.message } }))
         return Response.json([...answers, ...refused])
+      }
+      if (methods.some((method) => erroringAfter.has(method))) {
+        // Forwarded whole: the node acts on every call; the chosen methods' answers are replaced by the error.
+        const answer = await (await fetch(upstream, { method: 'POST', headers: { 'content-type': 'application/json' }, body: text })).json()
+        const replace = (call: { method: string; id?: unknown }, result: unknown) => {
+          const error = erroringAfter.get(call.method)
+          return error ? { jsonrpc: '2.0', id: call.id, error } : result
+        }
+        if (!Array.isArray(body)) return Response.json(replace(body as { method: string; id?: unknown }, answer))
+        const byId = new Map((answer as { id: unknown }[]).map((each) => [each.id, each]))
+        return Response.json(body.map((call) => replace(call as { method: string; id?: unknown }, byId.get((call as { id?: unknown }).id))))
       }
       let mode = methods.map((method) => failing.get(method)).find(Boolean)
       for (const method of methods) {
@@ -99,7 +113,12 @@ export function startFlakyRpc(upstream: string) {
     failNext(method: string, count = 1) {
       failNext.set(method, count)
     },
+    /** Forwards every call of `method` and answers each with this JSON-RPC error (HTTP 200). */
+    errorAfterForwarding(method: string, error: { code: number; message: string }) {
+      erroringAfter.set(method, error)
+    },
     heal() {
+      erroringAfter.clear()
       failing.clear()
       failNext.clear()
       refusing = undefined
