@@ -24,8 +24,9 @@ import { hasRedisServer, redisServerPath } from './lib/redisServer.ts'
 import { benchRestart } from './restart.ts'
 import { benchSettlement } from './settlement.ts'
 import { benchStartup } from './startup.ts'
+import { benchStreams } from './streams.ts'
 
-const names = ['startup', 'rejections', 'settlement', 'interval', 'journal', 'flood', 'replicas', 'backfill', 'activity', 'restart', 'replica'] as const
+const names = ['startup', 'rejections', 'settlement', 'interval', 'journal', 'flood', 'replicas', 'backfill', 'activity', 'restart', 'replica', 'streams'] as const
 type Name = (typeof names)[number]
 
 const { values } = parseArgs({
@@ -125,6 +126,7 @@ try {
       await devnet.stop()
     }
   }
+  if (only.has('streams')) rows.push(...withLoad(await benchStreams(context, { clients: 1_000, seconds: quick ? 4 : 10, eventsPerBlock: 4 })))
   // Memory, beside the resident memory of a compiled Bun server doing nothing.
   const bare = memory.bareRssMiB ?? []
   if (bare.length) {

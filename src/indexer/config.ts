@@ -32,6 +32,27 @@ export type IndexerConfig = {
   db: string
   /** INDEXER_DATABASE_URL: the index in PostgreSQL instead (one writer, read replicas); `db` is then unused. */
   databaseUrl?: string | undefined
+  /**
+   * INDEXER_ROLE, with INDEXER_DATABASE_URL: `auto` (the writer while it holds the lock,
+   * else a standby read replica that takes over) or `reader` (a read-only replica: never
+   * the writer, no schema rights, no `eth_getLogs`).
+   */
+  role: IndexerRole
+  /** A writer that commits nothing this long while the chain is ahead of it is replaced by a standby. */
+  writerTimeoutMs: number
+  /** `GET /activity/stream` (docs/indexer.md "Live activity"). */
+  stream: StreamLimits
+}
+
+export type IndexerRole = 'auto' | 'reader'
+
+export type StreamLimits = {
+  /** A comment line on a stream quiet this long, so proxies keep it open. */
+  heartbeatMs: number
+  /** A stream whose client has not taken the message written to it for this long is cut off (with where to resume). */
+  stallMs: number
+  /** Most streams open at once; one more answers 503. */
+  maxClients: number
 }
 
 /** Documented defaults of the optional variables. */
@@ -44,6 +65,11 @@ export const indexerDefaults = {
   pollMs: 1_000,
   maxRange: 2_000,
   reorgWindow: 128,
+  role: 'auto',
+  writerTimeoutMs: 30_000,
+  streamHeartbeatMs: 15_000,
+  streamStallMs: 10_000,
+  streamMaxClients: 10_000,
 } as const
 
 export type IndexerConfigOverrides = Partial<IndexerConfig> & { manifestPath?: string | undefined }
@@ -66,6 +92,11 @@ export const indexerEnvironment = [
   'INDEXER_METRICS_HOST  address of the metrics listener (default 127.0.0.1)',
   'INDEXER_DATABASE_URL  postgres://… : the index in PostgreSQL, shared by replicas (one writer by advisory lock, the rest serve reads); wins over INDEXER_DB',
   'INDEXER_DB            SQLite file of the index, or :memory: (default .order-relay/indexer-<chain>-<digest>.sqlite in the working directory)',
+  'INDEXER_ROLE          with INDEXER_DATABASE_URL: auto (the writer when the lock is free, else a standby replica; default) or reader (a read-only replica: never writes, needs only SELECT)',
+  `INDEXER_WRITER_TIMEOUT_MS a writer committing nothing this long while the chain is ahead is replaced by a standby (default ${indexerDefaults.writerTimeoutMs})`,
+  `INDEXER_STREAM_HEARTBEAT_MS comment line on a quiet /activity/stream (default ${indexerDefaults.streamHeartbeatMs})`,
+  `INDEXER_STREAM_STALL_MS a stream whose client takes nothing this long is cut off with its resume cursor (default ${indexerDefaults.streamStallMs})`,
+  `INDEXER_STREAM_MAX_CLIENTS most /activity/stream connections at once (default ${indexerDefaults.streamMaxClients})`,
 ]
 
 /**
@@ -119,7 +150,15 @@ export function readIndexerConfig(env: Env, overrides: IndexerConfigOverrides = 
     metrics: 'metrics' in overrides ? overrides.metrics : readMetricsListen(read, 'INDEXER'),
     db: overrides.db ?? read.string('INDEXER_DB') ?? '',
     databaseUrl: 'databaseUrl' in overrides ? overrides.databaseUrl : readDatabaseUrl(read),
+    role: overrides.role ?? readRole(read),
+    writerTimeoutMs: overrides.writerTimeoutMs ?? int('INDEXER_WRITER_TIMEOUT_MS', indexerDefaults.writerTimeoutMs, 100, 86_400_000),
+    stream: overrides.stream ?? {
+      heartbeatMs: int('INDEXER_STREAM_HEARTBEAT_MS', indexerDefaults.streamHeartbeatMs, 10, 3_600_000),
+      stallMs: int('INDEXER_STREAM_STALL_MS', indexerDefaults.streamStallMs, 10, 3_600_000),
+      maxClients: int('INDEXER_STREAM_MAX_CLIENTS', indexerDefaults.streamMaxClients, 1, 1_000_000),
+    },
   }
+  if (config.role === 'reader' && !config.databaseUrl) read.problem('INDEXER_ROLE=reader needs INDEXER_DATABASE_URL: a read-only replica serves what a writer stored in PostgreSQL')
   read.done('indexer')
   if (!config.db) config.db = defaultStorePath(config.chainId, config.addresses, config.deployedAt)
   return config
@@ -134,6 +173,14 @@ function readDatabaseUrl(read: ReturnType<typeof createEnvReader>): string | und
     return undefined
   }
   return raw
+}
+
+function readRole(read: ReturnType<typeof createEnvReader>): IndexerRole {
+  const raw = read.string('INDEXER_ROLE')
+  if (raw === undefined || raw === '' || raw === 'auto') return 'auto'
+  if (raw === 'reader') return 'reader'
+  read.problem(`INDEXER_ROLE must be auto or reader (got ${JSON.stringify(raw.slice(0, 40))})`)
+  return 'auto'
 }
 
 function readAddresses(read: ReturnType<typeof createEnvReader>, manifest: Manifest | undefined): Address[] | undefined {

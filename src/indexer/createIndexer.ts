@@ -9,6 +9,7 @@ import { readiness } from './readiness.ts'
 import { createSnapshotCache } from './snapshot.ts'
 import { createReplicaRoles } from './replica/index.ts'
 import { createPostgresStore, type IndexerStore, openSqliteStore } from './store/index.ts'
+import { createActivityFeed, createActivityStreamRoute } from './stream/index.ts'
 import { createSyncer } from './sync/syncer.ts'
 import { createIndexerMetrics, type MetricsListener, observeTransport, serveMetrics } from '../metrics/index.ts'
 import { indexerOperationsRoutes } from './http/operations.ts'
@@ -66,19 +67,22 @@ export function createIndexer(config: IndexerConfig, dependencies: IndexerDepend
       cacheTime: 0,
     }) as PublicClient)
   const identity = { chainId: config.chainId, addresses: config.addresses, deployedAt: config.deployedAt }
-  // INDEXER_DATABASE_URL: one index in PostgreSQL shared by replicas, the writer elected by an advisory lock.
+  // INDEXER_DATABASE_URL: one index in PostgreSQL shared by replicas, the writer elected by an advisory lock
+  // (INDEXER_ROLE=reader: a replica that only reads).
   const postgres =
     dependencies.store === undefined && config.databaseUrl !== undefined
-      ? createPostgresStore({ url: config.databaseUrl, identity, retention: config.retention, hashWindow: config.reorgWindow, logger })
+      ? createPostgresStore({ url: config.databaseUrl, identity, retention: config.retention, hashWindow: config.reorgWindow, logger, readOnly: config.role === 'reader' })
       : undefined
   const store = dependencies.store ?? postgres ?? openSqliteStore({ path: config.db, identity, retention: config.retention, hashWindow: config.reorgWindow, logger })
   const syncer = createSyncer({ client, config, logger, now, store, onReorg: metrics.reorg })
-  const roles = postgres ? createReplicaRoles({ store: postgres, syncer, config, logger }) : undefined
+  const roles = postgres ? createReplicaRoles({ store: postgres, syncer, config, logger, now }) : undefined
   const snapshots = createSnapshotCache(config, syncer.status, now)
+  const stream = createActivityStreamRoute(createActivityFeed({ syncer, config, now, replica: () => roles?.state() }), { limits: config.stream, logger })
   const app = createIndexerApp(snapshots, logger, {
     version: dependencies.version ?? packageJson.version,
     readiness: () => readiness(config, syncer.status(), now, roles?.state()),
     operations: indexerOperationsRoutes(config, snapshots, metrics),
+    stream,
   })
 
   return {
@@ -99,6 +103,8 @@ export function createIndexer(config: IndexerConfig, dependencies: IndexerDepend
       /** The snapshot `GET /activity` answers right now. */
       snapshot: () => snapshots.current().snapshot,
     },
+    /** `GET /activity/stream`: streams open now and streams cut off for not reading. */
+    streams: stream.stats,
     /** Loads the store, listens and starts syncing (with PostgreSQL: as writer or read replica); resolves once the port is bound. */
     async serve(options: IndexerServeOptions = {}) {
       await postgres?.open()

@@ -44,6 +44,8 @@ export type RelayerConfig = {
   journalPath: string | undefined
   /** Resolved slots and kept reverts older than this many days are pruned from the journal (RELAYER_JOURNAL_RETENTION_DAYS). */
   journalRetentionDays: number
+  /** How long after the last sign of another process on the key the relayer takes orders again (RELAYER_KEY_CONFLICT_QUIET_MS). */
+  keyConflictQuietMs: number
   /** How long a consumer is refused after its order passed simulation and reverted on chain. */
   revertCooldownMs: number
   /** Reverts of one adapter's or one pay token's orders within `revertCooldownMs` after which that adapter or token is refused too. */
@@ -80,6 +82,7 @@ export const relayerDefaults = {
   redisRestoreMs: 5_000,
   revertCooldownMax: 3,
   journalRetentionDays: 30,
+  keyConflictQuietMs: 600_000,
   minMarginBps: 1_000,
   // A day (Chainlink's longest heartbeat) and an hour of grace.
   priceMaxAgeSeconds: 90_000,
@@ -160,6 +163,8 @@ export function readRelayerConfig(env: Env, overrides: RelayerConfigOverrides = 
     // The manifest's WebSocket is the default only while its rpcUrl is the node in use: a WebSocket must reach the same node.
     ...(overrides.wsUrl ? { wsUrl: overrides.wsUrl } : readWsUrl(read, manifest?.wsUrl !== undefined && rpcUrl === manifest.rpcUrl ? manifest.wsUrl : undefined)),
     journalPath: overrides.journalPath ?? read.string('RELAYER_DB'),
+    keyConflictQuietMs:
+      overrides.keyConflictQuietMs ?? read.integer('RELAYER_KEY_CONFLICT_QUIET_MS', relayerDefaults.keyConflictQuietMs, 1_000, 86_400_000) ?? relayerDefaults.keyConflictQuietMs,
     journalRetentionDays:
       overrides.journalRetentionDays ?? read.integer('RELAYER_JOURNAL_RETENTION_DAYS', relayerDefaults.journalRetentionDays, 1, 36_500) ?? relayerDefaults.journalRetentionDays,
     revertCooldownMs:

@@ -7,7 +7,7 @@ import type { Journal, OrderClaims } from './journal/index.ts'
 import type { Replicas, SharedOutcomes } from './replicas/index.ts'
 import type { PendingSimulator } from './simulation/index.ts'
 import type { SettlementFinder } from './steps/findSettlement.ts'
-import type { createGasLimitCache, Submitter } from './submitter/index.ts'
+import type { createGasLimitCache, KeyGuard, Submitter } from './submitter/index.ts'
 
 /** Everything a pipeline step may use; built once by `createRelayer`. */
 export type RelayerContext = {
@@ -27,6 +27,8 @@ export type RelayerContext = {
   claims: OrderClaims
   /** Orders settled by any relayer, from the Broker's `Brokered` logs (misses cached). */
   settlements: SettlementFinder
+  /** Whether another process signs with this key; while it does, no new order is taken. */
+  keyGuard: KeyGuard
   /** Relayer replicas sharing Redis (RELAYER_REDIS_URL): where orders broadcast by another replica went. */
   outcomes?: SharedOutcomes
   /** Relayer replicas: whether a new order may be taken (the shared state fails closed, docs/scaling.md). */

@@ -18,7 +18,7 @@ import { describeOutcome, recheckOrder } from './steps/broadcast.ts'
 import { createSettlementFinder } from './steps/findSettlement.ts'
 import { createPendingSimulator } from './simulation/index.ts'
 import { maxServerBodyBytes } from './http/readJsonBody.ts'
-import { createGasLimitCache, createSubmitter, createTxSigner, txsPerBatch } from './submitter/index.ts'
+import { createGasLimitCache, createKeyGuard, createSubmitter, createTxSigner, txsPerBatch } from './submitter/index.ts'
 import { observeTransport } from '../metrics/index.ts'
 import { createRelayerOperations } from './operations/index.ts'
 import { createReplicas } from './replicas/index.ts'
@@ -144,6 +144,8 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
       })
     : undefined
   if (replicas) operations.useReplicas(replicas)
+  const keyGuard = createKeyGuard({ logger, quietMs: config.keyConflictQuietMs })
+  operations.readiness.add({ name: 'key', check: async () => keyGuard.conflict() })
   // Steps the submitter calls back into need the context, which needs the submitter.
   let context!: RelayerContext
   const submitter = createSubmitter({
@@ -162,6 +164,7 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
     judge: (terms, fees, alsoReservedWei) => economics.judge(terms, fees, { alsoReservedWei }),
     ...(config.economics.maxFeePerGasWei !== undefined ? { maxFeePerGas: config.economics.maxFeePerGasWei } : {}),
     maxPriorityFeePerGas: config.economics.maxPriorityFeePerGasWei,
+    keyGuard,
   })
   context = {
     config,
@@ -170,6 +173,7 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
     gasLimits: createGasLimitCache(client, { ttlMs: 10 * 60_000, pad: (gas) => (gas * 13n) / 10n + 25_000n }),
     simulator: createPendingSimulator({ client, address: account.address, broker: config.broker, logger }),
     economics,
+    keyGuard,
     clock: createChainClock(client, { refreshMs: 2_000, logger }),
     logger,
     journal,

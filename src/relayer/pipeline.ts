@@ -106,6 +106,7 @@ async function settle(context: RelayerContext, request: RelayRequest, orderHash:
   if (resumed) return resumed
   const elsewhere = await answerFromReplicas(context, request, orderHash, shared)
   if (elsewhere) return elsewhere
+  checkKeyAlone(context)
   checkCooldown(context, request.order)
   await checkAuthorizationWindow(context, request)
   await ensureTokenValued(context, request)
@@ -118,6 +119,16 @@ async function settle(context: RelayerContext, request: RelayRequest, orderHash:
   if (l1Gas instanceof Error) throw new RelayError('UPSTREAM_RPC', "the relayer's RPC failed while reading the L1 data cost (NodeInterface); retry or try another relayer", { cause: l1Gas })
   const { terms } = await checkPaysForItself(context, request, simulated, fees, l1Gas)
   return broadcast(context, simulated, request, orderHash, terms, options.onBroadcast)
+}
+
+/**
+ * While another process signs with this relayer's key (keyGuard), no new order is taken:
+ * each could be sent by both and the loser's revert paid.
+ * @throws RelayError INSUFFICIENT_RELAYER_GAS saying why
+ */
+function checkKeyAlone(context: Pick<RelayerContext, 'keyGuard'>) {
+  const conflict = context.keyGuard.conflict()
+  if (conflict) throw new RelayError('INSUFFICIENT_RELAYER_GAS', `${conflict}; try another relayer`)
 }
 
 /** A promise that never rejects: its error comes back as the value (awaited later, or never). */

@@ -51,6 +51,9 @@ describe('readIndexerConfig', () => {
       pollMs: 1_000,
       maxRange: 2_000,
       reorgWindow: 128,
+      role: 'auto',
+      writerTimeoutMs: 30_000,
+      stream: { heartbeatMs: 15_000, stallMs: 10_000, maxClients: 10_000 },
       // One file per chain and address set, under the working directory's .order-relay/.
       db: join(process.cwd(), '.order-relay', `indexer-31337-${createHash('sha256').update(`${base.INDEXER_ADDRESSES}@7`).digest('hex').slice(0, 12)}.sqlite`),
     })
@@ -76,6 +79,24 @@ describe('readIndexerConfig', () => {
     } catch (error) {
       expect(String(error)).not.toContain('secret-pw')
     }
+  })
+
+  test('INDEXER_ROLE, INDEXER_WRITER_TIMEOUT_MS and the stream limits: read, checked, and a reader needs INDEXER_DATABASE_URL', () => {
+    const url = 'postgres://indexer@db:5432/index'
+    const config = readIndexerConfig({
+      ...base,
+      INDEXER_DATABASE_URL: url,
+      INDEXER_ROLE: 'reader',
+      INDEXER_WRITER_TIMEOUT_MS: '5000',
+      INDEXER_STREAM_HEARTBEAT_MS: '200',
+      INDEXER_STREAM_STALL_MS: '300',
+      INDEXER_STREAM_MAX_CLIENTS: '7',
+    })
+    expect([config.role, config.writerTimeoutMs, config.stream]).toEqual(['reader', 5000, { heartbeatMs: 200, stallMs: 300, maxClients: 7 }])
+    expect(readIndexerConfig({ ...base, INDEXER_DATABASE_URL: url, INDEXER_ROLE: 'auto' }).role).toBe('auto')
+    expect(problems({ ...base, INDEXER_ROLE: 'reader' })).toContain('INDEXER_ROLE=reader needs INDEXER_DATABASE_URL')
+    expect(problems({ ...base, INDEXER_DATABASE_URL: url, INDEXER_ROLE: 'writer' })).toContain('INDEXER_ROLE must be auto or reader (got "writer")')
+    expect(problems({ ...base, INDEXER_STREAM_STALL_MS: '0' })).toContain('INDEXER_STREAM_STALL_MS must be an integer from 10 to 3600000')
   })
 
   test('reads every optional variable', () => {

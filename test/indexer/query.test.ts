@@ -141,7 +141,7 @@ describe('GET /api/openapi.json', () => {
     const document = json as Record<string, any>
     expect(document.openapi).toBe('3.1.0')
     expect(await new Validator().validate(document)).toEqual({ valid: true })
-    expect(Object.keys(document.paths).sort()).toEqual(['/', '/activity', '/api/openapi.json', '/health', '/ready', '/status'])
+    expect(Object.keys(document.paths).sort()).toEqual(['/', '/activity', '/activity/stream', '/api/openapi.json', '/health', '/ready', '/status'])
     const activity = document.paths['/activity'].get
     expect(activity.parameters.filter((p: { in: string }) => p.in === 'query').map((p: { name: string }) => p.name)).toEqual([
       'name',
@@ -157,6 +157,7 @@ describe('GET /api/openapi.json', () => {
       'ActivityPage',
       'ActivityQueryProblem',
       'ActivitySnapshot',
+      'ActivityStreamMessage',
       'IndexerReadiness',
       'IndexerStatus',
       'IndexerUnavailable',

@@ -1,4 +1,4 @@
-import { type Hex, keccak256, stringToHex, type TransactionReceipt } from 'viem'
+import { encodeFunctionData, type Hex, keccak256, maxUint256, stringToHex, type TransactionReceipt } from 'viem'
 import { lienEscrowAbi, lienInboxAbi, lienPoolAbi, mockEIP3009TokenAbi } from '../../src/chain/index.ts'
 import { type Devnet, devnetAccounts, usdc } from '../../src/devnet/index.ts'
 
@@ -54,4 +54,34 @@ export async function proposeLien(devnet: Devnet, label: string) {
   })
   const receipt = await devnet.publicClient.waitForTransactionReceipt({ hash, pollingInterval: 20 })
   return { lienId, receipt }
+}
+
+/**
+ * Fills the devnet with `count` registry events cheaply: the lender (an unlocked anvil
+ * account, so anvil signs) deposits into the pool, `perBlock` transactions a block,
+ * each block one JSON-RPC batch ending in `evm_mine`, with automine off.
+ */
+export async function depositMany(devnet: Devnet, count: number, perBlock = 25) {
+  const { pool, payToken } = devnet.manifest.contracts
+  const from = devnetAccounts.lender.address
+  const post = async (body: unknown) => {
+    const answer = (await (await fetch(devnet.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json()) as
+      | { error?: { message: string } }
+      | { error?: { message: string } }[]
+    for (const each of Array.isArray(answer) ? answer : [answer]) if (each.error) throw new Error(`anvil refused a call: ${each.error.message}`)
+  }
+  const call = (method: string, params: unknown[], id = 1) => ({ jsonrpc: '2.0', id, method, params })
+  await post(call('eth_sendTransaction', [{ from, to: payToken, data: encodeFunctionData({ abi: mockEIP3009TokenAbi, functionName: 'approve', args: [pool, maxUint256] }) }]))
+  const deposit = encodeFunctionData({ abi: lienPoolAbi, functionName: 'deposit', args: [1n] })
+  await post(call('evm_setAutomine', [false]))
+  try {
+    for (let done = 0; done < count; ) {
+      const batch = []
+      for (let i = 0; i < perBlock && done < count; i++, done++) batch.push(call('eth_sendTransaction', [{ from, to: pool, gas: '0x249f0', data: deposit }], i))
+      batch.push(call('evm_mine', [], perBlock))
+      await post(batch)
+    }
+  } finally {
+    await post(call('evm_setAutomine', [true]))
+  }
 }

@@ -13,13 +13,15 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 const identity = { chainId: 31337, addresses: ['0x0000000000000000000000000000000000000001'], deployedAt: 1n }
 const hash = (n: number) => `0x${n.toString(16).padStart(64, '0')}` as Hash
-/** What load() answers: the events and, byte for byte, their JSON. */
-const state = (checkpoint: { block: bigint; hash: Hash } | undefined, truncated: boolean, events: StoredEvent[]) => ({
+/** What load() answers: the events and, byte for byte, their JSON; their change numbers when given. */
+const state = (checkpoint: { block: bigint; hash: Hash } | undefined, truncated: boolean, events: StoredEvent[], seqs?: number[]) => ({
   checkpoint,
   truncated,
   events: events.map((e) => e.event),
   eventCount: events.length,
   eventsJson: JSON.stringify(events.map((e) => e.event)),
+  seqs: seqs ?? expect.any(Array),
+  history: expect.objectContaining({ id: expect.stringMatching(/^[0-9a-f]{8}$/) }),
 })
 const stored = (block: number, logIndex = 0): StoredEvent => ({
   event: { name: 'LienProposed', address: '0x0000000000000000000000000000000000000001', blockNumber: String(block), logIndex, transactionHash: hash(1000 + block), fields: { lienId: hash(block), note: 'a "quoted" \\ value' } },
@@ -72,9 +74,9 @@ for (const kind of kinds) test.skipIf(kind.skip !== undefined)(`${kind.name}: co
   // Known hashes: the window (blocks above 9 - 2) and every block an event came from.
   expect(await reopened.knownHashes(9n)).toEqual([[2n, hash(2)], [7n, hash(7)], [8n, hash(8)], [9n, hash(9)]])
 
-  expect(await reopened.rewind({ block: 7n, hash: hash(7) })).toBe(1)
+  expect((await reopened.rewind({ block: 7n, hash: hash(7) })).removed.length).toBe(1)
   expect(await reopened.load(10)).toEqual(state({ block: 7n, hash: hash(7) }, true, [stored(2, 1), stored(7)]))
-  expect(await reopened.rewind(undefined)).toBe(2)
+  expect((await reopened.rewind(undefined)).removed.length).toBe(2)
   expect((await reopened.load(10)).checkpoint).toBeUndefined()
   await reopened.close()
 })
@@ -90,6 +92,32 @@ for (const kind of kinds) test.skipIf(kind.skip !== undefined)(`${kind.name}: a 
   await store.commit({ events: next, hashes: [], checkpoint: { block: 60n, hash: hash(60) }, truncated: false })
   expect(await store.load(200)).toEqual(state({ block: 60n, hash: hash(60) }, true, [...events, ...next].slice(-200)))
   await store.close()
+})
+
+for (const kind of kinds) test.skipIf(kind.skip !== undefined)(`${kind.name}: the change history numbers events in chain order, records a rewind's removals under one number, and keeps it across a reopen; retention raises the floor`, async () => {
+  const store = await kind.open('history', 4)
+  expect((await store.load(10)).history).toEqual({ id: expect.stringMatching(/^[0-9a-f]{8}$/), lastSeq: 0, floor: 0, removalsFloor: 0, removals: [] })
+  expect(await store.commit({ events: [stored(2), stored(2, 1), stored(3)], hashes: [], checkpoint: { block: 3n, hash: hash(3) }, truncated: false })).toEqual({ lastSeq: 3, floor: 0 })
+  // A range without events moves the checkpoint, not the history.
+  expect(await store.commit({ events: [], hashes: [], checkpoint: { block: 4n, hash: hash(4) }, truncated: false })).toEqual({ lastSeq: 3, floor: 0 })
+  expect(await store.rewind({ block: 2n, hash: hash(2) })).toEqual({ seq: 4, removed: [{ seq: 4, addedSeq: 3, event: stored(3).event }], removalsFloor: 0 })
+  // Nothing above the fork: no removal, no number.
+  expect(await store.rewind({ block: 2n, hash: hash(2) })).toEqual({ seq: 4, removed: [], removalsFloor: 0 })
+  expect(await store.commit({ events: [stored(3, 5), stored(4)], hashes: [], checkpoint: { block: 4n, hash: hash(44) }, truncated: false })).toEqual({ lastSeq: 6, floor: 0 })
+  const { id } = (await store.load(10)).history
+  await store.close()
+
+  const reopened = await kind.open('history', 4)
+  const loaded = await reopened.load(10)
+  expect(loaded).toEqual(state({ block: 4n, hash: hash(44) }, false, [stored(2), stored(2, 1), stored(3, 5), stored(4)], [1, 2, 5, 6]))
+  expect(loaded.history).toEqual({ id, lastSeq: 6, floor: 0, removalsFloor: 0, removals: [{ seq: 4, addedSeq: 3, event: stored(3).event }] })
+  // Over the retention (4): the two oldest leave, and a cursor below the oldest kept (5) cannot resume exactly.
+  expect(await reopened.commit({ events: [stored(5), stored(6)], hashes: [], checkpoint: { block: 6n, hash: hash(6) }, truncated: false })).toEqual({ lastSeq: 8, floor: 4 })
+  const after = await reopened.load(10)
+  expect(after.seqs).toEqual([5, 6, 7, 8])
+  // The removal at 4 is at the floor: no cursor that can resume needs it.
+  expect(after.history).toEqual({ id, lastSeq: 8, floor: 4, removalsFloor: 0, removals: [] })
+  await reopened.close()
 })
 
 test(':memory: keeps nothing between opens', async () => {
@@ -137,24 +165,38 @@ test('PostgreSQL unreachable: the error names INDEXER_DATABASE_URL without its p
   expect(message).not.toContain('s3cret-pw')
 })
 
-test.skipIf(postgresMissing !== undefined)('PostgreSQL: changesSince tells a read replica what to do: nothing, append the newer events, or load all again', async () => {
+test.skipIf(postgresMissing !== undefined)('PostgreSQL: changesSince tells a read replica what to do: nothing, the changes after its number (events and removals), or load all again', async () => {
   const store = createPostgresStore({ url: postgres!.url, identity: { ...identity, deployedAt: 200n }, retention: 10, hashWindow: 128 })
   await store.open()
   expect(await store.tryLead()).toBe(true)
   expect(await store.changesSince(undefined, 10)).toEqual({ kind: 'same' })
   await store.commit({ events: [stored(3)], hashes: [], checkpoint: { block: 3n, hash: hash(3) }, truncated: false })
   expect(await store.changesSince(undefined, 10)).toEqual({ kind: 'moved' })
-  const at3 = { block: 3n, hash: hash(3) }
+  const { id } = (await store.load(10)).history
+  const at3 = { historyId: id, seq: 1, checkpoint: { block: 3n, hash: hash(3) } }
   expect(await store.changesSince(at3, 10)).toEqual({ kind: 'same' })
   await store.commit({ events: [stored(5), stored(6), stored(6, 1)], hashes: [], checkpoint: { block: 6n, hash: hash(6) }, truncated: false })
-  expect(await store.changesSince(at3, 10)).toEqual({ kind: 'after', checkpoint: { block: 6n, hash: hash(6) }, events: [stored(5).event, stored(6).event, stored(6, 1).event], truncated: false })
+  const after = { kind: 'after' as const, checkpoint: { block: 6n, hash: hash(6) }, lastSeq: 4, floor: 0, removalsFloor: 0, removals: [], truncated: false }
+  expect(await store.changesSince(at3, 10)).toEqual({ ...after, events: [stored(5).event, stored(6).event, stored(6, 1).event], seqs: [2, 3, 4] })
+  // The checkpoint moved without events: the new checkpoint, nothing to add.
+  await store.commit({ events: [], hashes: [], checkpoint: { block: 7n, hash: hash(7) }, truncated: false })
+  expect(await store.changesSince({ ...at3, seq: 4, checkpoint: { block: 6n, hash: hash(6) } }, 10)).toEqual({ ...after, checkpoint: { block: 7n, hash: hash(7) }, events: [], seqs: [] })
   // More than the limit came: load all again.
   expect(await store.changesSince(at3, 2)).toEqual({ kind: 'moved' })
-  // The served block was replaced (a reorg the writer repaired): load all again.
-  await store.rewind({ block: 2n, hash: hash(2) })
-  await store.commit({ events: [], hashes: [], checkpoint: { block: 4n, hash: hash(44) }, truncated: false })
-  expect(await store.changesSince(at3, 10)).toEqual({ kind: 'moved' })
-  expect(await store.changesSince({ block: 6n, hash: hash(6) }, 10)).toEqual({ kind: 'moved' })
+  // A reorg the writer repaired: the removal (number 5) and what came after it.
+  await store.rewind({ block: 5n, hash: hash(5) })
+  await store.commit({ events: [stored(6, 2)], hashes: [], checkpoint: { block: 6n, hash: hash(66) }, truncated: false })
+  expect(await store.changesSince({ ...at3, seq: 4, checkpoint: { block: 7n, hash: hash(7) } }, 10)).toEqual({
+    ...after,
+    checkpoint: { block: 6n, hash: hash(66) },
+    lastSeq: 6,
+    events: [stored(6, 2).event],
+    seqs: [6],
+    removals: [{ seq: 5, addedSeq: 3, event: stored(6).event }, { seq: 5, addedSeq: 4, event: stored(6, 1).event }],
+  })
+  // Another history (the schema was replaced), or a number ahead of it: load all again.
+  expect(await store.changesSince({ ...at3, historyId: '00000000' }, 10)).toEqual({ kind: 'moved' })
+  expect(await store.changesSince({ ...at3, seq: 99 }, 10)).toEqual({ kind: 'moved' })
   await store.close()
 })
 
@@ -165,8 +207,8 @@ test('SQLite: events stored out of chain order in the table (written by hand, or
   await first.close()
   // Rows whose table order is not chain order.
   const db = new Database(path)
-  const insert = db.query('INSERT INTO indexer_events (block_number, log_index, block_hash, event) VALUES (?, ?, ?, ?)')
-  for (const each of [stored(3), stored(8), stored(5, 1)]) insert.run(Number(each.event.blockNumber), each.event.logIndex, each.blockHash, JSON.stringify(each.event))
+  const insert = db.query('INSERT INTO indexer_events (block_number, log_index, block_hash, event, seq) VALUES (?, ?, ?, ?, ?)')
+  for (const [i, each] of [stored(3), stored(8), stored(5, 1)].entries()) insert.run(Number(each.event.blockNumber), each.event.logIndex, each.blockHash, JSON.stringify(each.event), 10 + i)
   db.close()
   const reopened = openSqliteStore({ path, identity, retention: 10, hashWindow: 2 })
   expect(await reopened.load(10)).toEqual(state({ block: 9n, hash: hash(9) }, false, [stored(3), stored(5), stored(5, 1), stored(8)]))
@@ -219,12 +261,15 @@ test('SQLite: a version 1 file (events in columns) is converted when opened: the
 
   const lines: string[] = []
   const store = openSqliteStore({ path, identity, retention: 100, hashWindow: 2, logger: { info: (line) => lines.push(line) } })
-  expect(lines).toEqual([`indexer: converting ${path} from schema version 1 to 2 (6 events, each kept as its JSON from now on); this happens once`, expect.stringMatching(/^indexer: .+ converted to schema version 2 in \d+ ms$/)])
+  expect(lines).toEqual([
+    `indexer: converting ${path} from schema version 1 to 3 (6 events, each kept as its JSON from now on, numbered for the change history); this happens once`,
+    expect.stringMatching(/^indexer: .+ converted to schema version 3 in \d+ ms$/),
+  ])
   expect(await store.load(100)).toEqual(state({ block: 30n, hash: hash(30) }, false, events))
   await store.commit({ events: [stored(31)], hashes: [], checkpoint: { block: 31n, hash: hash(31) }, truncated: false })
   await store.close()
   const check = new Database(path)
-  expect(check.query('SELECT value FROM indexer_meta WHERE key = ?').get('schema_version')).toEqual({ value: '2' })
+  expect(check.query('SELECT value FROM indexer_meta WHERE key = ?').get('schema_version')).toEqual({ value: '3' })
   check.close()
   const reopened = openSqliteStore({ path, identity, retention: 100, hashWindow: 2, logger: { info: (line) => lines.push(line) } })
   expect(lines).toHaveLength(2)
@@ -258,15 +303,73 @@ test.skipIf(postgresMissing !== undefined)('PostgreSQL: a version 1 schema (even
     for (const [key, value] of Object.entries(version1Meta(deployedAt))) await sql.unsafe(`INSERT INTO ${store.schema}.indexer_meta (key, value) VALUES ($1, $2)`, [key, value])
     for (const each of events) await sql.unsafe(`INSERT INTO ${store.schema}.indexer_events VALUES ($1, $2, $3, $4, $5, $6, $7)`, [...version1Row(each)])
     await store.open()
-    expect(lines[0]).toBe(`indexer: converting PostgreSQL schema ${store.schema} from schema version 1 to 2 (6 events, each kept as its JSON from now on); this happens once`)
+    expect(lines[0]).toBe(
+      `indexer: converting PostgreSQL schema ${store.schema} from schema version 1 to 3 (6 events, each kept as its JSON from now on, numbered for the change history); this happens once`,
+    )
     expect(lines).toHaveLength(2)
     expect(await store.load(100)).toEqual(state({ block: 30n, hash: hash(30) }, false, events))
     expect(await store.tryLead()).toBe(true)
     await store.commit({ events: [stored(31)], hashes: [], checkpoint: { block: 31n, hash: hash(31) }, truncated: false })
     expect((await store.load(100)).events).toEqual([...events, stored(31)].map((each) => each.event))
     const [version] = await sql.unsafe(`SELECT value FROM ${store.schema}.indexer_meta WHERE key = 'schema_version'`)
-    expect(version).toEqual({ value: '2' })
+    expect(version).toEqual({ value: '3' })
   } finally {
+    await store.close()
+    await sql.close()
+  }
+})
+
+/** A version 2 events table (each event its JSON, no change numbers), as a version 2 store holds it. */
+const version2Events = (table: (name: string) => string) =>
+  `CREATE TABLE ${table('indexer_events')} (block_number BIGINT NOT NULL, log_index INTEGER NOT NULL, block_hash TEXT NOT NULL, event TEXT NOT NULL, PRIMARY KEY (block_number, log_index))`
+
+test('SQLite: a version 2 file is converted when opened: the same events, numbered 1… in chain order, a new history', async () => {
+  const path = join(dir, 'version2.sqlite')
+  const events = oddEvents(40)
+  const db = new Database(path)
+  db.exec('CREATE TABLE indexer_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)')
+  db.exec(version2Events((name) => name))
+  db.exec('CREATE TABLE indexer_block_hashes (block_number BIGINT PRIMARY KEY, hash TEXT NOT NULL)')
+  for (const [key, value] of Object.entries({ ...version1Meta(identity.deployedAt), schema_version: '2' })) db.query('INSERT INTO indexer_meta (key, value) VALUES (?, ?)').run(key, value)
+  const insert = db.query('INSERT INTO indexer_events VALUES (?, ?, ?, ?)')
+  for (const each of [...events].reverse()) insert.run(Number(each.event.blockNumber), each.event.logIndex, each.blockHash, JSON.stringify(each.event))
+  db.close()
+
+  const lines: string[] = []
+  const store = openSqliteStore({ path, identity, retention: 100, hashWindow: 2, logger: { info: (line) => lines.push(line) } })
+  expect(lines[0]).toBe(`indexer: converting ${path} from schema version 2 to 3 (6 events, numbered for the change history); this happens once`)
+  const loaded = await store.load(100)
+  expect(loaded).toEqual(state({ block: 30n, hash: hash(30) }, false, events, [1, 2, 3, 4, 5, 6]))
+  expect(loaded.history).toEqual({ id: expect.stringMatching(/^[0-9a-f]{8}$/), lastSeq: 6, floor: 0, removalsFloor: 0, removals: [] })
+  expect(await store.commit({ events: [stored(50)], hashes: [], checkpoint: { block: 50n, hash: hash(50) }, truncated: false })).toEqual({ lastSeq: 7, floor: 0 })
+  await store.close()
+})
+
+test.skipIf(postgresMissing !== undefined)('PostgreSQL: a version 2 schema is converted when opened; a read-only store (INDEXER_ROLE=reader) refuses a missing schema, then reads without ever writing', async () => {
+  const deployedAt = 400n
+  const reader = createPostgresStore({ url: postgres!.url, identity: { ...identity, deployedAt }, retention: 100, hashWindow: 2, readOnly: true })
+  await expect(reader.open()).rejects.toThrow(`schema ${reader.schema} does not exist yet: start a writer first (an indexer with INDEXER_ROLE unset creates it)`)
+  const store = createPostgresStore({ url: postgres!.url, identity: { ...identity, deployedAt }, retention: 100, hashWindow: 2 })
+  const events = oddEvents(40)
+  const sql = new SQL(postgres!.url)
+  try {
+    await sql.unsafe(`CREATE SCHEMA ${store.schema}`)
+    await sql.unsafe(`CREATE TABLE ${store.schema}.indexer_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`)
+    await sql.unsafe(version2Events((name) => `${store.schema}.${name}`))
+    await sql.unsafe(`CREATE TABLE ${store.schema}.indexer_block_hashes (block_number BIGINT PRIMARY KEY, hash TEXT NOT NULL)`)
+    for (const [key, value] of Object.entries({ ...version1Meta(deployedAt), schema_version: '2' })) await sql.unsafe(`INSERT INTO ${store.schema}.indexer_meta (key, value) VALUES ($1, $2)`, [key, value])
+    for (const each of events) await sql.unsafe(`INSERT INTO ${store.schema}.indexer_events VALUES ($1, $2, $3, $4)`, [Number(each.event.blockNumber), each.event.logIndex, each.blockHash, JSON.stringify(each.event)])
+    // A reader never converts: it names the version and who converts it.
+    const early = createPostgresStore({ url: postgres!.url, identity: { ...identity, deployedAt }, retention: 100, hashWindow: 2, readOnly: true })
+    await expect(early.open()).rejects.toThrow('has schema version 2, this build reads 3: a writer of this build (INDEXER_ROLE unset) converts it')
+    await store.open()
+    expect(await store.load(100)).toEqual(state({ block: 30n, hash: hash(30) }, false, events, [1, 2, 3, 4, 5, 6]))
+    await reader.open()
+    expect(await reader.tryLead()).toBe(false)
+    expect(await reader.load(100)).toEqual(state({ block: 30n, hash: hash(30) }, false, events, [1, 2, 3, 4, 5, 6]))
+    await expect(reader.commit({ events: [stored(50)], hashes: [], checkpoint: { block: 50n, hash: hash(50) }, truncated: false })).rejects.toBeInstanceOf(WriterLockLostError)
+  } finally {
+    await reader.close()
     await store.close()
     await sql.close()
   }

@@ -73,7 +73,7 @@ describe('the relayer document', () => {
       }
       checked.push(where)
     }
-    expect(checked.length).toBe(22) // every body but the two with an inline schema: the document's own and /health's text
+    expect(checked.length).toBe(22) // every body but the three with an inline schema: the document's own, /health's text and /broker/{orderHash}'s event stream
   })
 
   test('uint256 strings carry maxLength 78, and the schema says so too', () => {

@@ -14,6 +14,8 @@ import {
   ActivityQueryProblemSchema,
   ActivityQuerySchema,
   ActivitySnapshotSchema,
+  ActivityStreamMessageSchema,
+  ActivityStreamQuerySchema,
   IndexerReadinessSchema,
   IndexerStatusSchema,
   IndexerUnavailableSchema,
@@ -54,6 +56,7 @@ describe('the indexer document', () => {
     )
     expect(statuses).toEqual({
       '/activity': ['200', '304', '400', '404', '503'],
+      '/activity/stream': ['200', '400', '404', '503'],
       '/ready': ['200', '404', '503'],
       '/status': ['200', '404', '503'],
       '/': ['200', '404'],
@@ -100,6 +103,8 @@ describe('the indexer document', () => {
       'get /activity 200 application/json',
       'get /activity 400 application/json',
       'get /activity 503 application/json',
+      'get /activity/stream 400 application/json',
+      'get /activity/stream 503 application/json',
       'get /ready 200 application/json',
       'get /ready 503 application/json',
       'get /status 200 application/json',
@@ -114,6 +119,18 @@ describe('the indexer document', () => {
       'stale',
       'database-unreachable',
     ])
+  })
+
+  test('GET /activity/stream: its parameters and every example message are accepted by the wire schemas', () => {
+    const operation = document.paths['/activity/stream']?.get
+    const query = Object.fromEntries((operation?.parameters ?? []).filter((each) => each.in === 'query').map((each) => [each.name, each.example]))
+    expect(Object.keys(query)).toEqual(['name', 'address', 'fromBlock', 'cursor'])
+    expect(v.safeParse(ActivityStreamQuerySchema, query).issues).toBeUndefined()
+    const media = operation?.responses['200']?.content?.['text/event-stream']
+    expect(media?.schema as unknown).toEqual({ type: 'array', items: { $ref: '#/components/schemas/ActivityStreamMessage' } })
+    const examples = Object.values(media?.examples ?? {})
+    expect(examples.length).toBe(3)
+    for (const example of examples) expect(v.safeParse(v.array(ActivityStreamMessageSchema), example.value).issues).toBeUndefined()
   })
 
   test('the text bodies: health says ok, unknown paths say not found, as the app answers', async () => {

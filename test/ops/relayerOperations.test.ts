@@ -58,6 +58,7 @@ describe('GET /ready', () => {
         { name: 'chain', ok: true },
         { name: 'balance', ok: true },
         { name: 'journal', ok: true },
+        { name: 'key', ok: true },
         { name: 'spending', ok: true },
       ],
     })
@@ -75,6 +76,7 @@ describe('GET /ready', () => {
       ['chain', false],
       ['balance', false],
       ['journal', true],
+      ['key', true],
       ['spending', true],
     ])
     expect(JSON.stringify(body)).not.toContain(closed)
@@ -85,7 +87,7 @@ describe('GET /ready', () => {
 
   test('the journal is a readiness check and feeds the pending and nonce gauges', async () => {
     const relayer = appWith({})
-    expect((await ready(relayer.app)).body.checks.map((check) => check.name)).toEqual(['rpc', 'chain', 'balance', 'journal', 'spending'])
+    expect((await ready(relayer.app)).body.checks.map((check) => check.name)).toEqual(['rpc', 'chain', 'balance', 'journal', 'key', 'spending'])
     let metrics = await relayer.operations.registry.metrics()
     expect(metrics).toContain('order_relay_relayer_pending_transactions 0')
     expect(metrics).toContain('order_relay_relayer_nonce_gap 0')
@@ -109,7 +111,7 @@ describe('GET /ready', () => {
     const { status, body } = await ready(appWith({ RELAYER_CHAIN_ID: '46630' }).app)
     expect(status).toBe(503)
     expect(body.reason).toBe(`the RPC serves chain ${devnet.chainId}, not RELAYER_CHAIN_ID 46630: point RELAYER_RPC_URL at a node of chain 46630`)
-    expect(body.checks.map((check) => check.ok)).toEqual([true, false, true, true, true])
+    expect(body.checks.map((check) => check.ok)).toEqual([true, false, true, true, true, true])
   })
 
   test('503 when the balance is under the gas floor', async () => {
@@ -119,7 +121,7 @@ describe('GET /ready', () => {
     expect(status).toBe(503)
     expect(body.reason).toStartWith("the gas key's balance ")
     expect(body.reason).toEndWith(`wei is below the floor ${floor} wei (RELAYER_GAS_FLOOR_WEI): send native gas to ${devnetAccounts.relayer.address}`)
-    expect(body.checks.map((check) => check.ok)).toEqual([true, true, false, true, true])
+    expect(body.checks.map((check) => check.ok)).toEqual([true, true, false, true, true, true])
   })
 })
 

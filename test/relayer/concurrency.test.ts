@@ -7,6 +7,7 @@ import { brokeredEvent } from '../../src/chain/index.ts'
 import { type Devnet, devnetAccounts, startDevnet } from '../../src/devnet/index.ts'
 import type { RelayRequest } from '../../src/wire/index.ts'
 import { allocationOrder, signed } from '../helpers/orders.ts'
+import { waitFor } from '../helpers/waitFor.ts'
 import { createExposure } from './support/exposure.ts'
 import { startFlakyRpc } from './support/flakyRpc.ts'
 import { accessLinePattern, startWatchedRelayer, type WatchedRelayer } from './support/watchedRelayer.ts'
@@ -102,18 +103,27 @@ describe('a failed broadcast re-syncs the nonce', () => {
     expect((await relayer.post(first)).status).toBe(200)
   })
 
-  test("the account's nonce moved behind the relayer's back (a direct tx from its key): the next order still settles", async () => {
-    const wallet = devnet.wallet('relayer')
+  test("the account's nonce moved behind the relayer's back (a direct tx from its key): the order is refused 503, not signed again; an error says another process signs with the key; orders settle again once it is quiet", async () => {
+    // A relayer of its own, on the lender's key, quiet for 2 s (10 minutes by default).
+    const own = await startWatchedRelayer(devnet, exposure, { env: { RELAYER_PK: devnetAccounts.lender.privateKey, RELAYER_KEY_CONFLICT_QUIET_MS: '2000' } })
+    relayers.push(own)
+    const [warm] = await orders(1)
+    expect((await own.post(warm!)).status).toBe(200)
+    const wallet = devnet.wallet('lender')
     for (let i = 0; i < 2; i++) {
-      const hash = await wallet.sendTransaction({ to: relayerAddress, value: 0n })
+      const hash = await wallet.sendTransaction({ to: devnetAccounts.lender.address, value: 0n })
       await devnet.publicClient.waitForTransactionReceipt({ hash })
     }
+    const nonce = await devnet.publicClient.getTransactionCount({ address: devnetAccounts.lender.address })
     const [request] = await orders(1)
-    const { status } = await relayer.post(request)
-    expect(status).toBe(200)
-    expect(relayer.logger.lines).toContainEqual(
-      expect.stringMatching(/^warn: nonce \d+ of this relayer's key was already used by a transaction this relayer did not send \(another process using the same key\?\); re-synced and signed again$/),
-    )
+    const refused = await own.post(request!)
+    expect({ status: refused.status, code: refused.body.code }).toEqual({ status: 503, code: 'INSUFFICIENT_RELAYER_GAS' })
+    expect(String(refused.body.message)).toMatch(/another process signing with the same key/)
+    expect(await devnet.publicClient.getTransactionCount({ address: devnetAccounts.lender.address, blockTag: 'pending' })).toBe(nonce)
+    expect(own.logger.lines).toContainEqual(expect.stringMatching(/^error: another process is signing with this relayer's key: the node refused nonce \d+ as used by a transaction this relayer did not send;/))
+    await waitFor('the relayer quiet again', async () => (await own.request('GET', '/ready')).status === 200, 10_000, 100)
+    const settled = await own.post(request!)
+    expect(settled.status).toBe(200)
   })
 
   test('one broadcast request failing in a burst: its signed txs stay in the journal and are sent again, so every order settles, and so does the next burst', async () => {

@@ -34,6 +34,7 @@ function poolNode(baseFeePerGas: bigint) {
           return keccak256(params[0])
         }
         if (method === 'eth_getTransactionCount') return '0x7'
+        if (method === 'eth_blockNumber') return block.number
         if (method === 'eth_getBlockByNumber') return block
         throw new Error(`unexpected ${method}`)
       },

@@ -4,6 +4,7 @@ import { type Logger, publicReadCors } from '../../shared/index.ts'
 import type { ActivityPage, IndexerReadiness } from '../../wire/index.ts'
 import { parseQuery, selectPage } from '../query/index.ts'
 import type { BuiltSnapshot, SnapshotCache } from '../snapshot.ts'
+import type { ActivityStreamRoute } from '../stream/index.ts'
 import { indexerOpenApiDocument } from './openapi.ts'
 
 /** Route families of the debtor confirmation flow (SPEC.md 1.3): reserved, not served here. */
@@ -22,19 +23,22 @@ export type IndexerAppOptions = {
   readiness?: () => IndexerReadiness
   /** `GET /status` and the status page `GET /` (docs/operations.md). */
   operations?: Hono
+  /** `GET /activity/stream` (docs/indexer.md "Live activity"). */
+  stream?: ActivityStreamRoute
 }
 
 /**
  * The indexer's HTTP surface (SPEC.md 4.1): `GET /health` (liveness), `GET /ready`
  * (readiness), `GET /activity` with an ETag and 304 on a matching `If-None-Match`
- * and optional query parameters (docs/indexer.md), `GET /api/openapi.json`, 501 for
+ * and optional query parameters (docs/indexer.md), `GET /activity/stream` (Server-Sent
+ * Events of the same events as they change), `GET /api/openapi.json`, 501 for
  * the reserved families, 404 `not found` for anything else. No route says whether a
  * lien is taken, and no answer is ever a 500.
  */
 export function createIndexerApp(snapshots: SnapshotCache, logger: Logger, options: IndexerAppOptions) {
   const app = new Hono()
   // Every indexer route is a public read: any origin may GET it (preflights answered).
-  app.use(publicReadCors(['/health', '/ready', '/status', '/activity', '/api/openapi.json']))
+  app.use(publicReadCors(['/health', '/ready', '/status', '/activity', '/activity/stream', '/api/openapi.json']))
   // GET /status and the status page GET / (docs/operations.md); every other unknown path stays 404.
   if (options.operations) app.route('/', options.operations)
 
@@ -75,6 +79,9 @@ export function createIndexerApp(snapshots: SnapshotCache, logger: Logger, optio
     if (etagMatches(c.req.header('if-none-match'), built.etag)) return c.body(null, 304)
     return c.body(built.body, 200, { 'Content-Type': 'application/json' })
   })
+
+  const { stream } = options
+  if (stream) app.get('/activity/stream', (c) => stream.handle(c))
 
   for (const path of reservedPaths) app.all(path, (c) => c.json(notImplemented, 501))
 

@@ -16,6 +16,8 @@ import {
   ActivityQueryProblemSchema,
   ActivityQuerySchema,
   ActivitySnapshotSchema,
+  ActivityStreamMessageSchema,
+  ActivityStreamQuerySchema,
   IndexerReadinessSchema,
   IndexerStatusSchema,
   IndexerUnavailableSchema,
@@ -24,12 +26,15 @@ import {
   activityPageExample,
   activityQueryExamples,
   activitySnapshotExample,
+  activityStreamExamples,
+  activityStreamQueryExamples,
   badQueryExample,
   indexerStatusExample,
   internalErrorExample,
   noSnapshotExample,
   notReadyExamples,
   readyExample,
+  tooManyStreamsExample,
 } from './openapiExamples.ts'
 
 /**
@@ -47,19 +52,65 @@ const failed: ResponseObject = {
 
 const noStore = { 'Cache-Control': { description: 'Always `no-store`.', schema: { type: 'string', const: 'no-store' }, example: 'no-store' } }
 
-/** `GET /activity`'s query parameters, each with the schema and description of the object that validates it. */
-function activityParameters() {
-  const query = toJsonSchema(ActivityQuerySchema, { target: 'draft-2020-12', typeMode: 'input', errorMode: 'ignore' }) as {
+/** A route's query parameters, each with the schema and description of the object that validates it. */
+function queryParameters(schema: typeof ActivityQuerySchema | typeof ActivityStreamQuerySchema, examples: Record<string, string>) {
+  const query = toJsonSchema(schema, { target: 'draft-2020-12', typeMode: 'input', errorMode: 'ignore' }) as {
     properties: Record<string, { description?: string }>
   }
-  return Object.entries(query.properties).map(([name, { description, ...schema }]) => ({
+  return Object.entries(query.properties).map(([name, { description, ...property }]) => ({
     name,
     in: 'query',
     required: false,
     ...(description ? { description } : {}),
-    schema,
-    example: activityQueryExamples[name],
+    schema: property,
+    example: examples[name],
   }))
+}
+
+const activityParameters = () => queryParameters(ActivityQuerySchema, activityQueryExamples)
+
+/** `GET /activity/stream`: Server-Sent Events, described as the messages a client reads (docs/indexer.md "Live activity"). */
+function activityStreamOperation() {
+  return {
+    operationId: 'activityStream',
+    summary: 'The indexed registry events as they change: Server-Sent Events, resumable on any replica',
+    description:
+      'A `text/event-stream` (EventSource). Each message has an `event` field, an `id` (the cursor after it, except `reset`) and one line of JSON `data`: ' +
+      '`status` first (with `retry: 2000`) and whenever the lag or `stale` changes (lag-only changes at most once a second); `events`: events as they are indexed (or replayed), in chain order, at most 500 each; ' +
+      '`removed`: events sent earlier that a reorg took off the chain; `reset`: the cursor given cannot be resumed here (drop what this stream sent; the retained events follow); ' +
+      '`cutoff`: the last message of a stream whose client did not take a message for INDEXER_STREAM_STALL_MS, with the cursor to resume from. ' +
+      'A comment line (`: heartbeat`) is written after INDEXER_STREAM_HEARTBEAT_MS without a message. Reconnect with `Last-Event-ID` (EventSource does it itself) or `cursor` ' +
+      'to resume with no gap and no duplicate, on this replica or another of the same PostgreSQL index. The response is documented below as the sequence of those messages.',
+    tags: ['activity'],
+    parameters: [
+      ...queryParameters(ActivityStreamQuerySchema, activityStreamQueryExamples),
+      {
+        name: 'Last-Event-ID',
+        in: 'header',
+        required: false,
+        description: 'The `id` of the last message received (EventSource sends it when it reconnects); wins over `cursor`.',
+        schema: { type: 'string' },
+        example: '44.3f9a0c1d',
+      },
+    ],
+    responses: {
+      '200': {
+        description: 'The stream, open until the client leaves (or is cut off): its messages, in order, each as `{event, id, data}`.',
+        headers: { 'Cache-Control': { description: 'Always `no-cache`.', schema: { type: 'string', const: 'no-cache' }, example: 'no-cache' } },
+        content: { 'text/event-stream': { schema: { type: 'array', items: schemaRef('ActivityStreamMessage') }, examples: activityStreamExamples } },
+      },
+      '400': {
+        description: 'BAD_QUERY: a query parameter or the Last-Event-ID header was refused; `parameter` names it.',
+        content: jsonContent(schemaRef('ActivityQueryProblem'), badQueryExample),
+      },
+      '404': notFound,
+      '503': {
+        description: 'UNAVAILABLE: INDEXER_STREAM_MAX_CLIENTS streams are open already; retry after `Retry-After` seconds or use another replica.',
+        headers: { 'Retry-After': { description: 'Seconds to wait.', schema: { type: 'string' }, example: '5' } },
+        content: jsonContent(schemaRef('IndexerUnavailable'), tooManyStreamsExample),
+      },
+    },
+  }
 }
 
 function activityResponses(): Record<string, ResponseObject> {
@@ -142,6 +193,7 @@ export function indexerOpenApiDocument(version: string): object {
           responses: activityResponses(),
         },
       },
+      '/activity/stream': { get: activityStreamOperation() },
       '/ready': {
         get: {
           operationId: 'ready',
@@ -201,6 +253,7 @@ export function indexerOpenApiDocument(version: string): object {
         ActivitySnapshot: ActivitySnapshotSchema,
         ActivityPage: ActivityPageSchema,
         ActivityQueryProblem: ActivityQueryProblemSchema,
+        ActivityStreamMessage: ActivityStreamMessageSchema,
         IndexerUnavailable: IndexerUnavailableSchema,
         IndexerReadiness: IndexerReadinessSchema,
         IndexerStatus: IndexerStatusSchema,

@@ -2,6 +2,7 @@ import type {
   ActivityEvent,
   ActivityPage,
   ActivitySnapshot,
+  ActivityStreamMessage,
   IndexerReadiness,
   IndexerStatus,
   IndexerUnavailable,
@@ -145,4 +146,57 @@ export const indexerStatusExample: IndexerStatus = {
   eventsHeld: 3,
   recentEvents: { fromBlock: '2211', byName: {} },
   lastReorg: { at: '2026-11-23T13:52:07.000Z', forkPoint: '2296', depth: 3 },
+}
+
+/** A lien recorded at block 2311, then taken off the chain by a reorg and recorded again at 2312. */
+const recorded = events.at(-1)!
+const recordedAgain = (blockNumber: string, transactionHash: string): ActivityEvent => ({ ...recorded, blockNumber, logIndex: 0, transactionHash, fields: { ...recorded.fields, lienId: '2' } })
+const orphaned = recordedAgain('2311', '0x3e5f7a9c1b3d5e7f9a1c3b5d7e9f1a3c5b7d9e1f3a5c7b9d1e3f5a7c9b1d3e5f')
+const replacement = recordedAgain('2312', '0x5a7c9e1f3b5d7a9c1e3f5b7d9a1c3e5f7b9d1a3c5e7f9b1d3a5c7e9f1b3d5a7c')
+
+/** Parameter values of `GET /activity/stream` that fit the examples. */
+export const activityStreamQueryExamples: Record<string, string> = {
+  name: 'LienRecorded,LienReleased',
+  address: registry,
+  fromBlock: '2200',
+  cursor: '41.3f9a0c1d',
+}
+
+/** Messages of `GET /activity/stream`, as a client sees them (event, id, the data parsed). */
+export const activityStreamExamples: Record<string, { summary: string; value: ActivityStreamMessage[] }> = {
+  following: {
+    summary: 'A stream following the head: the status, a new event, its retraction by a reorg, the replacement',
+    value: [
+      { event: 'status', id: '41.3f9a0c1d', data: { indexedThrough: '2310', head: '2310', lagBlocks: 0, stale: false } },
+      { event: 'events', id: '42.3f9a0c1d', data: { events: [orphaned] } },
+      { event: 'removed', id: '43.3f9a0c1d', data: { events: [orphaned] } },
+      { event: 'events', id: '44.3f9a0c1d', data: { events: [replacement] } },
+      { event: 'status', id: '44.3f9a0c1d', data: { indexedThrough: '2312', head: '2313', lagBlocks: 1, stale: false } },
+    ],
+  },
+  reset: {
+    summary: 'A Last-Event-ID of another index: a reset, then the retained events',
+    value: [
+      { event: 'reset', data: { message: 'cursor 41.00c0ffee belongs to another change history (another index, or a store that was replaced): the retained events follow' } },
+      { event: 'status', id: '37.3f9a0c1d', data: { indexedThrough: '2310', head: '2310', lagBlocks: 0, stale: false } },
+      { event: 'events', id: '41.3f9a0c1d', data: { events } },
+    ],
+  },
+  cutoff: {
+    summary: 'A client that stopped reading: its last message, then where to resume',
+    value: [
+      { event: 'events', id: '44.3f9a0c1d', data: { events: [replacement] } },
+      {
+        event: 'cutoff',
+        id: '44.3f9a0c1d',
+        data: { cursor: '44.3f9a0c1d', message: 'this stream was not read for 10000 ms (INDEXER_STREAM_STALL_MS): reconnect with Last-Event-ID 44.3f9a0c1d (or ?cursor=) to resume' },
+      },
+    ],
+  },
+}
+
+export const tooManyStreamsExample: IndexerUnavailable = {
+  ok: false,
+  code: 'UNAVAILABLE',
+  message: '10000 streams are open, the most this indexer serves (INDEXER_STREAM_MAX_CLIENTS): retry shortly or use another replica',
 }

@@ -1,2 +1,2 @@
-// Indexer replicas over PostgreSQL: one writer elected by an advisory lock, read-only API replicas.
+// Indexer replicas over PostgreSQL: one writer elected by an advisory lock (replaced when it hangs), read-only API replicas.
 export { createReplicaRoles } from './roles.ts'

@@ -3,8 +3,19 @@ import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import type { Hash } from 'viem'
 import type { Logger } from '../../shared/index.ts'
-import { eventJson, schemaStatements, schemaVersion, upgradeEventsStatements, upgradeLine } from './schema.ts'
-import { type Checkpoint, type IndexerStore, lazyEvents, type StoreCommit, type StoredEvent, type StoredState, type StoreIdentity, StoreMismatchError } from './types.ts'
+import { eventJson, indexStatements, newHistoryId, schemaStatements, schemaVersion, upgradeEventsStatements, upgradeLine } from './schema.ts'
+import {
+  type Checkpoint,
+  type IndexerStore,
+  lazyEvents,
+  type Removal,
+  type StoreCommit,
+  type StoredEvent,
+  type StoredHistory,
+  type StoredState,
+  type StoreIdentity,
+  StoreMismatchError,
+} from './types.ts'
 
 export type SqliteStoreOptions = {
   /** A file path (its directory is created) or `:memory:`. */
@@ -25,19 +36,19 @@ export type SqliteStoreOptions = {
  */
 const rowsPerInsert = 64
 
-type EventValues = [number, number, string, string]
+type EventValues = [number, number, string, string, number]
 
-const eventValues = ({ event, blockHash }: StoredEvent): EventValues => [Number(event.blockNumber), event.logIndex, blockHash, eventJson(event)]
+const eventValues = ({ event, blockHash }: StoredEvent, seq: number): EventValues => [Number(event.blockNumber), event.logIndex, blockHash, eventJson(event), seq]
 
 /** An upsert of `rows` events (a row already stored at that position is overwritten). */
 function insertEventsSql(rows: number): string {
-  return `INSERT INTO indexer_events (block_number, log_index, block_hash, event)
-    VALUES ${Array.from({ length: rows }, () => '(?, ?, ?, ?)').join(', ')}
-    ON CONFLICT (block_number, log_index) DO UPDATE SET block_hash = excluded.block_hash, event = excluded.event`
+  return `INSERT INTO indexer_events (block_number, log_index, block_hash, event, seq)
+    VALUES ${Array.from({ length: rows }, () => '(?, ?, ?, ?, ?)').join(', ')}
+    ON CONFLICT (block_number, log_index) DO UPDATE SET block_hash = excluded.block_hash, event = excluded.event, seq = excluded.seq`
 }
 
-/** An event's position and its wire JSON, as stored. */
-type EventText = [blockNumber: number, logIndex: number, json: string]
+/** An event's position, its wire JSON and its change number, as stored. */
+type EventText = [blockNumber: number, logIndex: number, json: string, seq: number]
 
 /** Rows sorted by (block, log index): as they are when already in that order, which is the rule. */
 function inChainOrder(rows: EventText[]): EventText[] {
@@ -70,18 +81,21 @@ export function openSqliteStore(options: SqliteStoreOptions): IndexerStore {
     'INSERT INTO indexer_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
   )
   const deleteMeta = db.query<unknown, [string]>('DELETE FROM indexer_meta WHERE key = ?')
-  // Before the event statements are prepared: they name version 2's columns.
+  // Before the event statements are prepared: they name version 3's columns.
   checkIdentity()
+  for (const statement of indexStatements) db.exec(statement)
 
   const insertEvent = db.query<unknown, EventValues>(insertEventsSql(1))
   const insertEvents = db.query<unknown, EventValues[number][]>(insertEventsSql(rowsPerInsert))
   const insertHash = db.query<unknown, [number, string]>(
     'INSERT INTO indexer_block_hashes (block_number, hash) VALUES (?, ?) ON CONFLICT (block_number) DO UPDATE SET hash = excluded.hash',
   )
-  const newestEvents = db.query<Record<string, never>, [number]>('SELECT block_number, log_index, event FROM indexer_events ORDER BY block_number DESC, log_index DESC LIMIT ?')
+  const newestEvents = db.query<Record<string, never>, [number]>(
+    'SELECT block_number, log_index, event, seq FROM indexer_events ORDER BY block_number DESC, log_index DESC LIMIT ?',
+  )
   // Every event, in the table's own order: the order they were written in, which is chain order
   // (a commit appends after its checkpoint, a rewind deletes the tail), checked when read.
-  const allEvents = db.query<Record<string, never>, []>('SELECT block_number, log_index, event FROM indexer_events')
+  const allEvents = db.query<Record<string, never>, []>('SELECT block_number, log_index, event, seq FROM indexer_events')
   const countEvents = db.query<{ n: number }, []>('SELECT COUNT(*) AS n FROM indexer_events')
   // The first event to keep, counted from the oldest: the offset is the few events to drop, not the retention.
   const firstKept = db.query<{ block_number: number; log_index: number }, [number]>(
@@ -96,8 +110,19 @@ export function openSqliteStore(options: SqliteStoreOptions): IndexerStore {
      UNION SELECT DISTINCT block_number, block_hash FROM indexer_events WHERE block_number <= ?
      ORDER BY block_number`,
   )
+  const eventsAbove = db.query<{ seq: number; event: string; block_number: number; log_index: number }, [number]>(
+    'SELECT seq, event, block_number, log_index FROM indexer_events WHERE block_number > ? ORDER BY block_number, log_index',
+  )
   const deleteEventsAbove = db.query<unknown, [number]>('DELETE FROM indexer_events WHERE block_number > ?')
   const deleteHashesAbove = db.query<unknown, [number]>('DELETE FROM indexer_block_hashes WHERE block_number > ?')
+  const oldestSeq = db.query<{ seq: number | null }, []>('SELECT MIN(seq) AS seq FROM indexer_events')
+  const insertRemoval = db.query<unknown, [number, number, number, number, string]>(
+    'INSERT INTO indexer_removals (seq, added_seq, block_number, log_index, event) VALUES (?, ?, ?, ?, ?)',
+  )
+  const allRemovals = db.query<{ seq: number; added_seq: number; event: string }, []>('SELECT seq, added_seq, event FROM indexer_removals ORDER BY seq, added_seq')
+  // The removal whose change number bounds the newest `retention` removed events kept.
+  const removalsBound = db.query<{ seq: number }, [number]>('SELECT seq FROM indexer_removals ORDER BY seq DESC, added_seq DESC LIMIT 1 OFFSET ?')
+  const pruneRemovals = db.query<unknown, [number]>('DELETE FROM indexer_removals WHERE seq <= ?')
 
   let count = countEvents.get()?.n ?? 0
 
@@ -112,10 +137,11 @@ export function openSqliteStore(options: SqliteStoreOptions): IndexerStore {
       db.transaction(() => {
         setMeta.run('schema_version', String(schemaVersion))
         for (const [key, value] of Object.entries(identity)) setMeta.run(key, value)
+        startHistory(0)
       })()
       return
     }
-    if (version !== String(schemaVersion) && version !== '1') {
+    if (version !== String(schemaVersion) && version !== '1' && version !== '2') {
       db.close()
       throw new StoreMismatchError(`INDEXER_DB ${path} has schema version ${version}, this build reads ${schemaVersion}: point INDEXER_DB at a new file`)
     }
@@ -128,16 +154,48 @@ export function openSqliteStore(options: SqliteStoreOptions): IndexerStore {
         )
       }
     }
-    // Schema version 1: each event's columns become its JSON, in one transaction.
-    if (version === '1') {
+    // Schema version 1 or 2: each event becomes its JSON (version 1) and gets its number, in one transaction.
+    if (version === '1' || version === '2') {
+      const from = Number(version) as 1 | 2
       const began = performance.now()
-      options.logger?.info(upgradeLine(path, db.query<{ n: number }, []>('SELECT COUNT(*) AS n FROM indexer_events').get()?.n ?? 0))
+      const events = db.query<{ n: number }, []>('SELECT COUNT(*) AS n FROM indexer_events').get()?.n ?? 0
+      options.logger?.info(upgradeLine(path, from, events))
       db.transaction(() => {
-        for (const statement of upgradeEventsStatements((name) => name, (column) => `json_quote(${column})`)) db.exec(statement)
+        for (const statement of upgradeEventsStatements(from, (name) => name, (column) => `json_quote(${column})`)) db.exec(statement)
         setMeta.run('schema_version', String(schemaVersion))
+        startHistory(events)
       })()
       options.logger?.info(`indexer: ${path} converted to schema version ${schemaVersion} in ${Math.round(performance.now() - began)} ms`)
     }
+  }
+
+  /** A new change history: its id, and the events already stored numbered 1…`events`. */
+  function startHistory(events: number) {
+    setMeta.run('history_id', newHistoryId())
+    setMeta.run('change_seq', String(events))
+    setMeta.run('history_floor', '0')
+    setMeta.run('removals_floor', '0')
+  }
+
+  const metaNumber = (key: string) => Number(getMeta.get(key)?.value ?? '0')
+
+  function history(): StoredHistory {
+    const removals: Removal[] = allRemovals.all().map((row) => ({ seq: row.seq, addedSeq: row.added_seq, event: JSON.parse(row.event) }))
+    return {
+      id: getMeta.get('history_id')?.value ?? '',
+      lastSeq: metaNumber('change_seq'),
+      floor: metaNumber('history_floor'),
+      removalsFloor: metaNumber('removals_floor'),
+      removals,
+    }
+  }
+
+  /** Raises a floor to `seq` (never lowers it) and forgets the removals at or below it (no cursor that can resume needs them). */
+  function raiseFloor(key: 'history_floor' | 'removals_floor', seq: number): number {
+    const floor = Math.max(metaNumber(key), seq)
+    setMeta.run(key, String(floor))
+    pruneRemovals.run(floor)
+    return floor
   }
 
   function checkpoint(): Checkpoint | undefined {
@@ -148,13 +206,16 @@ export function openSqliteStore(options: SqliteStoreOptions): IndexerStore {
 
   const commit = db.transaction((batch: StoreCommit) => {
     const { events } = batch
+    const first = metaNumber('change_seq') + 1
     let at = 0
     for (; at + rowsPerInsert <= events.length; at += rowsPerInsert) {
       const values: EventValues[number][] = []
-      for (let i = at; i < at + rowsPerInsert; i++) values.push(...eventValues(events[i]!))
+      for (let i = at; i < at + rowsPerInsert; i++) values.push(...eventValues(events[i]!, first + i))
       insertEvents.run(...values)
     }
-    for (; at < events.length; at++) insertEvent.run(...eventValues(events[at]!))
+    for (; at < events.length; at++) insertEvent.run(...eventValues(events[at]!, first + at))
+    const lastSeq = first - 1 + events.length
+    if (events.length > 0) setMeta.run('change_seq', String(lastSeq))
     count += batch.events.length
     for (const [block, hash] of batch.hashes) insertHash.run(Number(block), hash)
     const top = Number(batch.checkpoint.block)
@@ -163,17 +224,37 @@ export function openSqliteStore(options: SqliteStoreOptions): IndexerStore {
     setMeta.run('checkpoint_block', batch.checkpoint.block.toString())
     setMeta.run('checkpoint_hash', batch.checkpoint.hash)
     let truncated = batch.truncated
+    let floor = metaNumber('history_floor')
     if (count > retention) {
       const oldestKept = firstKept.get(count - retention)
       if (oldestKept) deleteOlder.run(oldestKept.block_number, oldestKept.block_number, oldestKept.log_index)
       count = retention
       truncated = true
+      // What retention dropped leaves the history: a cursor below the oldest kept event cannot resume exactly.
+      const oldest = oldestSeq.get()?.seq
+      if (oldest !== null && oldest !== undefined) floor = raiseFloor('history_floor', oldest - 1)
     }
     if (truncated) setMeta.run('truncated', 'true')
+    return { lastSeq, floor }
   })
 
   const rewind = db.transaction((to: Checkpoint | undefined) => {
     const above = to === undefined ? -1 : Number(to.block)
+    const rows = eventsAbove.all(above)
+    let seq = metaNumber('change_seq')
+    let removalsFloor = metaNumber('removals_floor')
+    const removed: Removal[] = []
+    if (rows.length > 0) {
+      seq++
+      setMeta.run('change_seq', String(seq))
+      for (const row of rows) {
+        insertRemoval.run(seq, row.seq, row.block_number, row.log_index, row.event)
+        removed.push({ seq, addedSeq: row.seq, event: JSON.parse(row.event) })
+      }
+      // At most `retention` removed events are kept; older removals raise the removals' floor.
+      const bound = removalsBound.get(retention)
+      if (bound) removalsFloor = raiseFloor('removals_floor', bound.seq)
+    }
     const dropped = deleteEventsAbove.run(above).changes
     deleteHashesAbove.run(above)
     if (to === undefined) {
@@ -184,7 +265,7 @@ export function openSqliteStore(options: SqliteStoreOptions): IndexerStore {
       setMeta.run('checkpoint_hash', to.hash)
     }
     count -= dropped
-    return dropped
+    return { seq, removed, removalsFloor }
   })
 
   return {
@@ -196,12 +277,16 @@ export function openSqliteStore(options: SqliteStoreOptions): IndexerStore {
       const rows = all ? all.slice(Math.max(0, all.length - limit)) : (newestEvents.values(limit) as EventText[]).reverse()
       // The events' JSON, oldest first, as stored; the objects are parsed from it when first needed.
       const texts: string[] = new Array(rows.length)
-      for (let i = 0; i < rows.length; i++) texts[i] = rows[i]![2]
+      const seqs: number[] = new Array(rows.length)
+      for (let i = 0; i < rows.length; i++) {
+        texts[i] = rows[i]![2]
+        seqs[i] = rows[i]![3]
+      }
       const eventsJson = `[${texts.join(',')}]`
-      return lazyEvents({ checkpoint: checkpoint(), truncated: getMeta.get('truncated')?.value === 'true', eventCount: rows.length, eventsJson })
+      return lazyEvents({ checkpoint: checkpoint(), truncated: getMeta.get('truncated')?.value === 'true', eventCount: rows.length, eventsJson, seqs, history: history() })
     },
     async commit(batch: StoreCommit) {
-      commit(batch)
+      return commit(batch)
     },
     async knownHashes(block: bigint) {
       return knownHashes.all(Number(block), Number(block)).map((row) => [BigInt(row.block_number), row.hash as Hash] as const)

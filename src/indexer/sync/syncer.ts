@@ -2,13 +2,15 @@ import type { PublicClient } from 'viem'
 import type { Logger } from '../../shared/index.ts'
 import type { ActivityEvent } from '../../wire/index.ts'
 import type { IndexerConfig } from '../config.ts'
-import type { Checkpoint, IndexerStore } from '../store/index.ts'
-import { createLogDecoder } from './decode.ts'
+import type { Checkpoint, IndexerStore, Removal, ServedPosition, StoredEvent } from '../store/index.ts'
+import { compareEvents, createLogDecoder } from './decode.ts'
 import { createEventLog } from './eventLog.ts'
 import { createRangeSizer, describeError } from './fetchLogs.ts'
 import { ChainMovedError, type Header, indexRange } from './indexRange.ts'
+import { createChangeHistory } from './history.ts'
 import { createOutageLog } from './outage.ts'
 import { canonicalHash, findForkPoint } from './reorg.ts'
+import { createSignal } from './signal.ts'
 
 /** What the snapshot is built from. `generation` changes whenever the events or `indexedThrough` do. */
 export type SyncStatus = {
@@ -43,6 +45,17 @@ export type SyncerParameters = {
   onReorg?: (forkPoint: bigint, depth: number) => void
 }
 
+/** What a read replica applies after a writer's commits (PostgreSQL `changesSince`, kind `after`). */
+export type StoredChanges = {
+  checkpoint: Checkpoint | undefined
+  lastSeq: number
+  floor: number
+  removalsFloor: number
+  events: readonly ActivityEvent[]
+  seqs: readonly number[]
+  removals: readonly Removal[]
+}
+
 /**
  * Follows the registry contracts' logs: resumes from the stored checkpoint (or
  * backfills from `deployedAt`) in adaptive ranges, then follows the head every
@@ -61,6 +74,9 @@ export type SyncerParameters = {
 export function createSyncer({ client, config, logger, now, store, onReorg }: SyncerParameters) {
   const sizer = createRangeSizer(config.maxRange)
   const eventLog = createEventLog(config.retention)
+  const history = createChangeHistory()
+  /** Notified whenever what is served changes: events, a rewind, the checkpoint, the head. */
+  const signal = createSignal()
   const decode = createLogDecoder(config.addresses)
   const outages = createOutageLog(logger)
   let next = config.deployedAt
@@ -86,15 +102,22 @@ export function createSyncer({ client, config, logger, now, store, onReorg }: Sy
   function load(): Promise<void> {
     loaded ??= (async () => {
       const state = await store.load(config.retention)
-      eventLog.restore(() => state.events, state.eventCount, state.truncated, state.eventsJson)
+      eventLog.restore(() => state.events, state.eventCount, state.truncated, state.eventsJson, state.seqs)
+      history.restore(state.history)
       if (state.checkpoint) {
         checkpoint = state.checkpoint
         next = state.checkpoint.block + 1n
         logger.info(`indexer: resuming after block ${state.checkpoint.block} from ${store.location} (${state.eventCount} events held); its hash is checked against the chain first`)
       }
-      generation++
+      changed()
     })()
     return loaded
+  }
+
+  /** Something served changed: a new snapshot generation, and a wake-up for the streams. */
+  function changed() {
+    generation++
+    signal.notify()
   }
 
   /**
@@ -104,19 +127,33 @@ export function createSyncer({ client, config, logger, now, store, onReorg }: Sy
    */
   async function reload(): Promise<void> {
     const state = await store.load(config.retention)
-    eventLog.restore(() => state.events, state.eventCount, state.truncated, state.eventsJson)
+    eventLog.restore(() => state.events, state.eventCount, state.truncated, state.eventsJson, state.seqs)
+    history.restore(state.history)
     checkpoint = state.checkpoint
     next = state.checkpoint ? state.checkpoint.block + 1n : config.deployedAt
     loaded = Promise.resolve()
-    generation++
+    changed()
   }
 
-  /** Appends what a writer committed after the served checkpoint (a read replica following it). */
-  function appendStored(events: readonly ActivityEvent[], to: Checkpoint) {
-    eventLog.append(events)
-    checkpoint = to
-    next = to.block + 1n
-    generation++
+  /**
+   * Applies what a writer committed after the served position (a read replica
+   * following it): the removals first (every held event at or above the lowest block
+   * a removal names went with it), then the events added since, with their numbers.
+   */
+  function applyStored(changes: StoredChanges) {
+    if (changes.removals.length > 0) {
+      let lowest = BigInt(changes.removals[0]!.event.blockNumber)
+      for (const removal of changes.removals) {
+        const block = BigInt(removal.event.blockNumber)
+        if (block < lowest) lowest = block
+      }
+      eventLog.dropAbove(lowest - 1n)
+    }
+    eventLog.append(changes.events, 0, changes.seqs)
+    history.followed(changes.removals, changes)
+    checkpoint = changes.checkpoint
+    next = changes.checkpoint ? changes.checkpoint.block + 1n : config.deployedAt
+    changed()
   }
 
   /** Reads the chain head's header; false (logged once per outage) when the node does not answer. */
@@ -125,8 +162,11 @@ export function createSyncer({ client, config, logger, now, store, onReorg }: Sy
       const block = await client.getBlock({ blockTag: 'latest' })
       headHeader = { number: block.number as bigint, hash: block.hash as `0x${string}`, parentHash: block.parentHash }
       provenCheckpoint = undefined
+      // Streams are woken by a new head (or the first one, or one read again after it was unreadable), not by every read of the same.
+      const moved = head !== headHeader.number || headReadAt === undefined || now() - headReadAt > config.headStaleMs
       head = headHeader.number
       headReadAt = now()
+      if (moved) signal.notify()
       outages.recovered('head', `node answers again (head ${head}); catching up from block ${next}`)
       return true
     } catch (error) {
@@ -154,17 +194,18 @@ export function createSyncer({ client, config, logger, now, store, onReorg }: Sy
   /** The checkpoint left the chain: rewind to the highest stored block still on it (any depth), or to deployedAt. */
   async function repair(lost: Checkpoint) {
     repairing = true
-    generation++
+    changed()
     const known = await store.knownHashes(lost.block)
     const fork = await findForkPoint(client, known)
     const to = fork.block !== undefined && fork.hash !== undefined ? { block: fork.block, hash: fork.hash } : undefined
-    await store.rewind(to)
+    const rewound = await store.rewind(to)
     const dropped = eventLog.dropAbove(to ? to.block : config.deployedAt - 1n)
+    history.rewound(rewound)
     checkpoint = to
     next = to ? to.block + 1n : config.deployedAt
     const forkPoint = to ? to.block : config.deployedAt - 1n
     onReorg?.(forkPoint, Number(lost.block - forkPoint))
-    generation++
+    changed()
     if (!to) {
       logger.warn(
         `indexer: reorg below every stored block hash (block ${lost.block} is no longer the chain's; none of ${known.length} stored hashes is): dropped ${dropped} events, re-syncing from deployedAt ${config.deployedAt}; stale until caught up`,
@@ -192,15 +233,20 @@ export function createSyncer({ client, config, logger, now, store, onReorg }: Sy
       decode,
       keep: config.retention,
     })
+    // The store numbers the events in the order given: chain order (a node may answer out of order).
+    const events = inChainOrder(range.events) ? range.events : [...range.events].sort((a, b) => compareEvents(a.event, b.event))
     // Durable first: what is served is always what a restart finds.
-    await store.commit({ events: range.events, hashes: [], checkpoint: range.end, truncated: range.skipped > 0 })
+    const committed = await store.commit({ events, hashes: [], checkpoint: range.end, truncated: range.skipped > 0 })
+    const first = committed.lastSeq - events.length + 1
     eventLog.append(
-      range.events.map((stored) => stored.event),
+      events.map((stored) => stored.event),
       range.skipped,
+      events.map((_, i) => first + i),
     )
+    history.committed(committed)
     checkpoint = range.end
     next = range.toBlock + 1n
-    generation++
+    changed()
   }
 
   async function tick() {
@@ -232,7 +278,7 @@ export function createSyncer({ client, config, logger, now, store, onReorg }: Sy
         caughtUp = true
         if (repairing) {
           repairing = false
-          generation++
+          changed()
           logger.info(`indexer: reorg repaired, indexed through block ${indexedThrough()} again`)
         }
       }
@@ -263,9 +309,15 @@ export function createSyncer({ client, config, logger, now, store, onReorg }: Sy
     /** Reads the store (checkpoint and events) once; `serve` waits for it before listening. */
     load,
     reload,
-    appendStored,
+    applyStored,
     /** The checkpoint of what is served (undefined: nothing indexed). */
     checkpoint: () => checkpoint,
+    /** Where what is served stands in the store's change history (a read replica asks for the changes after it). */
+    position: (): ServedPosition => ({ historyId: history.id, seq: history.lastSeq, checkpoint }),
+    /** The served events with their change numbers, and the history's removals: what a stream reads (stream/feed.ts). */
+    changes: { log: eventLog, history },
+    /** Resolves at the next change of what is served (events, checkpoint, head), or after `timeoutMs`. */
+    nextChange: signal.next,
     /** One sync tick: read the head, repair a reorg, index up to the head. Never throws. */
     syncOnce,
     /** Reads the head only (no indexing): lag shows how far behind the index is. */
@@ -305,12 +357,23 @@ export function createSyncer({ client, config, logger, now, store, onReorg }: Sy
       wake?.()
       const current = loop ?? running
       loop = undefined
-      if (!current) return
-      let timer: ReturnType<typeof setTimeout> | undefined
-      await Promise.race([current, new Promise<void>((resolve) => (timer = setTimeout(resolve, 2_000)))])
-      clearTimeout(timer)
+      if (current) {
+        let timer: ReturnType<typeof setTimeout> | undefined
+        await Promise.race([current, new Promise<void>((resolve) => (timer = setTimeout(resolve, 2_000)))])
+        clearTimeout(timer)
+      }
+      // A repair left unfinished is the next writer's to do: what is served is the store's again.
+      if (repairing) {
+        repairing = false
+        changed()
+      }
     },
   }
 }
 
 export type Syncer = ReturnType<typeof createSyncer>
+
+function inChainOrder(events: readonly StoredEvent[]): boolean {
+  for (let i = 1; i < events.length; i++) if (compareEvents(events[i - 1]!.event, events[i]!.event) > 0) return false
+  return true
+}

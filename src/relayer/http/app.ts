@@ -9,6 +9,7 @@ import { asRelayError } from '../pipeline.ts'
 import type { AccessLogVariables } from './accessLog.ts'
 import { createBrokerRoute } from './brokerRoute.ts'
 import { brokerStatus } from './brokerStatus.ts'
+import { brokerStatusStream } from './brokerStatusStream.ts'
 import { openApiDocument } from './openapi.ts'
 import { maxBodyBytes } from './readJsonBody.ts'
 import { createBodyDeadlines } from './bodyDeadlines.ts'
@@ -86,6 +87,7 @@ export function createRelayerApp(context: RelayerContext, options: RelayerAppOpt
   app.use(publicReadCors(relayerPublicReads))
   for (const middleware of options.edge?.middleware ?? []) app.use(middleware)
 
+  app.get('/broker/:orderHash', brokerStatusStream(context))
   app.get('/broker/:orderHash', async (c) => {
     const status = await brokerStatus(context, c.req.param('orderHash'))
     c.set('code', 'OK')

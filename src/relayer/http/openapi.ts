@@ -164,7 +164,17 @@ export function openApiDocument(version: string): object {
             },
           ],
           responses: {
-            '200': { description: 'BrokerStatus.', content: jsonContent(schemaRef('BrokerStatus'), brokerStatusExample) },
+            '200': {
+              description:
+                'BrokerStatus. With `Accept: text/event-stream`: Server-Sent Events, one `status` message (`data` a BrokerStatus, `id` naming it) now and at each change, until the status is settled or reverted; then the stream ends (docs/routes.md).',
+              content: {
+                ...jsonContent(schemaRef('BrokerStatus'), brokerStatusExample),
+                'text/event-stream': {
+                  schema: { type: 'array', items: schemaRef('BrokerStatus'), description: 'The `data` of each `status` message, in order.' },
+                  example: [{ orderHash: brokerStatusExample.orderHash, status: 'pending', txHash: brokerStatusExample.txHash }, brokerStatusExample],
+                },
+              },
+            },
             '400': { description: 'MALFORMED_ORDER: the orderHash is not 0x + 64 hex digits.', content: jsonExamples(schemaRef('RelayFailure'), failureExamples(['MALFORMED_ORDER'])) },
             '429': rateLimited,
             '502': { description: "UPSTREAM_RPC: the Broker's logs could not be read.", content: jsonExamples(schemaRef('RelayFailure'), failureExamples(['UPSTREAM_RPC'])) },

@@ -101,6 +101,7 @@ export const readyExample: Readiness = {
     { name: 'chain', ok: true },
     { name: 'balance', ok: true },
     { name: 'journal', ok: true },
+    { name: 'key', ok: true },
     { name: 'spending', ok: true },
   ],
 }

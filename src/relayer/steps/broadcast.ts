@@ -71,6 +71,10 @@ export async function describeOutcome(context: RelayerContext, slot: JournalSlot
   if (receipt.gasUsed >= slot.gas) context.gasLimits.bump(adapter, receipt.gasUsed)
   const reason = await replayReason(context, slot, receipt)
   const other = await context.settlements.find(slot.orderHash).catch(() => undefined)
+  // Settled by a tx from this very key that this journal did not sign: another process signs with the key.
+  if (other?.relayer && other.relayer.toLowerCase() === context.submitter.address.toLowerCase() && !context.journal.tx(other.txHash)) {
+    context.keyGuard.report(`order ${slot.orderHash} was settled in tx ${other.txHash}, sent from this key but not by this relayer`)
+  }
   const { revertCooldownMs, revertCooldownMax } = context.config
   if (!other && slot.consumer && revertCooldownMs > 0) {
     const at = Date.now()

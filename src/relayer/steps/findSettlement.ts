@@ -2,7 +2,8 @@ import { type AbiEvent, type Address, type Hex, parseAbi, parseAbiItem, type Pub
 import { brokeredEvent } from '../../chain/index.ts'
 import type { RelayerContext } from '../context.ts'
 
-export type Settlement = { txHash: Hex; blockNumber: bigint }
+/** The tx that settled an order, its block, and the relayer it names (the address that sent it). */
+export type Settlement = { txHash: Hex; blockNumber: bigint; relayer?: Hex }
 export type SettlementFinder = ReturnType<typeof createSettlementFinder>
 
 /** orderHashes remembered, found or not. */
@@ -46,7 +47,9 @@ function createOrderLogFinder(options: { client: PublicClient; address: Address 
     } as Parameters<PublicClient['getLogs']>[0])
     const log = logs[0]
     if (log?.transactionHash && log.blockNumber !== null) {
-      const settlement = { txHash: log.transactionHash, blockNumber: log.blockNumber }
+      // `Brokered` names the relayer that sent it; a cancellation names none.
+      const relayer = (log as { args?: { relayer?: Hex } }).args?.relayer
+      const settlement: Settlement = { txHash: log.transactionHash, blockNumber: log.blockNumber, ...(relayer ? { relayer } : {}) }
       bounded(found, orderHash, settlement)
       searchedTo.delete(orderHash)
       return settlement

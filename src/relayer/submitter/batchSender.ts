@@ -5,6 +5,7 @@ import { RelayError } from '../errors.ts'
 import type { OrderTerms, Verdict } from '../economics/index.ts'
 import type { Journal, NewSlot } from '../journal/index.ts'
 import type { createFeeCache, FeeQuote } from './feeCache.ts'
+import type { KeyGuard } from './keyGuard.ts'
 import { nodeSays } from '../rpcErrors.ts'
 import { type SendOutcome, sendRaw, sendRawBatch } from './sendRaw.ts'
 import type { TxSigner } from './txSigner.ts'
@@ -63,6 +64,8 @@ export function createBatchSender(options: {
   signer: TxSigner
   /** Judges each order with `terms` at the batch's fees before it is signed; one that does not pay at them is answered, never signed. */
   judge?: Judge
+  /** Told when the node refuses a nonce as used by a tx this relayer did not send (another process on the key). */
+  keyGuard?: KeyGuard
 }) {
   const { client, account, chainId, journal, fees, logger } = options
   const queue: Queued[] = []
@@ -230,10 +233,16 @@ export function createBatchSender(options: {
   async function refused(entry: Entry, result: Refusal, { gap, firstOfKind }: { gap: boolean; firstOfKind: boolean }): Promise<Queued | undefined> {
     const { item, nonce, hash } = entry
     if (result.kind === 'nonceTaken') {
-      if (firstOfKind) logger.warn(`nonce ${nonce} of this relayer's key was already used by a transaction this relayer did not send (another process using the same key?); re-synced and signed again`)
+      // Another process signs with this key. Signing the order again at another nonce could send it twice
+      // (the other process may hold it too, and the loser's revert is paid): it is answered, not signed again.
       next = undefined
-      if (item.attempt === 0) return { ...item, attempt: 1 }
-      item.reject(new RelayError('UPSTREAM_RPC', `not broadcast: nonce ${nonce} of the relayer's key is being used by another process that shares the key; retry or try another relayer`))
+      options.keyGuard?.report(`the node refused nonce ${nonce} as used by a transaction this relayer did not send`)
+      item.reject(
+        new RelayError(
+          'INSUFFICIENT_RELAYER_GAS',
+          `not broadcast: nonce ${nonce} of this relayer's key is used by another process signing with the same key; this relayer takes no orders meanwhile; try another relayer`,
+        ),
+      )
     } else if (result.kind === 'underpriced' && item.attempt === 0 && !gap) {
       // The base fee moved past the cached price (refreshed every few seconds): read it now.
       if (firstOfKind) {

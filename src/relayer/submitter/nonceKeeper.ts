@@ -3,6 +3,7 @@ import type { Logger } from '../../shared/index.ts'
 import { keccak256 } from '../../wire/index.ts'
 import type { Journal, JournalSlot, JournalTx } from '../journal/index.ts'
 import type { createFeeCache, Fees } from './feeCache.ts'
+import type { KeyGuard } from './keyGuard.ts'
 import { bumpedWithin } from './fees.ts'
 import type { ReceiptWatcher } from './receiptWatcher.ts'
 import { nodeSays } from '../rpcErrors.ts'
@@ -55,6 +56,8 @@ export function createNonceKeeper(options: {
   wouldRevert: WouldRevert
   /** Signs with the gas key (see txSigner.ts). */
   signer: TxSigner
+  /** Told when another process signs with the key (a nonce taken by a tx the journal does not know). */
+  keyGuard?: KeyGuard
 }) {
   const { client, account, chainId, journal, logger, watcher } = options
   // How long the next nonce's tx may sit in the pool unmined, though it pays enough,
@@ -133,7 +136,7 @@ export function createNonceKeeper(options: {
     return quietMs >= limit && waitedMs >= limit ? { quietMs, waitedMs, usualMs } : undefined
   }
 
-  async function revive(slot: JournalSlot, latest: number) {
+  async function revive(slot: JournalSlot, latest: number, at: bigint) {
     const current = journal.tx(slot.txHash)
     if (!current) return
     const known = (await client.request({ method: 'eth_getTransactionByHash', params: [slot.txHash] })) as { blockNumber: Hex | null } | null
@@ -157,7 +160,12 @@ export function createNonceKeeper(options: {
     if (current.kind !== 'filler' && slot.orderHash) {
       // Sent again as signed: judged at its own fees.
       const reason = await options.wouldRevert(slot, current)
-      if (reason) return fill(slot, current, reason)
+      if (reason) {
+        // An order whose authorization reads as used may have been settled by this very tx on a node ahead of the one asked: its receipt first.
+        const looked = await watcher.lookupAt([slot], at)
+        if (looked.lagging || looked.unmined.length === 0) return
+        return fill(slot, current, reason)
+      }
     }
     const outcome = await sendRaw(client, current.raw, current.hash)
     if (outcome.kind === 'accepted') {
@@ -191,24 +199,34 @@ export function createNonceKeeper(options: {
       const tx = await sign(slot, fees, { to: account.address, data: '0x', gas: 21_000n }, 'filler')
       logger.warn(`tx ${current.hash} (nonce ${nonce}) was refused by the node (${why}) while later txs of its batch were accepted; filled its nonce with a 0-value transfer, tx ${tx.hash}`)
     },
-    /** One round; RPC failures end it early (the next round tries again). */
+    /**
+     * One round; RPC failures end it early (the next round tries again). What decides a
+     * slot's fate is read as of one block: the head N and the key's nonce there from one
+     * node (one batch), then N and the receipts together in one batch (lookupAt): a slot is
+     * called `foreign` only when a node that has block N holds no receipt of its txs, never
+     * from one node's nonce and another's receipts.
+     */
     async tick(): Promise<void> {
       const slots = journal.pending(slotsPerRound)
       if (slots.length === 0) return
-      const latest = await client.getTransactionCount({ address: account.address, blockTag: 'latest' })
-      for (const slot of slots) {
-        // A tx sent moments ago is the receipt watcher's to find in its next block.
-        if (Date.now() - slot.sentAt < options.reviveAfterMs) continue
-        if (slot.nonce < latest) {
-          if (await watcher.lookup(slot)) continue
-          const message = `not settled: nonce ${slot.nonce} of the relayer's key was taken by a transaction this relayer did not send (another process is signing with the same key); retry`
-          journal.resolve(slot.nonce, { status: 'foreign', outcome: JSON.stringify({ message }) })
-          watcher.notify(slot.nonce)
-          logger.warn(`nonce ${slot.nonce} (tx ${slot.txHash}) was taken by a transaction not in this relayer's journal: another process is signing with the same key; run one relayer process per gas key`)
-          continue
+      const { at, nonce: latest } = await watcher.nonceAtHead(account.address)
+      const next = journal.nextNonce()
+      if (next !== undefined && latest > next) options.keyGuard?.report(`the key's nonce is ${latest} at block ${at}, past the ${next} this relayer's journal handed out`)
+      // A tx sent moments ago is the receipt watcher's to find in its next block.
+      const due = slots.filter((slot) => Date.now() - slot.sentAt >= options.reviveAfterMs)
+      const taken = due.filter((slot) => slot.nonce < latest)
+      if (taken.length > 0) {
+        const looked = await watcher.lookupAt(taken, at)
+        for (const nonce of looked.lagging ? [] : looked.unmined) {
+          const slot = taken.find((each) => each.nonce === nonce)!
+          const message = `not settled: nonce ${nonce} of the relayer's key was taken by a transaction this relayer did not send (another process is signing with the same key); retry`
+          journal.resolve(nonce, { status: 'foreign', outcome: JSON.stringify({ message }) })
+          watcher.notify(nonce)
+          logger.warn(`nonce ${nonce} (tx ${slot.txHash}) was taken by a transaction not in this relayer's journal: another process is signing with the same key; run one relayer process per gas key`)
+          options.keyGuard?.report(`nonce ${nonce} was taken by a transaction this relayer's journal does not hold`)
         }
-        await revive(slot, latest)
       }
+      for (const slot of due) if (slot.nonce >= latest) await revive(slot, latest, at)
     },
   }
 }

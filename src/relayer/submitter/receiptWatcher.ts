@@ -179,6 +179,53 @@ export function createReceiptWatcher(options: {
     return false
   }
 
+  /**
+   * The slots' txs looked up as of block `at`, consistently: block `at` and every tx's
+   * receipt asked in one JSON-RPC batch (which a load balancer hands to one node), so a
+   * node behind `at` cannot answer "no receipt" for a tx it has not seen yet. Mined txs
+   * (in a block at or below `at`) resolve their slots. `lagging`: that node does not have
+   * block `at`; nothing can be told from it. `unmined`: the nonces none of whose txs has a
+   * receipt there.
+   */
+  async function lookupAt(slots: readonly JournalSlot[], at: bigint): Promise<{ lagging: true } | { lagging: false; unmined: number[] }> {
+    const asked = slots.flatMap((slot) => journal.txs(slot.nonce).map((tx) => ({ slot, tx })))
+    const read = (via: PublicClient) =>
+      Promise.all([
+        via.request({ method: 'eth_getBlockByNumber', params: [`0x${at.toString(16)}`, false] }) as Promise<{ hash?: Hex } | null>,
+        ...asked.map(({ tx }) => via.request({ method: 'eth_getTransactionReceipt', params: [tx.hash] }) as Promise<RpcTransactionReceipt | null>),
+      ] as const)
+    const [block, ...receipts] = await inBatch(read, () => read(client))
+    if (!block?.hash) return { lagging: true }
+    const mined: Mined[] = []
+    const found = new Set<number>()
+    for (const [i, { tx }] of asked.entries()) {
+      const raw = receipts[i] as RpcTransactionReceipt | null | undefined
+      if (!raw || BigInt(raw.blockNumber ?? '0x0') > at || found.has(tx.nonce)) continue
+      mined.push({ tx, receipt: minedReceipt(raw) })
+      found.add(tx.nonce)
+    }
+    if (mined.length > 0) await resolveMined(mined)
+    return { lagging: false, unmined: slots.map((slot) => slot.nonce).filter((nonce) => !found.has(nonce)) }
+  }
+
+  /**
+   * The head and `address`'s nonce there, from one node (one JSON-RPC batch): a pair that
+   * agree. A node that takes no batches is asked the head, then the nonce at that block.
+   */
+  async function nonceAtHead(address: Hex): Promise<{ at: bigint; nonce: number }> {
+    const read = async (via: PublicClient) => {
+      const [head, count] = await Promise.all([
+        via.request({ method: 'eth_blockNumber' }) as Promise<Hex>,
+        via.request({ method: 'eth_getTransactionCount', params: [address, 'latest'] }) as Promise<Hex>,
+      ])
+      return { at: BigInt(head), nonce: Number(BigInt(count)) }
+    }
+    return inBatch(read, async () => {
+      const at = await client.getBlockNumber({ cacheTime: 0 })
+      return { at, nonce: await client.getTransactionCount({ address, blockNumber: at }) }
+    })
+  }
+
   /** Every pending slot looked up, a few at a time (not one round trip after another). */
   async function lookupAll(): Promise<void> {
     const slots = journal.pending(256)
@@ -269,6 +316,8 @@ export function createReceiptWatcher(options: {
       await readCosts()
     },
     lookup,
+    lookupAt,
+    nonceAtHead,
     notify,
     /** The newest block a look has read (undefined before the first). */
     get head(): bigint | undefined {

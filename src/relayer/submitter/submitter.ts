@@ -3,6 +3,7 @@ import type { Logger } from '../../shared/index.ts'
 import type { Journal, JournalSlot } from '../journal/index.ts'
 import { createBatchSender, type Judge, type SendRequest, type Sent } from './batchSender.ts'
 import { createFeeCache, type FeeQuote } from './feeCache.ts'
+import type { KeyGuard } from './keyGuard.ts'
 import { createHeadFeed, type HeadFeed } from './headFeed.ts'
 import { createNonceKeeper, type WouldRevert } from './nonceKeeper.ts'
 import { createReceiptWatcher, type DescribeOutcome } from './receiptWatcher.ts'
@@ -37,6 +38,8 @@ export type SubmitterOptions = {
   maxFeePerGas?: bigint
   /** The most tip a tx offers (RELAYER_MAX_PRIORITY_FEE_WEI). */
   maxPriorityFeePerGas?: bigint
+  /** Told when another process signs with the key (see keyGuard.ts). */
+  keyGuard?: KeyGuard
 }
 
 export type Submitter = ReturnType<typeof createSubmitter>
@@ -60,7 +63,19 @@ export function createSubmitter(options: SubmitterOptions) {
   })
   const reviveAfterMs = options.reviveAfterMs ?? Math.max(1_000, options.receiptPollMs * 8)
   const watcher = createReceiptWatcher({ client, batchClient: options.watchClient, journal, logger, describe: options.describe })
-  const keeper = createNonceKeeper({ client, account, chainId, journal, fees, watcher, logger, reviveAfterMs, wouldRevert: options.wouldRevert, signer })
+  const keeper = createNonceKeeper({
+    client,
+    account,
+    chainId,
+    journal,
+    fees,
+    watcher,
+    logger,
+    reviveAfterMs,
+    wouldRevert: options.wouldRevert,
+    signer,
+    ...(options.keyGuard ? { keyGuard: options.keyGuard } : {}),
+  })
   const sender = createBatchSender({
     client,
     broadcastClient: options.broadcastClient,
@@ -73,6 +88,7 @@ export function createSubmitter(options: SubmitterOptions) {
     onBroadcast: () => afterBroadcast(),
     signer,
     ...(options.judge ? { judge: options.judge } : {}),
+    ...(options.keyGuard ? { keyGuard: options.keyGuard } : {}),
   })
 
   const fastest = Math.max(1, Math.ceil(options.receiptPollMs / 8))

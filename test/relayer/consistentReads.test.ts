@@ -1,0 +1,74 @@
+// Behind a load balancer whose backends lag each other, the nonce keeper must never call
+// a slot `foreign` (its nonce taken by another process) from one backend's nonce and
+// another's missing receipt: that told the client of a settled order "not settled,
+// retry". The keeper reads the key's nonce at a block number, and that block and the
+// receipts together in one batch, so a backend behind that block says nothing.
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { type Address, createPublicClient, type Hex, http, type PublicClient } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { type Devnet, devnetAccounts, startDevnet } from '../../src/devnet/index.ts'
+import { openJournal } from '../../src/relayer/journal/index.ts'
+import { createKeyGuard, createNonceKeeper, createReceiptWatcher, createTxSigner } from '../../src/relayer/submitter/index.ts'
+import { createMemoryLogger } from '../../src/shared/index.ts'
+import { keccak256, keccakReady } from '../../src/wire/index.ts'
+import { type Answer, expectMoneySafe } from '../chaos/support/ledger.ts'
+import { allocationOrder, signed } from '../helpers/orders.ts'
+import { startTestRelayer } from '../helpers/relayer.ts'
+import { startLaggingRpc } from './support/laggingRpc.ts'
+
+let devnet: Devnet
+let rpc: ReturnType<typeof startLaggingRpc>
+beforeAll(async () => {
+  devnet = await startDevnet()
+  // Seed 2 picks the backends in an order that called the slot foreign when nonce and receipt were read apart.
+  rpc = startLaggingRpc(devnet.rpcUrl, 3, 2)
+}, 60_000)
+afterAll(async () => {
+  rpc?.stop()
+  await devnet?.stop()
+})
+
+test('a slot whose tx was mined, looked at by the keeper through backends one of which is 3 blocks behind: never foreign; resolved settled from a backend that has the block', async () => {
+  await keccakReady
+  const account = privateKeyToAccount(devnetAccounts.spare.privateKey)
+  const nonce = await devnet.publicClient.getTransactionCount({ address: account.address })
+  const raw = await account.signTransaction({ type: 'eip1559', chainId: devnet.chainId, nonce, to: devnetAccounts.payee.address, value: 1n, gas: 21_000n, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 10n ** 9n })
+  const hash = keccak256(raw)
+  const journal = openJournal(':memory:', { chainId: devnet.chainId, address: account.address })
+  await journal.record([{ nonce, orderHash: `0x${'ee'.repeat(32)}`, consumer: null, adapter: null, payToken: null, tx: { hash, nonce, raw, kind: 'order', signedAt: 0 } }])
+  await devnet.publicClient.request({ method: 'eth_sendRawTransaction', params: [raw] })
+  // Two more blocks: the lagging backend has not seen the tx's block.
+  await devnet.testClient.mine({ blocks: 2 })
+  const client = createPublicClient({ transport: http(rpc.url, { retryCount: 0 }) }) as PublicClient
+  const batchClient = createPublicClient({ transport: http(rpc.url, { retryCount: 0, batch: true }) }) as PublicClient
+  const logger = createMemoryLogger()
+  const keyGuard = createKeyGuard({ logger, quietMs: 60_000 })
+  const watcher = createReceiptWatcher({ client, batchClient, journal, logger, describe: async () => undefined })
+  const fees = { fresh: async () => ({ maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 10n ** 9n }) } as never
+  const keeper = createNonceKeeper({ client, account, chainId: devnet.chainId, journal, fees, watcher, logger, reviveAfterMs: 0, wouldRevert: async () => undefined, signer: createTxSigner({ account, logger }), keyGuard })
+  // Every turn of the balancer: each round asks both backends in some order.
+  for (let round = 0; round < 12 && journal.slot(nonce)?.status === 'pending'; round++) await keeper.tick().catch(() => undefined)
+  expect(journal.slot(nonce)).toMatchObject({ status: 'settled', txHash: hash })
+  expect(keyGuard.conflict()).toBeUndefined()
+  expect(logger.lines.filter((line) => /foreign|another process/.test(line))).toEqual([])
+  journal.close()
+})
+
+test('a relayer behind that load balancer: every order settles once and is answered 200; no slot is called foreign', async () => {
+  const relayer = await startTestRelayer(devnet, { env: { RELAYER_RPC_URL: rpc.url, RELAYER_PK: devnetAccounts.secondRelayer.privateKey } })
+  const key = devnetAccounts.secondRelayer.address as Address
+  const fromBlock = (await devnet.publicClient.getBlockNumber()) + 1n
+  const answers: Answer[] = []
+  try {
+    for (let wave = 0; wave < 4; wave++) {
+      const requests = await Promise.all(Array.from({ length: 5 }, () => signed(devnet, allocationOrder(devnet))))
+      const got = await Promise.all(requests.map((request) => relayer.post(request)))
+      for (const [i, answer] of got.entries()) answers.push({ orderHash: requests[i]!.orderHash as Hex, status: answer.status, body: answer.body })
+    }
+    expect(answers.map((answer) => [answer.status, answer.body.message])).toEqual(answers.map(() => [200, undefined]))
+    expect(relayer.logger.lines.filter((line) => /foreign|another process|not in this relayer's journal/.test(line))).toEqual([])
+    await expectMoneySafe(devnet, { key, fromBlock, settle: answers.map((a) => a.orderHash), answers })
+  } finally {
+    await relayer.stop()
+  }
+}, 60_000)
