@@ -8,6 +8,7 @@ import {
   type RelaySuccess,
   RelaySuccessSchema,
 } from '../wire/index.ts'
+import { followedOrder, followStatus } from './followStatus.ts'
 import { readAnswer } from './readAnswer.ts'
 import { SubmitError } from './SubmitError.ts'
 import { waitForOrder, type WaitForOrderOptions } from './waitForOrder.ts'
@@ -29,9 +30,16 @@ export type RelayClientOptions = {
   url: string
   /** A fetch implementation (default: the global `fetch`). */
   fetch?: typeof fetch
-  /** Give up on a call after this many milliseconds (`NETWORK`); default: no limit. */
+  /**
+   * Give up on a call after this many milliseconds (`NETWORK`); default: no limit. For
+   * `broker`, also how long a 502 that says to follow the status route is followed,
+   * from the call's start (default: `followLimitMs`).
+   */
   timeoutMs?: number
 }
+
+/** How long `broker` follows an order's status route when `timeoutMs` is not set. */
+export const followLimitMs = 120_000
 
 export type RelayClient = {
   /** The relayer's base URL, without a trailing slash. */
@@ -42,7 +50,11 @@ export type RelayClient = {
    */
   info(): Promise<RelayerInfo>
   /**
-   * `POST /broker`: relays a signed request and resolves once it settled on chain.
+   * `POST /broker`: relays a signed request and resolves once it settled on chain. A
+   * 502 that leaves the order's fate open ("follow GET /broker/{orderHash}": no receipt
+   * in time, a tx the relayer may replace) is followed: the status route is polled until
+   * the order is settled or reverted, then the request is sent again for its answer
+   * (it is never sent twice), all within `timeoutMs` from the call's start.
    * @throws SubmitError with the relayer's code, an edge code, `BAD_RESPONSE` or `NETWORK`
    */
   broker(request: RelayRequest): Promise<RelaySuccess>
@@ -87,8 +99,8 @@ export function createRelayClient(options: RelayClientOptions): RelayClient {
   const url = options.url.replace(/\/+$/, '')
   const fetchImpl = options.fetch ?? fetch
 
-  async function call(path: string, init: RequestInit, what: string): Promise<Response> {
-    const signal = options.timeoutMs === undefined ? undefined : AbortSignal.timeout(options.timeoutMs)
+  async function call(path: string, init: RequestInit, what: string, limit: AbortSignal | undefined = undefined): Promise<Response> {
+    const signal = limit ?? (options.timeoutMs === undefined ? undefined : AbortSignal.timeout(options.timeoutMs))
     try {
       return await fetchImpl(`${url}${path}`, { ...init, ...(signal ? { signal } : {}) })
     } catch (error) {
@@ -98,6 +110,11 @@ export function createRelayClient(options: RelayClientOptions): RelayClient {
     }
   }
 
+  async function status(orderHash: string): Promise<BrokerStatus> {
+    const response = await call(`/broker/${orderHash}`, { method: 'GET', headers: { accept: 'application/json' } }, 'GET /broker/{orderHash}')
+    return readAnswer(response, BrokerStatusSchema, 'GET /broker/{orderHash}')
+  }
+
   return {
     url,
     async info() {
@@ -105,12 +122,23 @@ export function createRelayClient(options: RelayClientOptions): RelayClient {
       return readAnswer(response, RelayerInfoSchema, 'GET /info')
     },
     async broker(request) {
-      const response = await call(
-        '/broker',
-        { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(request) },
-        'POST /broker',
-      )
-      return readAnswer(response, RelaySuccessSchema, 'POST /broker')
+      const deadline = Date.now() + (options.timeoutMs ?? followLimitMs)
+      const post = async () => {
+        const init = { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(request) }
+        const limit = options.timeoutMs === undefined ? undefined : AbortSignal.timeout(Math.max(1, deadline - Date.now()))
+        const response = await call('/broker', init, 'POST /broker', limit)
+        return readAnswer(response, RelaySuccessSchema, 'POST /broker')
+      }
+      for (;;) {
+        try {
+          return await post()
+        } catch (error) {
+          const orderHash = followedOrder(error)
+          if (!orderHash || Date.now() >= deadline) throw error
+          // Pending until the deadline: the relayer's own 502 is the answer.
+          if (!(await followStatus(status, orderHash, deadline))) throw error
+        }
+      }
     },
     async brokerAsync(request) {
       const response = await call(
@@ -129,10 +157,7 @@ export function createRelayClient(options: RelayClientOptions): RelayClient {
       const pending = await readAccepted(response)
       return { ...pending, location: new URL(response.headers.get('location') ?? `/broker/${pending.orderHash}`, `${url}/`).href }
     },
-    async status(orderHash) {
-      const response = await call(`/broker/${orderHash}`, { method: 'GET', headers: { accept: 'application/json' } }, 'GET /broker/{orderHash}')
-      return readAnswer(response, BrokerStatusSchema, 'GET /broker/{orderHash}')
-    },
+    status,
     waitForOrder(orderHash, waitOptions) {
       return waitForOrder((hash) => this.status(hash), orderHash, waitOptions)
     },

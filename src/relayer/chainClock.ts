@@ -55,6 +55,10 @@ export function createChainClock(client: PublicClient, options: { refreshMs: num
       return chain > wall ? chain : wall
     },
     earliest,
+    /** The chain's own estimate of when a tx sent now would be mined (no wall-clock bound): what "chain time" in a message means. */
+    async chainEstimate(): Promise<bigint> {
+      return (await bounds()).chain
+    },
     /**
      * `earliest()` for judging `validAfter`: near it (at or below it by less than the
      * estimate's rounding) the node is read afresh, so an order sent at the second it

@@ -59,6 +59,8 @@ export type RelayerConfig = {
   edge: EdgeConfig
   /** Shared state of relayer replicas (RELAYER_REDIS_URL, docs/scaling.md); undefined: one process, local state. */
   redisUrl?: string
+  /** How long after Redis lost its state no replica takes a new order (RELAYER_REDIS_RESTORE_MS, docs/scaling.md). */
+  redisRestoreMs: number
   /** Prometheus listener (RELAYER_METRICS_PORT / RELAYER_METRICS_HOST); undefined when off. */
   metrics?: MetricsListen
   /** Adapters the project does not ship whose reverts and events to decode by name (the manifest's `adapters`). */
@@ -79,6 +81,7 @@ export const relayerDefaults = {
   gasFloorWei: 1_000_000_000_000_000n, // 0.001 ETH
   balancePollMs: 5_000,
   revertCooldownMs: 600_000,
+  redisRestoreMs: 5_000,
   revertCooldownMax: 3,
   journalRetentionDays: 30,
   keyConflictQuietMs: 600_000,
@@ -180,6 +183,8 @@ export function readRelayerConfig(env: Env, overrides: RelayerConfigOverrides = 
     metrics: 'metrics' in overrides ? overrides.metrics : readMetricsListen(read, 'RELAYER'),
     ...((overrides.adapters ?? manifest?.adapters) ? { adapters: overrides.adapters ?? manifest?.adapters } : {}),
     ...readRedisUrl(read),
+    redisRestoreMs:
+      overrides.redisRestoreMs ?? read.integer('RELAYER_REDIS_RESTORE_MS', relayerDefaults.redisRestoreMs, 200, 600_000) ?? relayerDefaults.redisRestoreMs,
   }
   read.done('relayer')
   return config

@@ -4,7 +4,7 @@ import type { RelayerConfig } from './config.ts'
 import type { ChainClock } from './chainClock.ts'
 import type { Economics } from './economics/index.ts'
 import type { Journal, OrderClaims } from './journal/index.ts'
-import type { SharedOutcomes } from './replicas/index.ts'
+import type { Replicas, SharedOutcomes } from './replicas/index.ts'
 import type { PendingSimulator } from './simulation/index.ts'
 import type { SettlementFinder } from './steps/findSettlement.ts'
 import type { createGasLimitCache, KeyGuard, Submitter } from './submitter/index.ts'
@@ -31,4 +31,6 @@ export type RelayerContext = {
   keyGuard: KeyGuard
   /** Relayer replicas sharing Redis (RELAYER_REDIS_URL): where orders broadcast by another replica went. */
   outcomes?: SharedOutcomes
+  /** Relayer replicas: whether a new order may be taken (the shared state fails closed, docs/scaling.md). */
+  replicas?: Pick<Replicas, 'refusal'>
 }

@@ -21,7 +21,7 @@ import { maxServerBodyBytes } from './http/readJsonBody.ts'
 import { createGasLimitCache, createKeyGuard, createSubmitter, createTxSigner, txsPerBatch } from './submitter/index.ts'
 import { observeTransport } from '../metrics/index.ts'
 import { createRelayerOperations } from './operations/index.ts'
-import { createRedisClaims, createSharedBuckets, createSharedOutcomes, createSharedRedis } from './replicas/index.ts'
+import { createReplicas } from './replicas/index.ts'
 
 const readOrUndefined = (read: () => number): number | undefined => {
   try {
@@ -33,6 +33,16 @@ const readOrUndefined = (read: () => number): number | undefined => {
 
 /** How long answers may take to reach their clients once every order is finished. */
 const drainMarginMs = 10_000
+
+/**
+ * At SIGTERM, open keep-alive connections are still served (each answer then says
+ * `Connection: close`) until no request has come for `keepAliveQuietMs` (at most
+ * `keepAliveGraceMs`), before the idle ones are closed: a request already on its way
+ * on such a connection is answered, not met by a reset (closing a socket with unread
+ * bytes resets it).
+ */
+const keepAliveQuietMs = 100
+const keepAliveGraceMs = 1_000
 
 export type RelayerDependencies = {
   logger: Logger
@@ -130,10 +140,18 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
     Date.now() - economics.ledger.windowMs,
   )
   journal.observe({ spent: (_nonce, wei) => economics.books.spent(wei), earned: economics.books.earned, reopened: economics.books.reopened }, 0)
-  // Relayer replicas: claims, outcomes and rate limits shared through Redis (docs/scaling.md).
-  const redis = config.redisUrl
-    ? createSharedRedis(config.redisUrl, { logger, health: operations.redis, prefix: `order-relay:${config.chainId}:${config.broker.toLowerCase()}` })
+  // Relayer replicas: claims, outcomes and rate limits shared through Redis, failing closed (docs/scaling.md).
+  const replicas = config.redisUrl
+    ? createReplicas(config.redisUrl, {
+        logger,
+        health: operations.redis,
+        stateHooks: operations.sharedState,
+        prefix: `order-relay:${config.chainId}:${config.broker.toLowerCase()}`,
+        journal,
+        restoreWindowMs: config.redisRestoreMs,
+      })
     : undefined
+  if (replicas) operations.useReplicas(replicas)
   const keyGuard = createKeyGuard({ logger, quietMs: config.keyConflictQuietMs })
   operations.readiness.add({ name: 'key', check: async () => keyGuard.conflict() })
   // Steps the submitter calls back into need the context, which needs the submitter.
@@ -168,10 +186,10 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
     clock: createChainClock(client, { refreshMs: 2_000, logger }),
     logger,
     journal,
-    // Longer than any relay (the receipt wait plus simulation): only a replica that died leaves a claim to expire.
-    claims: redis ? createRedisClaims(redis, { ttlMs: config.receiptTimeoutMs + 120_000 }) : createLocalClaims(),
+    // A lease renewed while the order is worked on: a dead replica's claims are free within seconds.
+    claims: replicas ? replicas.claims : createLocalClaims(),
     settlements: createSettlementFinder({ client, broker: config.broker, deployedAt: config.deployedAt }),
-    ...(redis ? { outcomes: createSharedOutcomes(redis) } : {}),
+    ...(replicas ? { outcomes: replicas.outcomes, replicas } : {}),
   }
 
   const pruning = createJournalPruning({ journal, logger, retentionMs: config.journalRetentionDays * 86_400_000, keepMs: config.revertCooldownMs })
@@ -191,7 +209,7 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
     address: account.address,
     logger,
     readBalance: operations.readBalance,
-    ...(redis ? { shareBuckets: (local) => createSharedBuckets(redis, local, { ratePerSec: config.edge.ratePerSec, burst: config.edge.rateBurst }) } : {}),
+    ...(replicas ? { shareBuckets: (local) => replicas.shareBuckets(local, { ratePerSec: config.edge.ratePerSec, burst: config.edge.rateBurst }) } : {}),
   })
   const { app, routes } = createRelayerApp(context, { version: dependencies.version, edge, drain, operations, bodyTimeoutMs: config.bodyTimeoutMs })
 
@@ -209,8 +227,10 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
       try {
         await checkRpcChain(client, config.chainId, logger)
         await checkJournalMatchesChain(client, journal, account.address)
-        await redis?.connect()
+        // Serves once the shared state is whole (after the restore window on a Redis without an epoch).
+        await replicas?.start(config.redisRestoreMs + 10_000)
       } catch (error) {
+        replicas?.stop()
         journal.close()
         throw error
       }
@@ -238,12 +258,19 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
         /** `${url}/metrics` of the Prometheus listener, when RELAYER_METRICS_PORT is set. */
         metricsUrl: operations.metricsUrl(),
         /**
-         * Stop accepting, finish every order already in the pipeline and deliver its
-         * answer, then release everything. A connection still open 10 s after the
-         * last order finished (a client not reading its answer) is cut.
+         * Stop accepting (once requests have stopped coming for a tenth of a second,
+         * every answer meanwhile closing its keep-alive connection, so requests already
+         * on their way are served), finish
+         * every order already in the pipeline and deliver its answer, then release
+         * everything. A connection still open 10 s after the last order finished (a
+         * client not reading its answer) is cut.
          */
         stop() {
           stopped ??= (async () => {
+            // Answers close their connections from now on; requests arriving on open
+            // keep-alive connections meanwhile are served, then the listener stops.
+            drain.close()
+            await drain.quiet(keepAliveQuietMs, keepAliveGraceMs)
             // Resolves once every connection is closed: idle ones at once, the others
             // when their response has been written (not merely computed).
             const closed = server.stop(false)
@@ -260,7 +287,7 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
             operations.stop()
             await server.stop(true)
             journal.close()
-            redis?.close()
+            replicas?.stop()
           })()
           return stopped
         },

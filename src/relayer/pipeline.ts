@@ -13,6 +13,7 @@ import { checkOrderHash } from './steps/checkOrderHash.ts'
 import { checkPaysForItself } from './steps/checkPaysForItself.ts'
 import { checkTokenAccepted, ensureTokenValued } from './steps/checkTokenAccepted.ts'
 import { resumeUnconfirmed } from './steps/resumeUnconfirmed.ts'
+import { followStatus, settledWhileWaiting } from './steps/settledAnswers.ts'
 import { simulate } from './steps/simulate.ts'
 import { validateRequest } from './steps/validateRequest.ts'
 
@@ -55,6 +56,8 @@ export function checkSpecSteps(context: Pick<RelayerContext, 'config'>, body: un
   return checkFeeFloor(context, request) ?? { request, orderHash }
 }
 
+/** How often a request waiting for an order's claim asks the chain whether the order settled. */
+export const claimWaitChainLookMs = 1_000
 /** How a caller follows a relay beyond its outcome. */
 export type RelayOptions = {
   /** Called once the node accepted this order's tx (the receipt is still to come): `Prefer: respond-async` answers 202 then. */
@@ -65,6 +68,8 @@ export type RelayOptions = {
 export async function relayChecked(context: RelayerContext, { request, orderHash }: CheckedRequest, options: RelayOptions = {}): Promise<RelaySuccess> {
   const deadline = Date.now() + context.config.receiptTimeoutMs
   let shared = false
+  // The first look at the chain once the wait is longer than a relay usually takes.
+  let chainLookAt = Date.now() + claimWaitChainLookMs
   while (!(await context.claims.claim(orderHash))) {
     // It shares the outcome of the request it waits for, unless that outcome was already
     // settled and delivered before it came (then it is a replay like any other).
@@ -72,9 +77,16 @@ export async function relayChecked(context: RelayerContext, { request, orderHash
     shared = shared || slot === undefined || slot.status === 'pending'
     const left = deadline - Date.now()
     if (left <= 0) {
-      throw new RelayError('UPSTREAM_RPC', `another request for this order is still being relayed; see GET /broker/${orderHash} and retry`)
+      throw new RelayError('UPSTREAM_RPC', `another request for this order is still being relayed: ${followStatus(orderHash)}`)
     }
-    await context.claims.released(orderHash, left)
+    // The holder may be a replica that died or went silent: once the chain says the
+    // order settled, that is the answer, without waiting for its claim to expire.
+    if (shared && Date.now() >= chainLookAt) {
+      const settled = await settledWhileWaiting(context, request.order, orderHash)
+      if (settled) return settled
+      chainLookAt = Date.now() + claimWaitChainLookMs
+    }
+    await context.claims.released(orderHash, Math.max(1, Math.min(left, chainLookAt - Date.now())))
   }
   let failure: RelayError | undefined
   try {

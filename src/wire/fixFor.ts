@@ -1,5 +1,5 @@
 import { edgeErrorCodes, relayErrorCodes } from './codes.ts'
-import { findRevertFix, unknownRevertFix } from './revertFixes.ts'
+import { revertFixFor, unknownRevertFix } from './revertFixes.ts'
 
 /** Fixes for the codes a client library answers itself (no relayer sent them). */
 const clientFixes: Record<string, string> = {
@@ -23,6 +23,16 @@ const messageFixes: { code: string; matches: RegExp; fix: string }[] = [
   },
   {
     code: 'UPSTREAM_RPC',
+    matches: /shared state \(Redis, RELAYER_REDIS_URL\) (is unavailable|has a new epoch)/,
+    fix: 'That relayer\'s replicas are restoring their shared state and take no new order for a few seconds: send the same request again shortly (it is never sent twice), or to another relayer.',
+  },
+  {
+    code: 'UPSTREAM_RPC',
+    matches: /GET \/broker\/0x[0-9a-fA-F]{64}/,
+    fix: 'Do not sign this order again: follow GET /broker/{orderHash} on that relayer until it says settled (with the tx) or reverted, then send the same request again for its answer (the client library does both).',
+  },
+  {
+    code: 'UPSTREAM_RPC',
     matches: /tx 0x[0-9a-fA-F]{64}/,
     fix: 'The order may still settle in the tx named: check that tx before signing a new order; sending this same request again is safe (an order settles at most once).',
   },
@@ -30,15 +40,16 @@ const messageFixes: { code: string; matches: RegExp; fix: string }[] = [
 
 /**
  * The one line a user should act on for a failure with `code` and `message`: the
- * fix of the decoded revert for `WOULD_REVERT` (else a generic one), the fix of the
+ * fix of the decoded revert for `WOULD_REVERT` (else a generic one; for `WrongPayment`
+ * the price and payee the message says the adapter asks for), the fix of the
  * cause the message names where a code has several, otherwise the code's own fix.
  *
  * @example
  * fixFor('WOULD_REVERT', 'would revert: FeeTooHigh()') // 'feeBps is above 10000 …'
  */
 export function fixFor(code: string, message: string): string | undefined {
-  if (code === 'WOULD_REVERT') return findRevertFix(message)?.fix ?? unknownRevertFix
-  if (code === 'AUTH_EXPIRED') return findRevertFix(message)?.fix ?? relayErrorCodes.AUTH_EXPIRED.fix
+  if (code === 'WOULD_REVERT') return revertFixFor(message) ?? unknownRevertFix
+  if (code === 'AUTH_EXPIRED') return revertFixFor(message) ?? relayErrorCodes.AUTH_EXPIRED.fix
   const specific = messageFixes.find((entry) => entry.code === code && entry.matches.test(message))
   if (specific) return specific.fix
   const known = (relayErrorCodes as Record<string, { fix: string }>)[code] ?? (edgeErrorCodes as Record<string, { fix: string }>)[code]

@@ -17,7 +17,7 @@ export {
   type ReceiveAuthorizationParameters,
 } from './authorization.ts'
 export { describeIssues } from './describeIssues.ts'
-export { findRevertFix, type RevertFix, revertFixes, unknownRevertFix } from './revertFixes.ts'
+export { findRevertFix, type RevertFix, revertFixes, revertFixFor, unknownRevertFix } from './revertFixes.ts'
 export { fixFor } from './fixFor.ts'
 export * from './brokerStatus.ts'
 export * from './activityStream.ts'

@@ -7,7 +7,7 @@ const nullableSeconds = v.nullable(v.pipe(v.number(), v.minValue(0)))
 
 /** One readiness check of the relayer (`GET /ready`). */
 export const ReadyCheckSchema = v.object({
-  name: v.pipe(v.string(), v.description('rpc, chain, balance (and journal once the relayer keeps one)')),
+  name: v.pipe(v.string(), v.description('rpc, chain, balance, journal (and shared-state for relayer replicas sharing Redis)')),
   ok: v.boolean(),
   reason: v.optional(v.pipe(v.string(), v.description('Why the check fails and what to do; absent when ok.'))),
 })
@@ -37,6 +37,16 @@ export const RelayerStatusSchema = v.object({
   pendingTransactions: v.pipe(v.nullable(count), v.description('Transactions from the gas key not mined yet; null when unknown.')),
   nonceGap: v.pipe(v.nullable(count), v.description('Nonces handed out and not used on chain yet; null when unknown.')),
   nonces: v.pipe(v.nullable(v.object({ latest: count, pending: count })), v.description("The node's mined and pending nonce of the gas key; null when unknown.")),
+  sharedState: v.optional(
+    v.pipe(
+      v.object({
+        state: v.picklist(['whole', 'unavailable', 'restoring']),
+        reason: v.optional(v.pipe(v.string(), v.description('Why no new order is taken, and until when; absent when whole.'))),
+        since: v.optional(v.pipe(v.string(), v.description('ISO 8601 time the shared state stopped being whole; absent when whole.'))),
+      }),
+      v.description('Relayer replicas (RELAYER_REDIS_URL): whether the shared state in Redis is whole. New orders are taken only while it is.'),
+    ),
+  ),
   economics: v.pipe(v.nullable(RelayerEconomicsSchema), v.description('Fees earned, gas spent, the hour against its cap (docs/economics.md); null before the journal is read.')),
 })
 

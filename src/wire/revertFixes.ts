@@ -8,6 +8,8 @@ export type RevertFix = {
   fix: string
   /** Matches the decoded revert text (a custom error by its name, a revert string by its words). */
   matches: RegExp
+  /** The fix for this very failure, from what the message says (e.g. the price the adapter asks); undefined: `fix`. */
+  fixFrom?: (text: string) => string | undefined
 }
 
 /** A custom error, matched by its name at the start of the decoded text (`Name(` …). */
@@ -28,8 +30,13 @@ export const revertFixes: readonly RevertFix[] = [
   {
     revert: 'WrongPayment(token, payee, amount)',
     origin: 'any adapter',
-    fix: 'The order does not pay what the adapter asks: sign a new order with payToken, payee and amount set to the values the message names (the vault\'s price).',
+    fix: 'The order does not pay what the adapter asks (the revert names what it paid): sign a new order with the payToken, payee and amount the relayer\'s message says the adapter asks for, or ask the adapter\'s owner.',
     matches: named('WrongPayment'),
+    fixFrom: (text) => {
+      const asked = text.match(/the adapter asks for amount=(\d+) of payToken=(0x[0-9a-fA-F]{40}) paid to payee=(0x[0-9a-fA-F]{40})/)
+      if (!asked) return undefined
+      return `The order does not pay what the adapter asks: sign a new order with payToken ${asked[2]}, payee ${asked[3]} and amount ${asked[1]} (the relayer's fee comes out of that amount).`
+    },
   },
   {
     revert: 'AllocationSoldOut(vaultId)',
@@ -98,6 +105,12 @@ export const revertFixes: readonly RevertFix[] = [
     matches: /invalid signature/i,
   },
   {
+    revert: 'authorization used (cancelled)',
+    origin: 'payment token',
+    fix: 'The consumer cancelled this order\'s authorization (the message names the tx): nothing was paid; to buy, sign a new order with a fresh nonce.',
+    matches: /authorization (is )?used.*cancelled this authorization/i,
+  },
+  {
     revert: 'authorization used',
     origin: 'payment token',
     fix: 'This order already settled (the message names the tx when known): to buy again, build a new order with a fresh nonce.',
@@ -143,4 +156,11 @@ export function findRevertFix(message: string): RevertFix | undefined {
   const text = revertText(message)
   if (text === undefined) return undefined
   return revertFixes.find((entry) => entry.matches.test(text))
+}
+
+/** The fix line for the revert a message names: the entry's own for this message where it has one, else its `fix`. */
+export function revertFixFor(message: string): string | undefined {
+  const entry = findRevertFix(message)
+  if (!entry) return undefined
+  return entry.fixFrom?.(revertText(message) ?? '') ?? entry.fix
 }

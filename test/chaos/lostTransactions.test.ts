@@ -108,7 +108,7 @@ test('a dropped tx whose order can no longer settle (the consumer cancelled it m
   const nonce = (await devnet.publicClient.getTransaction({ hash: lost })).nonce
   await devnet.testClient.dropTransaction({ hash: lost })
   await devnet.testClient.setAutomine(true)
-  await cancelAuthorization(devnet, request.orderHash as Hex)
+  const cancelTx = await cancelAuthorization(devnet, request.orderHash as Hex)
 
   // Sending it again would revert and cost gas: the keeper fills its nonce instead.
   const deadline = Date.now() + 15_000
@@ -134,7 +134,11 @@ test('a dropped tx whose order can no longer settle (the consumer cancelled it m
   answers.push(answerOf(request, retry))
   expect({ status: retry.status, body: retry.body }).toEqual({
     status: 422,
-    body: { ok: false, code: 'WOULD_REVERT', message: 'would revert: authorization used; build a new order with a fresh nonce' },
+    body: {
+      ok: false,
+      code: 'WOULD_REVERT',
+      message: `would revert: authorization used (the consumer cancelled this authorization in tx ${cancelTx}; nothing was settled); build a new order with a fresh nonce`,
+    },
   })
   // No on-chain revert happened, so the consumer is not cooling down.
   const next = await order()

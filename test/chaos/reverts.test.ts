@@ -47,10 +47,15 @@ test('an order cancelled ahead of the relayer in the same block: WOULD_REVERT na
   await devnet.testClient.setAutomine(true)
   const reverted = await first
   answers.push(answerOf(request, reverted))
-  const txHash = String(reverted.body.message).match(/tx (0x[0-9a-f]{64})/)?.[1] as Hex
+  const [, txHash, cancelTx] = String(reverted.body.message).match(/tx (0x[0-9a-f]{64}).* tx (0x[0-9a-f]{64})/) as unknown as [string, Hex, Hex]
+  // Cancelled, not settled by anyone: only then is a new order the fix.
   expect({ status: reverted.status, body: reverted.body }).toEqual({
     status: 422,
-    body: { ok: false, code: 'WOULD_REVERT', message: `reverted on chain after broadcast in tx ${txHash}: authorization used (another relayer may have settled it first)` },
+    body: {
+      ok: false,
+      code: 'WOULD_REVERT',
+      message: `reverted on chain after broadcast in tx ${txHash}: authorization used (the consumer cancelled this authorization in tx ${cancelTx}; nothing was settled); build a new order with a fresh nonce`,
+    },
   })
   expect((await devnet.publicClient.getTransactionReceipt({ hash: txHash })).status).toBe('reverted')
   const nonce = await devnet.publicClient.getTransactionCount({ address: key })
@@ -60,7 +65,11 @@ test('an order cancelled ahead of the relayer in the same block: WOULD_REVERT na
   answers.push(answerOf(request, replay))
   expect({ status: replay.status, body: replay.body }).toEqual({
     status: 422,
-    body: { ok: false, code: 'WOULD_REVERT', message: `not broadcast again: this order's tx ${txHash} already reverted on chain (authorization used); build a new order with a fresh nonce` },
+    body: {
+      ok: false,
+      code: 'WOULD_REVERT',
+      message: `not broadcast again: reverted on chain after broadcast in tx ${txHash}: authorization used (the consumer cancelled this authorization in tx ${cancelTx}; nothing was settled); build a new order with a fresh nonce`,
+    },
   })
   expect(await (await fetch(`${relayer.url}/broker/${request.orderHash}`)).json()).toEqual({
     orderHash: request.orderHash,

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { devnetAccounts } from '../../src/devnet/index.ts'
 import { freePortBase, processesMatching, watchOutput } from '../helpers/processes.ts'
+import { waitFor } from '../helpers/waitFor.ts'
 
 const repoRoot = resolve(import.meta.dir, '../..')
 const dir = mkdtempSync(join(tmpdir(), 'order-relay-npm-start-'))
@@ -88,6 +89,36 @@ test('Ctrl-C (SIGINT to the whole process group: npm, bun and anvil) stops every
   expect(await processesMatching(`--port ${base} `)).toEqual([])
   expect(await Promise.all(ports.map(listening))).toEqual([false, false, false])
 }, 120_000)
+
+// Which process of the group sees Ctrl-C first is up to the scheduler: on a busy machine
+// anvil (which exits 0 on SIGINT) can be gone before bun has run its handler. Each order
+// is played here on purpose: the one process first, then the whole group.
+for (const first of ['anvil', 'bun', 'npm'] as const) {
+  test(`Ctrl-C reaching ${first} first, then the whole group: everything stops, exit 0`, async () => {
+    const { base, child, output, ports } = await npmStart(`ctrl-c-${first}`, true)
+    try {
+      const pidOf = async (needle: string) => Number((await processesMatching(needle))[0]!.trim().split(/\s+/)[0])
+      const pids = {
+        anvil: await pidOf(`--port ${base} `),
+        bun: await pidOf(`bun src/cli/main.ts devnet --port-base ${base} `),
+        npm: child.pid,
+      }
+      process.kill(pids[first], 'SIGINT')
+      // The first one has acted on it: anvil is gone, or bun (told directly or by npm) is stopping.
+      if (first === 'anvil') await waitFor('anvil to exit', async () => !(await listening(base)), 15_000)
+      else await waitFor('bun to start stopping', () => output.text.includes('stopping relayer, indexer and anvil'), 15_000)
+    } finally {
+      process.kill(-child.pid, 'SIGINT')
+    }
+    expect({ exit: await child.exited, output: output.text.includes('anvil stopped on its own') ? output.text : 'no "anvil stopped on its own"' }).toEqual({
+      exit: 0,
+      output: 'no "anvil stopped on its own"',
+    })
+    expect(await processesMatching(`--port-base ${base} `)).toEqual([])
+    expect(await processesMatching(`--port ${base} `)).toEqual([])
+    expect(await Promise.all(ports.map(listening))).toEqual([false, false, false])
+  }, 120_000)
+}
 
 test('the command npm start prints settles an order when run from another directory', async () => {
   const { child, output, manifest } = await npmStart('printed')

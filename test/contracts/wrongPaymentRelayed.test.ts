@@ -5,7 +5,7 @@ import { describe, expect, test } from 'bun:test'
 import { type Address, encodeDeployData, encodeFunctionData, getAddress } from 'viem'
 import { mockEIP3009TokenAbi, mockEIP3009TokenBytecode } from '../../src/chain/index.ts'
 import { type Devnet, devnetAccounts, devnetPrice, usdc } from '../../src/devnet/index.ts'
-import type { Order, RelayRequest } from '../../src/wire/index.ts'
+import { fixFor, type Order, type RelayRequest } from '../../src/wire/index.ts'
 import { allocationOrder, signed } from '../helpers/orders.ts'
 import { type TestRelayer, useDevnetWithRelayer } from '../helpers/relayer.ts'
 import { sendOk } from './harness.ts'
@@ -50,10 +50,15 @@ describe('POST /broker refuses an order that does not pay the price', () => {
     test(name, async () => {
       const order = allocationOrder(devnet, await override())
       const { status, body } = await postWithoutGas(await signed(devnet, order))
+      // What was paid comes from the revert; what to pay instead, from the adapter's vaultPayment.
+      const asked = `amount=${devnetPrice} of payToken=${getAddress(devnet.manifest.contracts.payToken)} paid to payee=${devnetAccounts.payee.address}`
       expect({ status, body }).toEqual({
         status: 422,
-        body: { ok: false, code: 'WOULD_REVERT', message: `would revert: WrongPayment(token=${getAddress(order.payToken)}, payee=${order.payee}, amount=${order.amount})` },
+        body: { ok: false, code: 'WOULD_REVERT', message: `would revert: WrongPayment(token=${getAddress(order.payToken)}, payee=${order.payee}, amount=${order.amount}); the adapter asks for ${asked}` },
       })
+      expect(fixFor('WOULD_REVERT', String(body.message))).toBe(
+        `The order does not pay what the adapter asks: sign a new order with payToken ${getAddress(devnet.manifest.contracts.payToken)}, payee ${devnetAccounts.payee.address} and amount ${devnetPrice} (the relayer's fee comes out of that amount).`,
+      )
     })
   }
 

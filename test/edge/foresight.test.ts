@@ -46,6 +46,16 @@ test('validAfter is judged by the earliest time, validBefore by the latest', asy
   )
 })
 
+test("a time that is the relayer's clock, not the chain's, is called so, with the chain's beside it", async () => {
+  // A chain whose next block is at 505 while this host says 490: validAfter is judged by the host's clock.
+  const behind = { clock: { now: async () => 505n, earliest: async () => 490n, earliestFor: async () => 490n, chainEstimate: async () => 505n } } as unknown as Parameters<typeof checkAuthorizationWindow>[0]
+  expect(await outcome(checkAuthorizationWindow(behind, request(495n, 1000n)))).toBe(
+    "WOULD_REVERT: would revert: authorization not yet valid (validAfter 495, this relayer's clock 490; chain time 505); valid from 496 (unix seconds, in 6 s): send the same order again then, no need to re-sign",
+  )
+  const ahead = { clock: { now: async () => 500n, earliest: async () => 480n, earliestFor: async () => 480n, chainEstimate: async () => 480n } } as unknown as Parameters<typeof checkAuthorizationWindow>[0]
+  expect(await outcome(checkAuthorizationWindow(ahead, request(479n, 600n)))).toBe('open')
+})
+
 const request = (validAfter: bigint, validBefore: bigint) => ({ validAfter: validAfter.toString(), validBefore: validBefore.toString() }) as unknown as RelayRequest
 const at = (now: bigint) => ({ clock: { now: async () => now, earliest: async () => now, earliestFor: async () => now } }) as unknown as Parameters<typeof checkAuthorizationWindow>[0]
 const outcome = (promise: Promise<void>) =>

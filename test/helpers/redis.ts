@@ -13,15 +13,15 @@ export type TestRedis = Awaited<ReturnType<typeof startTestRedis>>
 
 /**
  * A throw-away redis-server on a free 127.0.0.1 port: no snapshot, no append-only
- * file, its directory removed at `stop`. `kill` stops it hard (SIGKILL) and
+ * file (plus `options.args`), its directory removed at `stop`. `kill` stops it hard (SIGKILL) and
  * `restart` starts it again on the same port.
  */
-export async function startTestRedis() {
+export async function startTestRedis(options: { /** More redis-server arguments, e.g. ['--requirepass', 'secret']. */ args?: string[] } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'order-relay-redis-'))
   const port = await freePort()
   let child: Subprocess<'ignore', 'pipe', 'pipe'> | undefined
   async function launch() {
-    child = Bun.spawn([redisServerPath, '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {
+    child = Bun.spawn([redisServerPath, '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, ...(options.args ?? [])], {
       stdin: 'ignore',
       stdout: 'pipe',
       stderr: 'pipe',

@@ -195,12 +195,17 @@ describe('order-relay verify-receipt FILE --rpc URL', () => {
   test('exit 1 on a tampered receipt, another chain, an unreachable RPC or an answer that contradicts its receipt', async () => {
     const tampered = await runCli(['verify-receipt', file('tampered.json', { ...notEncumbered.receipt, result: one }), '--rpc', fork.rpcUrl])
     expect(tampered.code).toBe(1)
-    expect(tampered.stdout).toContain(`  result     mismatch    receipt ${one}, got ${zero}\n`)
+    expect(tampered.stdout).toContain(`  result     mismatch    receipt says ${one}, node says ${zero}\n`)
+    const { lienId, encumbered: claimed } = notEncumbered.receipt.decoded
+    const registry = notEncumbered.receipt.registry
+    expect(tampered.stdout).toContain(
+      `  answer     mismatch    receipt says isEncumbered(${lienId}) on ${registry} = ${claimed}, its request and result say isEncumbered(${lienId}) on ${registry} = ${!claimed}\n`,
+    )
     expect(tampered.stdout).toContain('receipt does not verify against')
 
     const other = await runCli(['verify-receipt', file('receipt.json', encumbered.receipt), '--rpc', otherChain.rpcUrl])
     expect(other.code).toBe(1)
-    expect(other.stdout).toContain('  chain id   mismatch    receipt 421614, got 46630\n')
+    expect(other.stdout).toContain('  chain id   mismatch    receipt says 421614, node says 46630\n')
 
     const port = await freePort()
     const unreachable = await runCli(['verify-receipt', file('receipt.json', encumbered.receipt), '--rpc', `http://127.0.0.1:${port}`])

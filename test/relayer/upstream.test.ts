@@ -73,7 +73,8 @@ describe('a receipt that does not come in time (automine off)', () => {
     expect(body.code).toBe('UPSTREAM_RPC')
     const message = String(body.message)
     const txHash = message.match(/tx (0x[0-9a-f]{64})/)?.[1] as Hex
-    expect(message).toBe(`broadcast as tx ${txHash} but no receipt within 400 ms; check the tx before retrying`)
+    const follow = `follow GET /broker/${request.orderHash!.toLowerCase()} until it says settled or reverted (sending the same request again is safe: an order is never sent twice)`
+    expect(message).toBe(`broadcast as tx ${txHash} but no receipt within 400 ms; it may still settle, in that tx or one replacing it: ${follow}`)
 
     // The transaction is in the node's pool.
     const pending = await devnet.publicClient.getTransaction({ hash: txHash })
@@ -84,7 +85,7 @@ describe('a receipt that does not come in time (automine off)', () => {
     const early = await slow.post(request)
     expect({ status: early.status, body: early.body }).toEqual({
       status: 502,
-      body: { ok: false, code: 'UPSTREAM_RPC', message: `broadcast earlier as tx ${txHash}, still without a receipt; check the tx before retrying` },
+      body: { ok: false, code: 'UPSTREAM_RPC', message: `broadcast earlier as tx ${txHash}, still without a receipt; it may still settle, in that tx or one replacing it: ${follow}` },
     })
     expect(await devnet.publicClient.getTransactionCount({ address: devnetAccounts.secondRelayer.address, blockTag: 'pending' })).toBe(pending.nonce + 1)
 
@@ -199,7 +200,9 @@ describe('an RPC that fails one step at a time', () => {
     }
     const txHash = String(answer.body.message).match(/tx (0x[0-9a-f]{64})/)?.[1] as Hex
     expect({ status: answer.status, body: answer.body }).toEqual(
-      upstream(`broadcast as tx ${txHash} but no receipt within 400 ms; check the tx before retrying`),
+      upstream(
+        `broadcast as tx ${txHash} but no receipt within 400 ms; it may still settle, in that tx or one replacing it: follow GET /broker/${request.orderHash!.toLowerCase()} until it says settled or reverted (sending the same request again is safe: an order is never sent twice)`,
+      ),
     )
     const retry = await relayer.post(request)
     expect(retry.status).toBe(200)

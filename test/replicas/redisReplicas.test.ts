@@ -13,6 +13,7 @@ import { brokeredByOrder, txsFrom } from '../chaos/support/ledger.ts'
 import { allocationOrder, signed } from '../helpers/orders.ts'
 import { hasRedisServer, redisServerPath, startTestRedis, type TestRedis } from '../helpers/redis.ts'
 import { startTestRelayer, type TestRelayer } from '../helpers/relayer.ts'
+import { waitFor } from '../helpers/waitFor.ts'
 
 if (!hasRedisServer) {
   console.log(`test/replicas/redisReplicas.test.ts: skipping the replica tests: ${redisServerPath} is absent (install Debian's package: apt-get install -y redis-server)`)
@@ -28,7 +29,7 @@ describe.skipIf(!hasRedisServer)('two relayer replicas sharing one Redis', () =>
   const started: TestRelayer[] = []
 
   const startReplica = async (index: number, env: Record<string, string> = {}) => {
-    const replica = await startTestRelayer(devnet, { env: { RELAYER_PK: keys[index]!.privateKey, RELAYER_REDIS_URL: redis.url, ...env } })
+    const replica = await startTestRelayer(devnet, { env: { RELAYER_PK: keys[index]!.privateKey, RELAYER_REDIS_URL: redis.url, RELAYER_REDIS_RESTORE_MS: '1000', ...env } })
     started.push(replica)
     return replica
   }
@@ -101,33 +102,55 @@ describe.skipIf(!hasRedisServer)('two relayer replicas sharing one Redis', () =>
     for (const replica of pair) await replica.stop()
   }, 60_000)
 
-  test('Redis killed mid-run: both replicas keep settling orders on local state, warn once, and the metric says down; then recover', async () => {
+  test('Redis killed mid-run: both replicas refuse new orders (shared state unavailable), /ready and /status say why, the metrics count it; back empty: the restore window, then orders settle again', async () => {
     const [a, b] = replicas as [TestRelayer, TestRelayer]
     expect(await metric(a, 'order_relay_relayer_redis_up')).toBe('order_relay_relayer_redis_up 1')
+    expect(await metric(a, 'order_relay_relayer_shared_state_whole')).toBe('order_relay_relayer_shared_state_whole 1')
+    // An order settled before the outage: still answered (from the journal, or the chain) during it.
+    const before = await order()
+    const settled = await a.post(before)
+    expect(settled.status).toBe(200)
     await redis.kill()
     const requests = await Promise.all(Array.from({ length: 4 }, order))
     const answers = await Promise.all(requests.map((request, i) => (i % 2 === 0 ? a : b).post(request)))
-    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200])
+    for (const answer of answers) {
+      expect(answer.status).toBe(502)
+      expect(answer.body.code).toBe('UPSTREAM_RPC')
+      expect(String(answer.body.message)).toStartWith('the shared state (Redis, RELAYER_REDIS_URL) is unavailable: ')
+      expect(String(answer.body.message)).toEndWith('(an order another replica may hold is never sent twice); retry shortly or try another relayer')
+    }
+    expect(await a.post(before)).toMatchObject({ status: 422, body: { code: 'WOULD_REVERT', message: `would revert: authorization used (already settled in tx ${settled.body.txHash}); build a new order with a fresh nonce` } })
+    expect(await b.post(before)).toMatchObject({ status: 422, body: { code: 'WOULD_REVERT', message: `would revert: authorization used (already settled in tx ${settled.body.txHash}); build a new order with a fresh nonce` } })
     for (const replica of [a, b]) {
       const warnings = replica.logger.lines.filter((line) => line.startsWith('warn: Redis at'))
       expect(warnings).toHaveLength(1)
       expect(warnings[0]).toContain(`Redis at ${redis.url} (RELAYER_REDIS_URL) failed while`)
-      expect(warnings[0]).toContain('serving on local state until it answers again')
+      expect(warnings[0]).toContain('taking no new order until the shared state is whole again')
       expect(await metric(replica, 'order_relay_relayer_redis_up')).toBe('order_relay_relayer_redis_up 0')
+      expect(await metric(replica, 'order_relay_relayer_shared_state_whole')).toBe('order_relay_relayer_shared_state_whole 0')
       expect(Number((await metric(replica, 'order_relay_relayer_redis_errors_total'))?.split(' ')[1])).toBeGreaterThan(0)
+      expect(Number((await metric(replica, 'order_relay_relayer_shared_state_refusals_total'))?.split(' ')[1])).toBeGreaterThanOrEqual(2)
+      await waitFor('/ready to fail with the shared state', async () => (await fetch(`${replica.url}/ready`)).status === 503, 5_000)
+      const ready = (await (await fetch(`${replica.url}/ready`)).json()) as { reason: string; checks: { name: string; ok: boolean }[] }
+      expect(ready.reason).toStartWith('the shared state (Redis, RELAYER_REDIS_URL) is unavailable: ')
+      expect(ready.checks.find((check) => check.name === 'shared-state')?.ok).toBe(false)
+      const status = (await (await fetch(`${replica.url}/status`)).json()) as { sharedState: { state: string; reason: string; since: string } }
+      expect(status.sharedState.state).toBe('unavailable')
+      expect(status.sharedState.reason).toBe(ready.reason)
     }
-    // Back: the next order is claimed through Redis again, and each replica says so once.
+    // Back, empty: each replica finds the state lost, re-publishes, and waits the window.
     await redis.restart()
-    const deadline = Date.now() + 15_000
     for (const replica of [a, b]) {
-      for (;;) {
-        const answer = await replica.post(await order())
-        expect(answer.status).toBe(200)
-        if (replica.logger.lines.some((line) => line.startsWith(`Redis at ${redis.url} answers again`))) break
-        if (Date.now() > deadline) throw new Error('the replica did not report Redis back within 15 s')
-      }
+      await waitFor('the replica to find the shared state lost', () => replica.logger.lines.some((line) => line.startsWith('warn: the shared state in Redis was lost')), 10_000)
+      await waitFor('the shared state to be whole again', async () => (await fetch(`${replica.url}/ready`)).status === 200, 15_000)
+      expect(await metric(replica, 'order_relay_relayer_shared_state_lost_total')).toBe('order_relay_relayer_shared_state_lost_total 1')
       expect(await metric(replica, 'order_relay_relayer_redis_up')).toBe('order_relay_relayer_redis_up 1')
+      expect(((await (await fetch(`${replica.url}/status`)).json()) as { sharedState: unknown }).sharedState).toEqual({ state: 'whole' })
     }
+    // The order settled before the outage was re-published: the other replica answers it from Redis.
+    expect((await b.post(before)).body.message).toBe(`would revert: authorization used (already settled in tx ${settled.body.txHash}); build a new order with a fresh nonce`)
+    const after = await Promise.all(requests.map((request, i) => (i % 2 === 0 ? b : a).post(request)))
+    expect(after.map((answer) => answer.status)).toEqual([200, 200, 200, 200])
   }, 90_000)
 
   test('a relayer without RELAYER_REDIS_URL has no Redis metrics (absent, not 0)', async () => {
@@ -143,12 +166,16 @@ describe.skipIf(!hasRedisServer)('two relayer replicas sharing one Redis', () =>
 
   test('a claim that expired and was taken by another replica is not released by its first holder', async () => {
     const quiet = { up() {}, error() {} }
-    const sharedBy = () => createSharedRedis(redis.url, { logger: silentLogger, health: quiet, prefix: 'order-relay:test-claims' })
+    const prefix = 'order-relay:test-claims'
+    const sharedBy = () => createSharedRedis(redis.url, { logger: silentLogger, health: quiet, prefix })
     const [first, second] = [sharedBy(), sharedBy()]
     await first.connect()
     await second.connect()
+    // The claims are fenced by the epoch the shared state knows: here, one set by hand.
+    await first.attempt('setting an epoch', (client) => client.send('SET', [`${prefix}:epoch`, 'test-epoch']))
+    const fence = { epoch: 'test-epoch', suspect() {} }
     try {
-      const [a, b] = [createRedisClaims(first, { ttlMs: 100 }), createRedisClaims(second, { ttlMs: 60_000 })]
+      const [a, b] = [createRedisClaims(first, { leaseMs: 100, fence }), createRedisClaims(second, { leaseMs: 60_000, fence })]
       const orderHash = `0x${'ab'.repeat(32)}` as Hex
       expect(await a.claim(orderHash)).toBe(true)
       expect(await b.claim(orderHash)).toBe(false)
@@ -159,7 +186,7 @@ describe.skipIf(!hasRedisServer)('two relayer replicas sharing one Redis', () =>
       }
       await a.release(orderHash)
       // Still held by b: a third claimant is refused until b releases.
-      const third = createRedisClaims(first, { ttlMs: 60_000 })
+      const third = createRedisClaims(first, { leaseMs: 60_000, fence })
       expect(await third.claim(orderHash)).toBe(false)
       await b.release(orderHash)
       expect(await third.claim(orderHash)).toBe(true)
@@ -167,6 +194,25 @@ describe.skipIf(!hasRedisServer)('two relayer replicas sharing one Redis', () =>
     } finally {
       first.close()
       second.close()
+    }
+  }, 30_000)
+
+  test('a claim under an epoch that is not Redis\'s is taken locally only, and the fence is told', async () => {
+    const prefix = 'order-relay:test-fence'
+    const shared = createSharedRedis(redis.url, { logger: silentLogger, health: { up() {}, error() {} }, prefix })
+    await shared.connect()
+    await shared.attempt('setting an epoch', (client) => client.send('SET', [`${prefix}:epoch`, 'current']))
+    let suspected = 0
+    try {
+      const claims = createRedisClaims(shared, { leaseMs: 60_000, fence: { epoch: 'before-the-restart', suspect: () => suspected++ } })
+      const orderHash = `0x${'cd'.repeat(32)}` as Hex
+      expect(await claims.claim(orderHash)).toBe(true)
+      expect({ shared: claims.shared(orderHash), suspected }).toEqual({ shared: false, suspected: 1 })
+      const stored = await shared.attempt('reading the claim', (client) => client.send('EXISTS', [`${prefix}:claim:${orderHash}`]))
+      expect(stored).toEqual({ ok: true, value: 0 })
+      await claims.release(orderHash)
+    } finally {
+      shared.close()
     }
   }, 30_000)
 
@@ -184,7 +230,7 @@ describe.skipIf(!hasRedisServer)('two relayer replicas sharing one Redis', () =>
       const elsewhere = await b.post(request)
       expect({ status: elsewhere.status, body: elsewhere.body }).toEqual({
         status: 502,
-        body: { ok: false, code: 'UPSTREAM_RPC', message: `broadcast by another relayer replica as tx ${txHash}, still without a receipt; check the tx before retrying` },
+        body: { ok: false, code: 'UPSTREAM_RPC', message: `broadcast by another relayer replica as tx ${txHash}, still without a receipt; it may still settle, in that tx or one replacing it: follow GET /broker/${request.orderHash!.toLowerCase()} until it says settled or reverted (sending the same request again is safe: an order is never sent twice)` },
       })
       expect(await status(b, request.orderHash!)).toEqual({ orderHash: request.orderHash!.toLowerCase(), status: 'pending', txHash })
       await devnet.testClient.mine({ blocks: 1 })

@@ -21,6 +21,8 @@ const messages: [string, string][] = [
   ['would revert: invalid signature', 'invalid signature'],
   [`would revert: authorization used (already settled in tx ${tx}); build a new order with a fresh nonce`, 'authorization used'],
   [`reverted on chain after broadcast in tx ${tx}: authorization used (another relayer may have settled it first)`, 'authorization used'],
+  [`would revert: authorization used (the consumer cancelled this authorization in tx ${tx}; nothing was settled); build a new order with a fresh nonce`, 'authorization used (cancelled)'],
+  [`reverted on chain after broadcast in tx ${tx}: FiatTokenV2: authorization is used or canceled (the consumer cancelled this authorization in tx ${tx}; nothing was settled); build a new order with a fresh nonce`, 'authorization used (cancelled)'],
   ['would revert: authorization expired; re-sign with a fresh window', 'authorization expired'],
   ['would revert: FiatTokenV2: authorization is expired', 'authorization expired'],
   ['would revert: authorization not yet valid', 'authorization not yet valid'],

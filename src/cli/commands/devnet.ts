@@ -34,6 +34,9 @@ const portNumber = (name: string, value: string | undefined, fallback: number) =
   return Number(value)
 }
 
+/** How long an anvil that exited as if interrupted waits for this process's own signal (see `run`). */
+const interruptGraceMs = 3_000
+
 export const devnetCommand: Command = {
   name: 'devnet',
   summary: 'local chain with everything deployed and seeded, plus a relayer and an indexer',
@@ -194,10 +197,26 @@ export const devnetCommand: Command = {
       await stopAll()
       throw error
     }
-    const ended = await Promise.race([
-      new Promise<'signal'>((resolve) => io.signal.addEventListener('abort', () => resolve('signal'), { once: true })),
-      devnet.unexpectedExit,
-    ])
+    const signalled = new Promise<'signal'>((resolve) => {
+      if (io.signal.aborted) resolve('signal')
+      io.signal.addEventListener('abort', () => resolve('signal'), { once: true })
+    })
+    let ended = await Promise.race([signalled, devnet.unexpectedExit])
+    // Ctrl-C in a terminal signals the whole process group: anvil (which exits 0 on
+    // SIGINT and SIGTERM) may see it and be gone before this process has run its own
+    // handler, more so on a busy machine. An exit that looks like that waits a moment
+    // for the signal: it is the user stopping the devnet, not the chain failing.
+    if (ended !== 'signal' && (ended.code === 0 || ended.signal !== null)) {
+      let wait: ReturnType<typeof setTimeout> | undefined
+      const late = await Promise.race([
+        signalled,
+        new Promise<undefined>((resolve) => {
+          wait = setTimeout(() => resolve(undefined), interruptGraceMs)
+        }),
+      ])
+      clearTimeout(wait)
+      if (late) ended = late
+    }
     if (ended !== 'signal') {
       // The chain is gone: serving on would only answer UPSTREAM_RPC to everyone.
       await stopAll()

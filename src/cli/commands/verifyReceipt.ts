@@ -35,8 +35,14 @@ function readReceiptFile(path: string) {
   return receipt
 }
 
+/** Who stands against the receipt in a check: the node, or (for the answer) the receipt's own request and result. */
+const otherSide = (name: string) => (name === 'answer' ? 'its request and result say' : 'node says')
+
+/** One check: on a mismatch, what each side says ("receipt says …, node says …"). */
 const line = (name: string, check: ReceiptCheck) =>
-  `  ${name.padEnd(10)} ${check.status.padEnd(11)} ${check.status === 'mismatch' ? `receipt ${check.expected}, got ${check.actual ?? 'none'}` : check.expected}`
+  `  ${name.padEnd(10)} ${check.status.padEnd(11)} ${
+    check.status === 'mismatch' ? `receipt says ${check.expected}, ${otherSide(name)} ${check.actual ?? 'nothing (no such block)'}` : check.expected
+  }`
 
 export const verifyReceiptCommand: Command = {
   name: 'verify-receipt',

@@ -27,13 +27,17 @@ export type EdgeDependencies = {
 
 /**
  * The edge's rules for `POST /broker`, which is answered outside hono's middleware
- * (http/brokerRoute.ts): its CORS headers, then the rate limit, the breaker and the cap.
+ * (http/brokerRoute.ts): its CORS headers, the rate limit before the body is read
+ * (it needs only the client's address, so a malformed body costs a token like any
+ * other request), then once the body is in, the breaker and the cap.
  */
 export type BrokerGate = {
   /** The CORS headers of every answer to a request from `origin`. */
   headers(origin: string | null): Record<string, string>
-  /** A refusal, or undefined: admitted, holding a slot of the cap until `leave`. */
-  admit(request: Request, server: SocketReader | undefined): EdgeRefusal | undefined | Promise<EdgeRefusal | undefined>
+  /** The rate limit: takes a token for the request's client, or refuses it. Run before the body is read. */
+  limit(request: Request, server: SocketReader | undefined): EdgeRefusal | undefined | Promise<EdgeRefusal | undefined>
+  /** The breaker, then the cap: a refusal, or undefined: admitted, holding a slot of the cap until `leave`. */
+  admit(): EdgeRefusal | undefined
   leave(): void
 }
 
@@ -59,8 +63,9 @@ export const maxRateLimitBuckets = 100_000
  * 4. on `POST /broker`: global in-flight cap → 429 `SERVER_BUSY`, never a queue.
  *
  * The first two run as hono middleware on every route but `POST /broker`; that route
- * runs all four through `broker` (its body read first, so the cap counts orders being
- * settled, never clients slowly sending bytes).
+ * runs all four through `broker`: the rate limit before its body is read (every request
+ * counts, a junk body included), the breaker and the cap after (so the cap counts
+ * orders being settled, never clients slowly sending bytes).
  *
  * @example
  * const edge = createEdge(config.edge, { client, address, logger })
@@ -81,16 +86,12 @@ export function createEdge(config: EdgeConfig, deps: EdgeDependencies): Edge {
   const limit = rateLimit({ buckets: deps.shareBuckets ? deps.shareBuckets(buckets) : buckets, trustProxy: config.trustProxy, trustedProxies: config.trustedProxies, ratePerSec: config.ratePerSec, burst: config.rateBurst })
   const breaker = gasBreaker({ paused: watch.paused })
   const cap = concurrencyCap({ max: config.maxInflight })
-  const past = () => breaker() ?? cap.enter()
   return {
     middleware: [cors.middleware, limit.middleware],
     broker: {
       headers: cors.brokerHeaders,
-      admit(request, server) {
-        const limited = limit.check(request, server)
-        if (limited instanceof Promise) return limited.then((refusal) => refusal ?? past())
-        return limited ?? past()
-      },
+      limit: limit.check,
+      admit: () => breaker() ?? cap.enter(),
       leave: cap.leave,
     },
     start() {

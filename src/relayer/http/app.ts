@@ -24,7 +24,7 @@ export type RelayerAppOptions = {
    * Entered by each request from the moment its headers arrived (body still to come)
    * and left once its answer is ready: the SIGTERM drain waits for these.
    */
-  drain?: Pick<RequestDrain, 'enter' | 'leave'>
+  drain?: Pick<RequestDrain, 'enter' | 'leave' | 'closing'>
   /** Operations (docs/operations.md): `observe` counts every request, `routes` adds /ready, /status and /. */
   operations?: { observe: RequestMetrics; routes: Hono<{ Variables: AccessLogVariables }> }
   /** How long a `POST /broker` body may take to arrive (default 10 s). */
@@ -78,6 +78,8 @@ export function createRelayerApp(context: RelayerContext, options: RelayerAppOpt
     const began = observer.begin()
     try {
       await next()
+      // Stopping: the answer tells a keep-alive client its connection ends (requestDrain.ts).
+      if (observer.closing) c.res.headers.set('Connection', 'close')
     } finally {
       observer.end(began, c.req.method, c.req.path, c.res.status, c.get('code') ?? '-')
     }

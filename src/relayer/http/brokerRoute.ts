@@ -1,11 +1,11 @@
 import type { Hex } from 'viem'
 import type { BrokerStatus } from '../../wire/index.ts'
-import { type BrokerGate, refusalAnswer, type SocketReader } from '../edge/index.ts'
+import { type BrokerGate, type EdgeRefusal, refusalAnswer, type SocketReader } from '../edge/index.ts'
 import type { RelayerContext } from '../context.ts'
 import { RelayError } from '../errors.ts'
 import { asRelayError, checkRequest, relayChecked } from '../pipeline.ts'
 import { prefersRespondAsync } from './preferAsync.ts'
-import { type BodyLimits, readJsonBody } from './readJsonBody.ts'
+import { type BodyLimits, bodyLeftUnread, readJsonBody } from './readJsonBody.ts'
 import type { RequestObserver } from './requestObserver.ts'
 
 /** `POST /broker`, as a `Bun.serve` route: the request, and the server that tells its socket address. */
@@ -33,10 +33,11 @@ const json = { 'content-type': 'application/json' }
  * The relayer's one hot route, answered without a web framework: a rejection under a
  * flood costs its server little more than the checks themselves (hono's context, its
  * middleware chain and its response headers cost a rejection about a fifth of its
- * CPU, measured with scripts/profile-rejections.ts). In order: observed (metrics, drain, access line), the body
- * read with its size and time limits, the hardened edge (after the body, so the cap
- * counts orders being settled, never clients slowly sending bytes), the checks that
- * need no I/O, then the pipeline. Every failure is answered `{ok:false, code, message}`.
+ * CPU, measured with scripts/profile-rejections.ts). In order: observed (metrics, drain, access line), the
+ * hardened edge's rate limit (it needs only the client's address, so every request
+ * pays a token, a malformed body too), the body read with its size and time limits,
+ * the edge's breaker and cap (after the body, so the cap counts orders being settled,
+ * never clients slowly sending bytes), the checks that need no I/O, then the pipeline. Every failure is answered `{ok:false, code, message}`.
  *
  * @example
  * const postBroker = createBrokerRoute(context, { limits: { maxBytes: maxBodyBytes, deadlineMs: 10_000 }, observer })
@@ -44,7 +45,13 @@ const json = { 'content-type': 'application/json' }
  */
 export function createBrokerRoute(context: RelayerContext, options: BrokerRouteOptions): BrokerRoute {
   const { limits, observer, gate } = options
-  const failed = (failure: RelayError): Answer => ({ status: failure.status, code: failure.code, body: failure.toBody() })
+  const failed = (failure: RelayError): Answer => ({
+    status: failure.status,
+    code: failure.code,
+    body: failure.toBody(),
+    // A body declared too large was never read: close rather than take its bytes in.
+    ...(failure.cause === bodyLeftUnread ? { headers: { connection: 'close' } } : {}),
+  })
 
   // A refusal by the checks is answered at once: no throw, no async frame.
   function settle(body: unknown): Answer | Promise<Answer> {
@@ -55,6 +62,8 @@ export function createBrokerRoute(context: RelayerContext, options: BrokerRouteO
       (error: unknown) => failed(asRelayError(context, error)),
     )
   }
+
+  const refused = (refusal: EdgeRefusal): Answer => ({ ...refusalAnswer(refusal), code: refusal.code, ...(refusal.headers ? { headers: refusal.headers } : {}) })
 
   /**
    * `Prefer: respond-async` (RFC 7240): 202 with the order's status route (`Location`)
@@ -84,9 +93,12 @@ export function createBrokerRoute(context: RelayerContext, options: BrokerRouteO
     })
   }
 
-  async function gated(edge: BrokerGate, request: Request, server: SocketReader | undefined, body: unknown, respondAsync: boolean): Promise<Answer> {
-    const refusal = await edge.admit(request, server)
-    if (refusal) return { ...refusalAnswer(refusal), code: refusal.code, ...(refusal.headers ? { headers: refusal.headers } : {}) }
+  async function gated(edge: BrokerGate, request: Request, server: SocketReader | undefined, respondAsync: boolean): Promise<Answer> {
+    const limited = await edge.limit(request, server)
+    if (limited) return refused(limited)
+    const body = await readJsonBody(request, limits)
+    const refusal = edge.admit()
+    if (refusal) return refused(refusal)
     // An order answered 202 keeps its place under the in-flight cap until it settles.
     if (respondAsync) return settleAsync(body, () => edge.leave())
     try {
@@ -98,9 +110,9 @@ export function createBrokerRoute(context: RelayerContext, options: BrokerRouteO
 
   async function answer(request: Request, server: SocketReader | undefined): Promise<Answer> {
     try {
-      const body = await readJsonBody(request, limits)
       const respondAsync = prefersRespondAsync(request.headers.get('prefer'))
-      if (gate) return await gated(gate, request, server, body, respondAsync)
+      if (gate) return await gated(gate, request, server, respondAsync)
+      const body = await readJsonBody(request, limits)
       return await (respondAsync ? settleAsync(body, () => {}) : settle(body))
     } catch (error) {
       return failed(asRelayError(context, error))
@@ -108,8 +120,10 @@ export function createBrokerRoute(context: RelayerContext, options: BrokerRouteO
   }
 
   function headersOf(request: Request, reply: Answer): Record<string, string> {
-    if (!gate) return reply.headers ? { ...json, ...reply.headers } : json
-    return { ...json, ...gate.headers(request.headers.get('origin')), ...reply.headers }
+    // Stopping: the answer tells a keep-alive client its connection ends (requestDrain.ts).
+    const closing = observer.closing ? { connection: 'close' } : undefined
+    if (!gate) return reply.headers || closing ? { ...json, ...reply.headers, ...closing } : json
+    return { ...json, ...gate.headers(request.headers.get('origin')), ...reply.headers, ...closing }
   }
 
   return async function postBroker(request, server) {

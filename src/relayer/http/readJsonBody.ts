@@ -8,11 +8,17 @@ const utf8 = new TextDecoder('utf-8', { fatal: true })
 export const maxBodyBytes = 64 * 1024
 
 /**
- * Largest body the HTTP server itself lets in (`Bun.serve`'s `maxRequestBodySize`): a
- * backstop behind `readJsonBody`'s own count, which answers MALFORMED_ORDER long
- * before. Only a body declared larger than this gets the server's bare 413.
+ * `Bun.serve`'s `maxRequestBodySize`: no limit of the server's own, so every body,
+ * whatever length it declares, reaches `readJsonBody` and is answered the relayer's
+ * way (400 MALFORMED_ORDER, in the access log), never with the server's bare
+ * plain-text 413. Nothing is buffered for it: a body is counted as it is read, and one
+ * declared too large is never read (the server drops its bytes and, told
+ * `Connection: close`, the connection).
  */
-export const maxServerBodyBytes = 8 * 1024 * 1024
+export const maxServerBodyBytes = Number.MAX_SAFE_INTEGER
+
+/** The `cause` of a refusal that left the body unread: its answer closes the connection (brokerRoute.ts). */
+export const bodyLeftUnread = Symbol('the request body was left unread')
 
 export type BodyLimits = {
   /** Bytes accepted; more is refused as soon as they arrive. */
@@ -38,7 +44,7 @@ export async function readJsonBody(request: Request, limits: BodyLimits = { maxB
   }
   const length = headers.get('content-length')
   const declared = Number(length ?? '0')
-  if (declared > limits.maxBytes) throw tooLarge(limits.maxBytes)
+  if (declared > limits.maxBytes) throw new RelayError('MALFORMED_ORDER', tooLarge(limits.maxBytes).message, { cause: bodyLeftUnread })
   // A declared length is enforced by the server (no more bytes are read as body), so
   // it can be read whole; a chunked body (no length) is counted as it arrives.
   const text = length !== null && Number.isSafeInteger(declared) ? await readDeclared(request, limits) : decodeUtf8(await readLimited(request.body, limits))

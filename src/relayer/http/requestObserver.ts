@@ -20,9 +20,13 @@ export type RequestObserver = ReturnType<typeof createRequestObserver>
  * const began = observer.begin()
  * observer.end(began, 'POST', '/broker', 400, 'MALFORMED_ORDER')
  */
-export function createRequestObserver(options: { logger: Logger; drain?: Pick<RequestDrain, 'enter' | 'leave'>; metrics?: RequestMetrics }) {
+export function createRequestObserver(options: { logger: Logger; drain?: Pick<RequestDrain, 'enter' | 'leave' | 'closing'>; metrics?: RequestMetrics }) {
   const { logger, drain, metrics } = options
   return {
+    /** Whether answers must close their connection (the relayer is stopping: `Connection: close`). */
+    get closing() {
+      return drain?.closing ?? false
+    },
     /** The request arrived; the value is `end`'s `began`. */
     begin(): number {
       const began = metrics?.begin() ?? 0

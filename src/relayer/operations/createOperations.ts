@@ -3,12 +3,17 @@ import type { Address, PublicClient } from 'viem'
 import { createRelayerMetrics, type MetricsListener, relayerPage, serveMetrics } from '../../metrics/index.ts'
 import { type Logger, silentLogger } from '../../shared/index.ts'
 import type { RelayerStatus } from '../../wire/index.ts'
+import type { SharedStateView } from '../replicas/index.ts'
 import type { RelayerConfig } from '../config.ts'
 import type { EconomicsSummary } from '../economics/index.ts'
 import { createBalanceWatch } from '../edge/balanceWatch.ts'
 import type { AccessLogVariables } from '../http/accessLog.ts'
 import { createKeyState } from './keyState.ts'
 import { createReadiness, type ReadyCheckDefinition } from './readiness.ts'
+import { createSharedStateMetrics, type SharedStateSource } from './sharedStateMetrics.ts'
+
+/** What a relayer replica shows of its shared state (RELAYER_REDIS_URL, docs/scaling.md). */
+export type ReplicasSource = SharedStateSource & { readonly state: { readonly whole: boolean; readonly view: SharedStateView } }
 
 export type RelayerOperationsOptions = {
   config: RelayerConfig
@@ -52,6 +57,7 @@ export function createRelayerOperations(options: RelayerOperationsOptions) {
   const floor = config.edge.gasFloorWei
   const key = createKeyState(options.client, address)
   let journal: JournalHooks | undefined
+  let replicas: ReplicasSource | undefined
   let economics: EconomicsHooks | undefined
   // Until the journal reports them: the node's pending minus mined nonce of the key.
   const nodePending = () => {
@@ -122,12 +128,15 @@ export function createRelayerOperations(options: RelayerOperationsOptions) {
       pendingTransactions: pending ?? null,
       nonceGap: gap ?? null,
       nonces: key.nonces() ?? null,
+      ...(replicas ? { sharedState: sharedStateOf(replicas.state.view) } : {}),
       economics: economics ? statusEconomics(economics, key.balance()) : null,
     }
     c.header('Cache-Control', 'no-store')
     return c.json(status)
   })
   routes.get('/', (c) => c.html(relayerPage))
+
+  const sharedStateMetrics = createSharedStateMetrics(metrics.registry)
 
   // Polls the balance for the gauge when metrics are on and the edge's watch is not running.
   const watch = createBalanceWatch({ readBalance: key.readBalance, floorWei: floor, pollMs: config.edge.balancePollMs, logger: silentLogger })
@@ -143,6 +152,14 @@ export function createRelayerOperations(options: RelayerOperationsOptions) {
     registry: metrics.registry,
     /** The shared-Redis gauge and error counter (relayer replicas, docs/scaling.md). */
     redis: metrics.redis,
+    /** The shared state's hooks for its metrics (relayer replicas). */
+    sharedState: sharedStateMetrics.hooks,
+    /** Plugs a replica's shared state in: a readiness check, its part of `/status`, its metrics. */
+    useReplicas(source: ReplicasSource) {
+      replicas = source
+      sharedStateMetrics.use(source)
+      readiness.add({ name: 'shared-state', check: async () => (source.state.whole ? undefined : source.state.view.reason) })
+    },
     /** Plugs the economics' readiness check, status and gauges in (called once by createRelayer). */
     useEconomics(hooks: EconomicsHooks) {
       economics = hooks
@@ -169,6 +186,15 @@ export function createRelayerOperations(options: RelayerOperationsOptions) {
 }
 
 export type RelayerOperations = ReturnType<typeof createRelayerOperations>
+
+/** The shared state as `/status` shows it: the state, and while it is not whole, why and since when. */
+function sharedStateOf(view: SharedStateView): NonNullable<RelayerStatus['sharedState']> {
+  return {
+    state: view.state,
+    ...(view.reason === undefined ? {} : { reason: view.reason }),
+    ...(view.since === undefined ? {} : { since: new Date(view.since).toISOString() }),
+  }
+}
 
 /** The economics as GET /status shows them (wei as decimal strings). */
 function statusEconomics(hooks: EconomicsHooks, balanceWei: bigint | undefined): RelayerStatus['economics'] {

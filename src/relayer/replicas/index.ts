@@ -1,5 +1,9 @@
 // Relayer replicas sharing one Redis (RELAYER_REDIS_URL, docs/scaling.md).
-export { createRedisClaims } from './redisClaims.ts'
+export { type ClaimFence, createRedisClaims, type RedisClaims } from './redisClaims.ts'
+export { checkRedisSettings } from './checkRedisSettings.ts'
+export { claimLeaseMs, createReplicas, type Replicas, type ReplicasOptions } from './createReplicas.ts'
+export { outcomeOfSlot, republishOutcomes } from './republishOutcomes.ts'
 export { createSharedBuckets } from './sharedBuckets.ts'
 export { createSharedOutcomes, type SharedOutcome, type SharedOutcomes } from './sharedOutcomes.ts'
 export { createSharedRedis, type RedisHealthHooks, type SharedRedis } from './sharedRedis.ts'
+export { createSharedState, type SharedState, type SharedStateHooks, type SharedStateName, type SharedStateView } from './sharedState.ts'

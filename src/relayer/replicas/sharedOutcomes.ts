@@ -15,7 +15,21 @@ export const SharedOutcomeSchema = v.object({
 export type SharedOutcome = v.InferOutput<typeof SharedOutcomeSchema>
 
 /** How long an outcome stays readable by the other replicas. */
-const outcomeTtlMs = 24 * 3_600_000
+export const outcomeTtlMs = 24 * 3_600_000
+
+/**
+ * Sets the outcome, except that a settlement is never replaced by a pending or
+ * reverted tx: where a failure let two replicas send the same order, one settled it
+ * and the other's tx reverted, and the settlement is what every replica must answer.
+ */
+const publishScript = `
+if ARGV[3] == '0' then
+  local current = redis.call('GET', KEYS[1])
+  if current and string.find(current, '"status":"settled"', 1, true) then return 0 end
+end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1
+`
 
 /**
  * Each replica keeps its own journal, so one that did not broadcast an order learns
@@ -26,8 +40,10 @@ const outcomeTtlMs = 24 * 3_600_000
 export function createSharedOutcomes(redis: SharedRedis) {
   const key = (orderHash: Hex) => redis.key('outcome', orderHash.toLowerCase())
   return {
-    async publish(orderHash: Hex, outcome: SharedOutcome): Promise<void> {
-      await redis.attempt('publishing an order outcome', (client) => client.send('SET', [key(orderHash), JSON.stringify(outcome), 'PX', String(outcomeTtlMs)]))
+    /** Publishes where the order went (for `ttlMs`, default 24 h); false when Redis failed. */
+    async publish(orderHash: Hex, outcome: SharedOutcome, ttlMs = outcomeTtlMs): Promise<boolean> {
+      const args = [publishScript, '1', key(orderHash), JSON.stringify(outcome), String(Math.max(1, Math.round(ttlMs))), outcome.status === 'settled' ? '1' : '0']
+      return (await redis.attempt('publishing an order outcome', (client) => client.send('EVAL', args))).ok
     },
     async read(orderHash: Hex): Promise<SharedOutcome | undefined> {
       const got = await redis.attempt('reading an order outcome', (client) => client.get(key(orderHash)))

@@ -1,5 +1,6 @@
 import { RedisClient } from 'bun'
 import { type Logger, redactUrl } from '../../shared/index.ts'
+import { diagnoseConnect } from './diagnoseConnect.ts'
 
 /** What the relayer's metrics hear about the shared Redis. */
 export type RedisHealthHooks = { up(up: boolean): void; error(): void }
@@ -15,10 +16,11 @@ const connectTimeoutMs = 3_000
  * The Redis (or Valkey) that relayer replicas share (RELAYER_REDIS_URL), through
  * Bun's built-in client (`RedisClient` from "bun": no dependency, works inside the
  * compiled executable). `connect` at start-up throws a message naming the variable
- * (the URL shown without credentials). At run time every command goes through
- * `attempt`: a failure or a command slower than 1 s is an outage, logged once with
- * a line when Redis answers again, and the caller serves from local state. The
- * client reconnects by itself; commands fail at once while it is disconnected.
+ * (the URL shown without credentials; a refused password said as such). At run time
+ * every command goes through `attempt`: a failure or a command slower than 1 s is an
+ * outage, logged once with a line when Redis answers again, and reported to
+ * `onFailure` listeners (the shared state then takes no new order, sharedState.ts).
+ * The client reconnects by itself; commands fail at once while it is disconnected.
  */
 export function createSharedRedis(url: string, options: { logger: Logger; health: RedisHealthHooks; prefix: string }) {
   const { logger, health } = options
@@ -30,15 +32,17 @@ export function createSharedRedis(url: string, options: { logger: Logger; health
     connectionTimeout: connectTimeoutMs,
   })
   let up = true
+  const failureListeners: ((what: string) => void)[] = []
 
   function failed(what: string, error: unknown) {
     health.error()
+    for (const listener of failureListeners) listener(what)
     if (!up) return
     up = false
     health.up(false)
     const code = (error as { code?: unknown })?.code
     logger.warn(
-      `Redis at ${shown} (RELAYER_REDIS_URL) failed while ${what} (${typeof code === 'string' ? code : (error as Error)?.name ?? 'error'}); serving on local state until it answers again: an order sent to two replicas meanwhile can be broadcast by both, and rate limits count per replica`,
+      `Redis at ${shown} (RELAYER_REDIS_URL) failed while ${what} (${typeof code === 'string' ? code : (error as Error)?.name ?? 'error'}); taking no new order until the shared state is whole again (orders this replica's journal holds are still answered; rate limits count per replica meanwhile)`,
     )
   }
 
@@ -46,7 +50,7 @@ export function createSharedRedis(url: string, options: { logger: Logger; health
     if (up) return
     up = true
     health.up(true)
-    logger.info(`Redis at ${shown} answers again; orderHash claims and rate limits are shared again`)
+    logger.info(`Redis at ${shown} answers again; checking the shared state (its epoch) before taking new orders`)
   }
 
   return {
@@ -54,6 +58,10 @@ export function createSharedRedis(url: string, options: { logger: Logger; health
     key: (...parts: string[]) => [options.prefix, ...parts].join(':'),
     get up() {
       return up
+    },
+    /** Calls `listener` with what was being done each time a command fails. */
+    onFailure(listener: (what: string) => void) {
+      failureListeners.push(listener)
     },
     /**
      * Connects at start-up.
@@ -78,6 +86,9 @@ export function createSharedRedis(url: string, options: { logger: Logger; health
         ])
       } catch (error) {
         client.close()
+        // Bun reports a refused password as a closed connection: ask Redis itself why.
+        const refused = await diagnoseConnect(url)
+        if (refused) throw new Error(`RELAYER_REDIS_URL ${shown}: ${refused}`)
         const code = (error as { code?: unknown })?.code
         throw new Error(
           `RELAYER_REDIS_URL ${shown} does not answer (${typeof code === 'string' ? code : 'connection failed'}): start Redis or Valkey there, check the URL and its password, or unset RELAYER_REDIS_URL to run a single relayer on local state`,

@@ -1,8 +1,10 @@
+import type { Address } from 'viem'
 import type { RelaySuccess } from '../../wire/index.ts'
 import type { RelayerContext } from '../context.ts'
 import { RelayError } from '../errors.ts'
 import type { JournalSlot } from '../journal/index.ts'
-import { decodeSettlement } from './decodeSettlement.ts'
+import { type Settlement, whyAuthorizationUsed } from './findSettlement.ts'
+import { answerSettled, followStatus, isUsedReason, replayError, settledSuccess, usedAuthorizationError } from './settledAnswers.ts'
 import { isExpiredReason } from './simulate.ts'
 
 /**
@@ -12,8 +14,13 @@ import { isExpiredReason } from './simulate.ts'
  *   that tx's outcome.
  * A settled order answers 200 to those, and to a retry while no client has had its
  * 200 yet; after that a replay is WOULD_REVERT "authorization used" naming the tx
- * that settled it. A reverted order is WOULD_REVERT naming the reverted tx and is
- * never broadcast again. The code answered is written to the journal.
+ * that settled it. A reverted or filled slot whose order was settled by another tx
+ * (another relayer or replica won the race) is answered as that settlement: 200 naming
+ * the settling tx to those owed an outcome, else the replay answer; an order that can
+ * no longer settle (its own revert, a cancelled authorization) is WOULD_REVERT naming
+ * its tx, never broadcast again; and when the token says the authorization is used
+ * but the chain shows neither a settlement nor a cancellation yet, UPSTREAM_RPC
+ * pointing at `GET /broker/{orderHash}`. The code answered is written to the journal.
  * @throws RelayError for every outcome but a settlement answered 200
  */
 export async function answerSlot(context: RelayerContext, slot: JournalSlot, how: { fresh: boolean; shared: boolean }): Promise<RelaySuccess> {
@@ -28,36 +35,57 @@ export async function answerSlot(context: RelayerContext, slot: JournalSlot, how
   switch (slot.status) {
     case 'pending': {
       const text = how.fresh
-        ? `broadcast as tx ${slot.txHash} but no receipt within ${context.config.receiptTimeoutMs} ms; check the tx before retrying`
-        : `broadcast earlier as tx ${slot.txHash}, still without a receipt; check the tx before retrying`
+        ? `broadcast as tx ${slot.txHash} but no receipt within ${context.config.receiptTimeoutMs} ms; it may still settle, in that tx or one replacing it: ${followStatus(slot.orderHash!)}`
+        : `broadcast earlier as tx ${slot.txHash}, still without a receipt; it may still settle, in that tx or one replacing it: ${followStatus(slot.orderHash!)}`
       return fail(new RelayError('UPSTREAM_RPC', text, { txHash: slot.txHash }))
     }
     case 'settled': {
-      if (!how.fresh && !how.shared && slot.answer === 'OK') {
-        return fail(new RelayError('WOULD_REVERT', `would revert: authorization used (already settled in tx ${slot.txHash}); build a new order with a fresh nonce`))
-      }
-      const success = await settledSuccess(context, slot, stored)
+      if (!how.fresh && !how.shared && slot.answer === 'OK') return fail(replayError(slot.txHash))
+      const success = await settledSuccessOf(context, slot, stored)
       answer('OK')
       return success
     }
     case 'reverted': {
-      const why = reason
-      if (how.fresh || how.shared || slot.answer === null) {
-        const text = message ?? `reverted on chain after broadcast in tx ${slot.txHash}`
+      const owed = how.fresh || how.shared || slot.answer === null
+      const why = await whyAuthorizationUsed(context, slot.orderHash!)
+      // Another tx settled the order (this one lost the race): that settlement is the answer.
+      if (why.kind === 'settled') return answeredSettled(context, slot, why.settlement, owed, answer)
+      const where = `reverted on chain after broadcast in tx ${slot.txHash}`
+      if (reason && isUsedReason(reason)) return fail(usedAuthorizationError(why, reason, slot.orderHash!, owed ? where : `not broadcast again: ${where}`, slot.txHash))
+      if (owed) {
         // The token said the window had passed by the time the tx was mined: re-signing is the fix.
-        if (why && isExpiredReason(why)) {
-          return fail(new RelayError('AUTH_EXPIRED', `reverted on chain after broadcast in tx ${slot.txHash}: ${why}; re-sign with a fresh window`, { txHash: slot.txHash }))
+        if (reason && isExpiredReason(reason)) {
+          return fail(new RelayError('AUTH_EXPIRED', `${where}: ${reason}; re-sign with a fresh window`, { txHash: slot.txHash }))
         }
-        return fail(new RelayError('WOULD_REVERT', text, { txHash: slot.txHash }))
+        // The stored message guessed at a race; the chain was asked above, so only what it says is told.
+        return fail(new RelayError('WOULD_REVERT', reason ? `${where}: ${reason}` : where, { txHash: slot.txHash }))
       }
       return fail(
-        new RelayError('WOULD_REVERT', `not broadcast again: this order's tx ${slot.txHash} already reverted on chain${why ? ` (${why})` : ''}; build a new order with a fresh nonce`, { txHash: slot.txHash }),
+        new RelayError('WOULD_REVERT', `not broadcast again: this order's tx ${slot.txHash} already reverted on chain${reason ? ` (${reason})` : ''}; build a new order with a fresh nonce`, { txHash: slot.txHash }),
       )
     }
-    case 'filled':
-      return fail(new RelayError('WOULD_REVERT', message ?? `would revert: its tx was dropped by the node and its nonce filled (tx ${slot.txHash})`))
+    case 'filled': {
+      const why = slot.orderHash ? await whyAuthorizationUsed(context, slot.orderHash) : { kind: 'unknown' as const }
+      if (why.kind === 'settled') return answeredSettled(context, slot, why.settlement, how.fresh || how.shared, answer)
+      const text = message ?? `would revert: its tx was dropped by the node and its nonce filled (tx ${slot.txHash})`
+      const used = text.match(/^would revert: ([^;]*authorization (?:is )?used[^;]*);/i)?.[1]
+      if (used && why.kind === 'unknown') return fail(usedAuthorizationError(why, used, slot.orderHash!))
+      return fail(new RelayError('WOULD_REVERT', text))
+    }
     case 'foreign':
       return fail(new RelayError('UPSTREAM_RPC', message ?? `not settled: nonce ${slot.nonce} was taken by another process using the relayer's key; retry`))
+  }
+}
+
+/** A slot whose order another tx settled: 200 naming that tx when owed, else the replay answer; the code goes to the journal. */
+async function answeredSettled(context: RelayerContext, slot: JournalSlot, settlement: Settlement, owed: boolean, answer: (code: string) => void): Promise<RelaySuccess> {
+  try {
+    const success = await answerSettled(context, settlement, (slot.adapter ?? slot.to) as Address, slot.orderHash!, owed)
+    answer('OK')
+    return success
+  } catch (error) {
+    if (error instanceof RelayError) answer(error.code)
+    throw error
   }
 }
 
@@ -82,15 +110,9 @@ function outcomeText(stored: unknown): { message?: string; reason?: string } {
 }
 
 /** The RelaySuccess stored when the watcher saw the receipt, else decoded from the receipt now. */
-async function settledSuccess(context: RelayerContext, slot: JournalSlot, stored: unknown): Promise<RelaySuccess> {
+async function settledSuccessOf(context: RelayerContext, slot: JournalSlot, stored: unknown): Promise<RelaySuccess> {
   if (typeof stored === 'object' && stored !== null && (stored as { ok?: unknown }).ok === true) return stored as RelaySuccess
-  let receipt
-  try {
-    receipt = await context.client.getTransactionReceipt({ hash: slot.txHash })
-  } catch (error) {
-    throw new RelayError('UPSTREAM_RPC', `settled in tx ${slot.txHash}, but the relayer's RPC failed while reading its receipt; retry`, { cause: error, txHash: slot.txHash })
-  }
-  const success = decodeSettlement(receipt, context.config.broker, (slot.adapter ?? slot.to), slot.orderHash!)
+  const success = await settledSuccess(context, slot.txHash, (slot.adapter ?? slot.to) as Address, slot.orderHash!)
   context.journal.setOutcome(slot.nonce, JSON.stringify(success))
   return success
 }

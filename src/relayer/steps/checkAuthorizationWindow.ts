@@ -37,7 +37,18 @@ export async function checkAuthorizationWindow(context: Pick<RelayerContext, 'cl
     const validFrom = validAfter + 1n
     throw new RelayError(
       'WOULD_REVERT',
-      `would revert: authorization not yet valid (validAfter ${validAfter}, chain time ${earliest}); valid from ${validFrom} (unix seconds, in ${validFrom - earliest} s): send the same order again then, no need to re-sign`,
+      `would revert: authorization not yet valid (validAfter ${validAfter}, ${await whoseTime(context, earliest)}); valid from ${validFrom} (unix seconds, in ${validFrom - earliest} s): send the same order again then, no need to re-sign`,
     )
   }
+}
+
+/**
+ * "chain time T" when T is the chain's own estimate; when this host's clock decided
+ * (a chain ahead of it, such as a warped devnet: a window is never opened early on
+ * the chain's word alone), "this relayer's clock T" and the chain's estimate beside it.
+ */
+async function whoseTime(context: Pick<RelayerContext, 'clock'>, time: bigint): Promise<string> {
+  const chain = await context.clock.chainEstimate?.().catch(() => undefined)
+  if (chain === undefined || chain === time) return `chain time ${time}`
+  return `this relayer's clock ${time}; chain time ${chain}`
 }

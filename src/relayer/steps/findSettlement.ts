@@ -1,4 +1,4 @@
-import type { Hex, PublicClient } from 'viem'
+import { type AbiEvent, type Address, type Hex, parseAbi, parseAbiItem, type PublicClient } from 'viem'
 import { brokeredEvent } from '../../chain/index.ts'
 import type { RelayerContext } from '../context.ts'
 
@@ -9,15 +9,19 @@ export type SettlementFinder = ReturnType<typeof createSettlementFinder>
 /** orderHashes remembered, found or not. */
 const remembered = 10_000
 
+/** EIP-3009's cancellation event (USDC's and the mock token's): the nonce is the orderHash. */
+export const authorizationCanceledEvent = parseAbiItem('event AuthorizationCanceled(address indexed authorizer, bytes32 indexed nonce)')
+const authorizationStateAbi = parseAbi(['function authorizationState(address authorizer, bytes32 nonce) view returns (bool)'])
+
 /**
- * Finds the tx that settled an orderHash through the Broker's `Brokered` logs
- * (orderHash is indexed), from `deployedAt`. A miss remembers the block it searched
- * up to, so asking again searches only newer blocks (nothing when no block came),
- * and only one search runs at a time: replays cannot make the relayer scan the
- * chain's logs at will. Both memories are bounded.
- * @throws the RPC's error when the logs cannot be read
+ * Finds the first log of `event` naming an orderHash (an indexed argument), from
+ * `deployedAt`. A miss remembers the block it searched up to, so asking again searches
+ * only newer blocks (nothing when no block came), and only one search runs at a time:
+ * replays cannot make the relayer scan the chain's logs at will. Both memories are
+ * bounded. `address` undefined: any contract (a cancellation is the pay token's,
+ * whichever the order named; the orderHash is the order's alone).
  */
-export function createSettlementFinder(options: { client: PublicClient; broker: Hex; deployedAt: bigint }) {
+function createOrderLogFinder(options: { client: PublicClient; address: Address | undefined; event: AbiEvent; argument: string; deployedAt: bigint }) {
   const found = new Map<Hex, Settlement>()
   const searchedTo = new Map<Hex, bigint>()
   let tail: Promise<unknown> = Promise.resolve()
@@ -34,10 +38,18 @@ export function createSettlementFinder(options: { client: PublicClient; broker: 
     const before = searchedTo.get(orderHash)
     const fromBlock = before === undefined ? options.deployedAt : before + 1n
     if (fromBlock > head) return undefined
-    const logs = await options.client.getLogs({ address: options.broker, event: brokeredEvent, args: { orderHash }, fromBlock, toBlock: head })
+    const logs = await options.client.getLogs({
+      ...(options.address ? { address: options.address } : {}),
+      event: options.event,
+      args: { [options.argument]: orderHash },
+      fromBlock,
+      toBlock: head,
+    } as Parameters<PublicClient['getLogs']>[0])
     const log = logs[0]
     if (log?.transactionHash && log.blockNumber !== null) {
-      const settlement: Settlement = { txHash: log.transactionHash, blockNumber: log.blockNumber, ...(log.args.relayer ? { relayer: log.args.relayer } : {}) }
+      // `Brokered` names the relayer that sent it; a cancellation names none.
+      const relayer = (log as { args?: { relayer?: Hex } }).args?.relayer
+      const settlement: Settlement = { txHash: log.transactionHash, blockNumber: log.blockNumber, ...(relayer ? { relayer } : {}) }
       bounded(found, orderHash, settlement)
       searchedTo.delete(orderHash)
       return settlement
@@ -46,14 +58,25 @@ export function createSettlementFinder(options: { client: PublicClient; broker: 
     return undefined
   }
 
-  return {
-    find(orderHash: Hex): Promise<Settlement | undefined> {
-      const key = orderHash.toLowerCase() as Hex
-      const result = tail.then(() => search(key))
-      tail = result.catch(() => undefined)
-      return result
-    },
+  return (orderHash: Hex): Promise<Settlement | undefined> => {
+    const key = orderHash.toLowerCase() as Hex
+    const result = tail.then(() => search(key))
+    tail = result.catch(() => undefined)
+    return result
   }
+}
+
+/**
+ * Where an orderHash went on chain, by logs: `find` the tx that settled it (the
+ * Broker's `Brokered`, orderHash indexed), `findCancellation` the tx in which the
+ * consumer cancelled its authorization (the token's `AuthorizationCanceled`, whose
+ * nonce is the orderHash). Misses are cached per orderHash (see createOrderLogFinder).
+ * @throws the RPC's error when the logs cannot be read
+ */
+export function createSettlementFinder(options: { client: PublicClient; broker: Hex; deployedAt: bigint }) {
+  const find = createOrderLogFinder({ client: options.client, address: options.broker, event: brokeredEvent as AbiEvent, argument: 'orderHash', deployedAt: options.deployedAt })
+  const findCancellation = createOrderLogFinder({ client: options.client, address: undefined, event: authorizationCanceledEvent, argument: 'nonce', deployedAt: options.deployedAt })
+  return { find, findCancellation }
 }
 
 /**
@@ -61,11 +84,49 @@ export function createSettlementFinder(options: { client: PublicClient; broker: 
  * logs. Best effort: a node that refuses the log query yields undefined, never an error.
  */
 export async function findSettlement(context: RelayerContext, orderHash: Hex): Promise<Hex | undefined> {
+  return (await findSettled(context, orderHash))?.txHash
+}
+
+/** `findSettlement` with the block: the journal's settled slot, else the Broker's logs; undefined also when the logs cannot be read. */
+export async function findSettled(context: Pick<RelayerContext, 'journal' | 'settlements'>, orderHash: Hex): Promise<Settlement | undefined> {
   const slot = context.journal.byOrder(orderHash)
-  if (slot?.status === 'settled') return slot.txHash
+  if (slot?.status === 'settled') return { txHash: slot.txHash, blockNumber: slot.blockNumber ?? 0n }
   try {
-    return (await context.settlements.find(orderHash))?.txHash
+    return await context.settlements.find(orderHash)
   } catch {
     return undefined
   }
+}
+
+/**
+ * Whether the pay token holds the order's authorization as used (or cancelled:
+ * EIP-3009 keeps one flag for both), read with `authorizationState(consumer, orderHash)`
+ * at `latest`; undefined when the call fails (a token without it, or the RPC).
+ */
+export async function authorizationUsed(context: Pick<RelayerContext, 'client'>, consumer: Address, payToken: Address, orderHash: Hex): Promise<boolean | undefined> {
+  try {
+    return await context.client.readContract({ address: payToken, abi: authorizationStateAbi, functionName: 'authorizationState', args: [consumer, orderHash] })
+  } catch {
+    return undefined
+  }
+}
+
+/** Why an order's authorization is used: settled (by any relayer), cancelled by the consumer, or not known yet. */
+export type UsedAuthorization = { kind: 'settled'; settlement: Settlement } | { kind: 'cancelled'; txHash: Hex } | { kind: 'unknown' }
+
+/**
+ * What used an order's authorization, once the token says it is used: the Broker's
+ * settlement (this journal or the logs), else the consumer's cancellation, else
+ * `unknown` (the node does not show either yet: a lagging backend, or logs it
+ * refuses to search). Only `cancelled`, or a revert of the order itself, lets a client
+ * be told to build a new order; a settled order is answered naming its tx.
+ */
+export async function whyAuthorizationUsed(context: Pick<RelayerContext, 'journal' | 'settlements'>, orderHash: Hex): Promise<UsedAuthorization> {
+  const settlement = await findSettled(context, orderHash)
+  if (settlement) return { kind: 'settled', settlement }
+  try {
+    const cancellation = await context.settlements.findCancellation(orderHash)
+    if (cancellation) return { kind: 'cancelled', txHash: cancellation.txHash }
+  } catch {}
+  return { kind: 'unknown' }
 }

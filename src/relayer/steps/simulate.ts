@@ -1,11 +1,13 @@
 import { type Hex, size } from 'viem'
 import { decodeRevert, errorAbis, extractRevertData, isRevertError } from '../../chain/index.ts'
-import type { RelayRequest } from '../../wire/index.ts'
+import type { Order, RelayRequest } from '../../wire/index.ts'
 import type { RelayerContext } from '../context.ts'
 import { RelayError } from '../errors.ts'
 import { isTransportError } from '../rpcErrors.ts'
 import { cannotPay, type Fees } from '../simulation/index.ts'
-import { findSettlement } from './findSettlement.ts'
+import { whyAuthorizationUsed } from './findSettlement.ts'
+import { describeExpectedPayment, expectedPayment } from './expectedPayment.ts'
+import { isUsedReason, usedAuthorizationError } from './settledAnswers.ts'
 
 /** A call that passed simulation: its calldata, the gas limit its tx carries, and the execution gas it took (undefined when the node could not tell). */
 export type SimulatedOrder = { data: Hex; gas: bigint; executionGasUsed: bigint | undefined }
@@ -34,20 +36,20 @@ export async function simulate(context: RelayerContext, request: RelayRequest, o
   const txFees = { maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: fees.maxPriorityFeePerGas }
 
   const key = { adapter, payToken: request.order.payToken as Hex }
-  const cached = await orRevert(context, orderHash, 'estimating gas', () => gasLimits.get(key, call))
+  const cached = await orRevert(context, request, orderHash, 'estimating gas', () => gasLimits.get(key, call))
   const first = await context.simulator.call(data, cached, txFees)
   if (first.passed) return { data, gas: cached, executionGasUsed: first.gasUsed }
   if (isTransportError(first.error)) throw upstream('during simulation', first.error)
   if (cannotPay(first.error)) throw cannotPayError(first.error)
   const revert = extractRevertData(first.error)
-  if (revert && size(revert) >= 4) throw await revertToRelayError(context, decodeRevert(revert, errorAbis).text, orderHash)
+  if (revert && size(revert) >= 4) throw await revertToRelayError(context, decodeRevert(revert, errorAbis).text, orderHash, request.order)
 
   // Out of gas, an empty revert, or a limit under the calldata cost: find this order's own limit.
-  const own = await orRevert(context, orderHash, 'estimating gas', () => gasLimits.estimate(call))
+  const own = await orRevert(context, request, orderHash, 'estimating gas', () => gasLimits.estimate(call))
   const second = await context.simulator.callAlone(data, own, txFees)
   if (second.passed) return { data, gas: own, executionGasUsed: second.gasUsed }
   if (cannotPay(second.error)) throw cannotPayError(second.error)
-  if (isRevertError(second.error)) throw await revertToRelayError(context, decodeRevert(extractRevertData(second.error), errorAbis).text, orderHash)
+  if (isRevertError(second.error)) throw await revertToRelayError(context, decodeRevert(extractRevertData(second.error), errorAbis).text, orderHash, request.order)
   throw upstream('during simulation', second.error)
 }
 
@@ -55,11 +57,11 @@ const cannotPayError = (cause: unknown) =>
   new RelayError('INSUFFICIENT_RELAYER_GAS', 'relayer gas account cannot pay for gas; try another relayer or run your own', { cause })
 
 // A gas estimate that reverts is a simulation that reverts; any other failure is the RPC's.
-async function orRevert(context: RelayerContext, orderHash: Hex, doing: string, estimate: () => Promise<bigint>): Promise<bigint> {
+async function orRevert(context: RelayerContext, request: RelayRequest, orderHash: Hex, doing: string, estimate: () => Promise<bigint>): Promise<bigint> {
   try {
     return await estimate()
   } catch (error) {
-    if (isRevertError(error)) throw await revertToRelayError(context, decodeRevert(extractRevertData(error), errorAbis).text, orderHash)
+    if (isRevertError(error)) throw await revertToRelayError(context, decodeRevert(extractRevertData(error), errorAbis).text, orderHash, request.order)
     throw upstream(`while ${doing}`, error)
   }
 }
@@ -69,15 +71,18 @@ const upstream = (when: string, cause: unknown) => new RelayError('UPSTREAM_RPC'
 /** A token's "the window has passed" revert: the mock's `authorization expired`, Circle's `FiatTokenV2: authorization is expired`. */
 export const isExpiredReason = (reason: string) => /authorization (is )?expired/i.test(reason)
 
-/** Maps a decoded revert to the code a client acts on. */
-export async function revertToRelayError(context: RelayerContext, reason: string, orderHash: Hex): Promise<RelayError> {
+/**
+ * Maps a decoded revert to the code a client acts on. "Authorization used" is asked of
+ * the chain first (settledAnswers.ts): a settled order gets the replay answer naming
+ * its tx, a cancelled one is told so, and one neither visible yet is not told to sign again.
+ * `WrongPayment` (with `order`) adds what the adapter asks to be paid.
+ */
+export async function revertToRelayError(context: RelayerContext, reason: string, orderHash: Hex, order?: Pick<Order, 'adapter' | 'params'>): Promise<RelayError> {
   if (isExpiredReason(reason)) {
     return new RelayError('AUTH_EXPIRED', `would revert: ${reason}; re-sign with a fresh window`)
   }
-  if (/authorization used|authorization is used/i.test(reason)) {
-    const txHash = await findSettlement(context, orderHash)
-    const where = txHash ? ` (already settled in tx ${txHash})` : ''
-    return new RelayError('WOULD_REVERT', `would revert: ${reason}${where}; build a new order with a fresh nonce`)
-  }
+  if (isUsedReason(reason)) return usedAuthorizationError(await whyAuthorizationUsed(context, orderHash), reason, orderHash)
+  // What was paid is in the revert; what to pay is the adapter's to say.
+  if (order && /^WrongPayment\(/.test(reason)) return new RelayError('WOULD_REVERT', `would revert: ${reason}; ${describeExpectedPayment(await expectedPayment(context, order))}`)
   return new RelayError('WOULD_REVERT', `would revert: ${reason}`)
 }

@@ -1,0 +1,106 @@
+import type { Hex } from 'viem'
+import type { Logger } from '../../shared/index.ts'
+import type { TokenBuckets } from '../edge/tokenBucket.ts'
+import { RelayError } from '../errors.ts'
+import type { Journal } from '../journal/index.ts'
+import { checkRedisSettings } from './checkRedisSettings.ts'
+import { createRedisClaims } from './redisClaims.ts'
+import { republishOutcomes } from './republishOutcomes.ts'
+import { createSharedBuckets } from './sharedBuckets.ts'
+import { createSharedOutcomes } from './sharedOutcomes.ts'
+import { createSharedRedis, type RedisHealthHooks } from './sharedRedis.ts'
+import { createSharedState, type SharedStateHooks } from './sharedState.ts'
+
+/** How long a claim lives unless its holder renews it: a dead or silent replica's claims are free within this. */
+export const claimLeaseMs = 10_000
+
+export type ReplicasOptions = {
+  logger: Logger
+  /** Prefix of every key (chain and Broker). */
+  prefix: string
+  /** The journal this replica publishes from (read only): the pending tx of an order it holds, everything once Redis lost its state. */
+  journal: Pick<Journal, 'pending' | 'nextNonce' | 'slots' | 'byOrder'>
+  /** RELAYER_REDIS_RESTORE_MS: how long after Redis lost its state no replica takes a new order. */
+  restoreWindowMs: number
+  /** The Redis gauges and counters, and the shared state's (metrics). */
+  health: RedisHealthHooks
+  stateHooks?: SharedStateHooks
+}
+
+/**
+ * Relayer replicas sharing one Redis (docs/scaling.md): the connection, the claims
+ * (leases fenced by the epoch, renewed by the heartbeat, which also publishes the
+ * pending tx of every order held here), the outcomes, the rate-limit buckets, and the
+ * shared state that fails closed. `refusal` is the pipeline's gate for a new order.
+ */
+export function createReplicas(url: string, options: ReplicasOptions) {
+  const { logger } = options
+  const redis = createSharedRedis(url, { logger, health: options.health, prefix: options.prefix })
+  const heartbeatMs = Math.max(50, Math.min(500, Math.floor(options.restoreWindowMs / 4)))
+  const state = createSharedState(redis, { logger, restoreWindowMs: options.restoreWindowMs, heartbeatMs, ...(options.stateHooks ? { hooks: options.stateHooks } : {}) })
+  const claims = createRedisClaims(redis, { leaseMs: claimLeaseMs, fence: state })
+  const outcomes = createSharedOutcomes(redis)
+  let refused = 0
+  // The pending tx published for each order held here, so that a replica dying with it
+  // in the pool leaves the others its hash (answerFromReplicas reads it once the lease ends).
+  const publishedPending = new Map<Hex, Hex>()
+  async function publishHeldPending(): Promise<void> {
+    for (const orderHash of publishedPending.keys()) if (!claims.shared(orderHash)) publishedPending.delete(orderHash)
+    for (const orderHash of claims.heldInRedis()) {
+      const slot = options.journal.byOrder(orderHash)
+      if (slot?.status !== 'pending' || publishedPending.get(orderHash) === slot.txHash) continue
+      if (await outcomes.publish(orderHash, { status: 'pending', txHash: slot.txHash })) publishedPending.set(orderHash, slot.txHash)
+    }
+  }
+
+  return {
+    redis,
+    claims,
+    outcomes,
+    state,
+    /** Orders refused because the shared state was not whole. */
+    get refused() {
+      return refused
+    },
+    /**
+     * Whether this replica may take the order as new: undefined while the shared state
+     * is whole and the order's claim is held in Redis; else UPSTREAM_RPC saying the
+     * shared state is unavailable (another replica may hold the order: it is never
+     * sent twice). Asked only for an order this replica's journal does not answer.
+     */
+    refusal(orderHash: Hex): RelayError | undefined {
+      if (state.whole && claims.shared(orderHash)) return undefined
+      refused++
+      const why = state.view.reason ?? 'the shared state (Redis, RELAYER_REDIS_URL) is unavailable: this order\'s claim could not be taken there'
+      return new RelayError('UPSTREAM_RPC', `${why} (an order another replica may hold is never sent twice); retry shortly or try another relayer`)
+    },
+    shareBuckets: (local: TokenBuckets, rate: { ratePerSec: number; burst: number }) => createSharedBuckets(redis, local, rate),
+    /**
+     * Connects (throws naming RELAYER_REDIS_URL when it cannot), warns about settings
+     * the relayer needs, then starts the heartbeat; resolves once the shared state is
+     * whole (after the restore window when Redis holds no epoch yet), or after `maxWaitMs`.
+     */
+    async start(maxWaitMs: number): Promise<void> {
+      await redis.connect()
+      for (const warning of await checkRedisSettings(redis)) logger.warn(warning)
+      await state.start(
+        {
+          renew: async (epoch) => {
+            const renewed = await claims.renew(epoch)
+            if (renewed.ok && !renewed.epochMoved) await publishHeldPending()
+            return renewed
+          },
+          republishClaims: () => claims.republish(),
+          republishOutcomes: () => republishOutcomes(options.journal, outcomes),
+        },
+        maxWaitMs,
+      )
+    },
+    stop() {
+      state.stop()
+      redis.close()
+    },
+  }
+}
+
+export type Replicas = ReturnType<typeof createReplicas>

@@ -1,0 +1,38 @@
+import type { Hex } from 'viem'
+import type { Journal, JournalSlot } from '../journal/index.ts'
+import { outcomeTtlMs, type SharedOutcome, type SharedOutcomes } from './sharedOutcomes.ts'
+
+/** How many of the journal's latest nonces are looked at for recent orders. */
+export const recentNonces = 10_000
+
+/** What a slot tells the other replicas, or undefined when it settled nothing they need to know of. */
+export function outcomeOfSlot(slot: JournalSlot): SharedOutcome | undefined {
+  if (slot.status !== 'pending' && slot.status !== 'settled' && slot.status !== 'reverted') return undefined
+  return { status: slot.status, txHash: slot.txHash, ...(slot.blockNumber === null ? {} : { blockNumber: slot.blockNumber.toString() }) }
+}
+
+/**
+ * The orders this replica's journal holds, for the other replicas once Redis lost
+ * what it had (sharedState.ts): every pending slot, and the settled and reverted ones
+ * sent within the outcomes' lifetime (24 h) among its latest `recentNonces` nonces,
+ * each published under its orderHash with what remains of that lifetime (never over a
+ * settlement another replica published, see sharedOutcomes.ts). Reads the
+ * journal only (its `pending`, `nextNonce` and `slots`). False when Redis failed.
+ */
+export async function republishOutcomes(journal: Pick<Journal, 'pending' | 'nextNonce' | 'slots'>, outcomes: SharedOutcomes, now = Date.now()): Promise<boolean> {
+  const next = journal.nextNonce() ?? 0
+  const from = Math.max(0, next - recentNonces)
+  const slots = new Map<number, JournalSlot>(journal.slots(Array.from({ length: next - from }, (_, i) => from + i)))
+  for (const slot of journal.pending()) slots.set(slot.nonce, slot)
+  // The latest slot of each order wins (an order signed again after a filled nonce).
+  const byOrder = new Map<Hex, JournalSlot>()
+  for (const slot of [...slots.values()].sort((a, b) => a.nonce - b.nonce)) {
+    if (slot.orderHash && (slot.status === 'pending' || now - slot.sentAt < outcomeTtlMs)) byOrder.set(slot.orderHash.toLowerCase() as Hex, slot)
+  }
+  const writes: Promise<boolean>[] = []
+  for (const [orderHash, slot] of byOrder) {
+    const outcome = outcomeOfSlot(slot)
+    if (outcome) writes.push(outcomes.publish(orderHash, outcome, Math.max(1_000, outcomeTtlMs - (now - slot.sentAt))))
+  }
+  return (await Promise.all(writes)).every(Boolean)
+}
