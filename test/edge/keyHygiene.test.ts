@@ -83,6 +83,8 @@ describe('the key leaves the configuration once the account is built', () => {
       RELAYER_CHAIN_ID: '31337',
       RELAYER_RPC_URL: 'http://127.0.0.1:1',
       RELAYER_BROKER: zero,
+      // No file left behind in the working directory (the default journal's place).
+      RELAYER_DB: ':memory:',
     })
     const relayer = createRelayer(config, { logger: silentLogger, version: 'test' })
     expect(relayer.address).toBe(devnetAccounts.relayer.address)

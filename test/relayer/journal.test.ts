@@ -396,7 +396,7 @@ test('a journal at schema version 0 (the call and the fees copied beside the sig
   const journal = openJournal(path, owner)
   expect(journal.upgraded).toEqual([
     'slots.to_address dropped', 'slots.data dropped', 'slots.gas dropped', 'txs.max_fee_per_gas dropped', 'txs.max_priority_fee_per_gas dropped',
-    'slots.fee_amount added', 'slots.fee_value_wei added', 'slots.spent_wei added', 'slots.mined_at added', 'slots.block_hash added', 'slots.confirmed added', 'cooldowns moved to reverts',
+    'slots.fee_amount added', 'slots.fee_value_wei added', 'slots.spent_wei added', 'slots.mined_at added', 'cooldowns moved to reverts', 'slots.block_hash added', 'slots.confirmed added',
   ])
   expect(journal.reverts('consumer', devnetAccounts.consumer.address, 0, 5)).toEqual([
     { at: 1_700_000_000_000, consumer: devnetAccounts.consumer.address.toLowerCase() as Hex, adapter: null, payToken: null, txHash: word(9) },
@@ -419,6 +419,28 @@ test('a journal at schema version 0 (the call and the fees copied beside the sig
   again.close()
 })
 
+test('a journal at schema version 3 opens: its mined slots count as confirmed, its pending ones are watched for reorgs once mined', async () => {
+  const path = join(dir, 'version-3.sqlite')
+  const writer = openJournal(path, owner)
+  await writer.record([slot(0), slot(1)])
+  writer.resolve(0, { status: 'settled', txHash: word(0), blockNumber: 7n })
+  writer.close()
+  // What version 3 wrote: the slots without their block's hash and confirmation.
+  const downgrade = new Database(path)
+  downgrade.exec('DROP INDEX slots_unconfirmed; ALTER TABLE slots DROP COLUMN block_hash; ALTER TABLE slots DROP COLUMN confirmed; PRAGMA user_version = 3')
+  downgrade.close()
+
+  const journal = openJournal(path, owner)
+  expect(journal.upgraded).toEqual(['slots.block_hash added', 'slots.confirmed added'])
+  expect(journal.byOrder(word(0, 'b'))).toMatchObject({ status: 'settled', blockNumber: 7n, blockHash: null, confirmed: true })
+  expect(journal.byOrder(word(1, 'b'))).toMatchObject({ status: 'pending', blockHash: null, confirmed: false })
+  expect(journal.unconfirmedCount()).toBe(0)
+  journal.resolve(1, { status: 'settled', txHash: word(1), blockNumber: 8n, blockHash: word(8, 'c') })
+  expect(journal.unconfirmed(8n)).toEqual([{ nonce: 1, blockNumber: 8n, blockHash: word(8, 'c'), txHash: word(1) }])
+  journal.close()
+  expect(userVersion(path)).toBe(journalVersion)
+})
+
 test('the relayer says at start that it upgraded a journal of an earlier schema version, and what changed', () => {
   const path = join(dir, 'earlier-version-relayer.sqlite')
   writeEarlierJournal(path)
@@ -426,7 +448,7 @@ test('the relayer says at start that it upgraded a journal of an earlier schema 
   const config = chainlessConfig(path)
   const relayer = createRelayer(config, { logger, version: 'test' })
   expect(logger.lines).toEqual([
-    `RELAYER_DB ${path}: upgraded to journal version 3 (slots.to_address dropped, slots.data dropped, slots.gas dropped, txs.max_fee_per_gas dropped, txs.max_priority_fee_per_gas dropped, slots.fee_amount added, slots.fee_value_wei added, slots.spent_wei added, slots.mined_at added, slots.block_hash added, slots.confirmed added, cooldowns moved to reverts); order-relay builds that read an earlier version cannot open it now`,
+    `RELAYER_DB ${path}: upgraded to journal version 4 (slots.to_address dropped, slots.data dropped, slots.gas dropped, txs.max_fee_per_gas dropped, txs.max_priority_fee_per_gas dropped, slots.fee_amount added, slots.fee_value_wei added, slots.spent_wei added, slots.mined_at added, cooldowns moved to reverts, slots.block_hash added, slots.confirmed added); order-relay builds that read an earlier version cannot open it now`,
   ])
   relayer.context.journal.close()
 })
@@ -444,13 +466,13 @@ function userVersion(path: string): number {
 test('a new journal is marked with its version; one marked by a later version is refused, by openJournal and by `order-relay relayer`, and left as it was', async () => {
   const fresh = join(dir, 'versioned.sqlite')
   openJournal(fresh, owner).close()
-  expect(journalVersion).toBe(3)
+  expect(journalVersion).toBe(4)
   expect(userVersion(fresh)).toBe(journalVersion)
 
   // A later version's journal: a schema this version does not know.
   const later = join(dir, 'later-version.sqlite')
   const writer = new Database(later, { create: true })
-  writer.exec("PRAGMA journal_mode = WAL; CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL); CREATE TABLE slots2 (nonce INTEGER PRIMARY KEY, body BLOB); PRAGMA user_version = 4")
+  writer.exec("PRAGMA journal_mode = WAL; CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL); CREATE TABLE slots2 (nonce INTEGER PRIMARY KEY, body BLOB); PRAGMA user_version = 5")
   writer.query("INSERT INTO meta (key, value) VALUES ('owner', ?)").run(`${owner.chainId}:${owner.address.toLowerCase()}`)
   writer.close()
   const tables = () => {
@@ -462,10 +484,10 @@ test('a new journal is marked with its version; one marked by a later version is
     }
   }
   const before = tables()
-  const message = `RELAYER_DB ${later} was written by a later order-relay (journal version 4; this one reads up to 3); run that later version on it, or give this one a journal of its own after checking the gas key's pending txs on chain`
+  const message = `RELAYER_DB ${later} was written by a later order-relay (journal version 5; this one reads up to 4); run that later version on it, or give this one a journal of its own after checking the gas key's pending txs on chain`
   expect(() => openJournal(later, owner)).toThrow(new JournalVersionError(message))
   expect(tables()).toEqual(before)
-  expect(userVersion(later)).toBe(4)
+  expect(userVersion(later)).toBe(5)
 
   const err: string[] = []
   const code = await main(['relayer'], {

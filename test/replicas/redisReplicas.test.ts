@@ -79,6 +79,8 @@ describe.skipIf(!hasRedisServer)('two relayer replicas sharing one Redis', () =>
       status: 'settled',
       txHash: sent.body.txHash,
       blockNumber: receipt.blockNumber.toString(),
+      confirmations: 1,
+      final: true,
     })
     // A later replay to the other replica is the replay answer naming that tx, never a broadcast.
     const replay = await b.post(request)

@@ -5,9 +5,7 @@ const earlierCooldownMs = 600_000
 
 /**
  * Upgrades a journal of schema version 2: each slot gains what its order earned and its tx
- * cost (`fee_amount`, `fee_value_wei`, `spent_wei`, `mined_at`) and the hash of its tx's
- * block and whether it is deep enough to be final (`block_hash`, `confirmed`: a slot
- * resolved before the upgrade counts as confirmed); the consumers' cool-downs become the
+ * cost (`fee_amount`, `fee_value_wei`, `spent_wei`, `mined_at`); the consumers' cool-downs become the
  * reverts they came from (`reverts`, which adapters' and pay tokens' cool-downs count
  * too), each dated its end minus the default cool-down. One commit. Returns what changed,
  * for the start-up line.
@@ -21,14 +19,11 @@ export function upgradeTo3(db: Database): string[] {
       ['fee_value_wei', 'TEXT'],
       ['spent_wei', 'TEXT'],
       ['mined_at', 'INTEGER'],
-      ['block_hash', 'TEXT'],
-      ['confirmed', 'INTEGER NOT NULL DEFAULT 0'],
     ] as const) {
       if (present.has(column)) continue
       db.exec(`ALTER TABLE slots ADD COLUMN ${column} ${type}`)
       changed.push(`slots.${column} added`)
     }
-    if (!present.has('confirmed')) db.exec("UPDATE slots SET confirmed = 1 WHERE status != 'pending'")
     const hasCooldowns = db.query<{ n: number }, []>("SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'cooldowns'").get()!.n > 0
     if (hasCooldowns) {
       db.exec(`INSERT INTO reverts (at, consumer, adapter, pay_token, tx_hash) SELECT until - ${earlierCooldownMs}, consumer, NULL, NULL, tx_hash FROM cooldowns`)
