@@ -54,6 +54,10 @@ test("a time that is the relayer's clock, not the chain's, is called so, with th
   )
   const ahead = { clock: { now: async () => 500n, earliest: async () => 480n, earliestFor: async () => 480n, chainEstimate: async () => 480n } } as unknown as Parameters<typeof checkAuthorizationWindow>[0]
   expect(await outcome(checkAuthorizationWindow(ahead, request(479n, 600n)))).toBe('open')
+  // An idle chain whose estimate (480) is behind this host's 500: expiry is judged by the host's clock.
+  expect(await outcome(checkAuthorizationWindow(ahead, request(0n, 501n)))).toBe(
+    "AUTH_EXPIRED: authorization window has passed (validBefore 501, this relayer's clock 500; chain time 480); re-sign with a fresh window",
+  )
 })
 
 const request = (validAfter: bigint, validBefore: bigint) => ({ validAfter: validAfter.toString(), validBefore: validBefore.toString() }) as unknown as RelayRequest

@@ -31,7 +31,7 @@ export async function checkAuthorizationWindow(context: Pick<RelayerContext, 'cl
     throw new RelayError('UPSTREAM_RPC', "the relayer's RPC failed while reading the chain time; retry or try another relayer", { cause: error })
   }
   if (validBefore <= minedAt + authorizationSafetyMarginSeconds) {
-    throw new RelayError('AUTH_EXPIRED', `authorization window has passed (validBefore ${validBefore}, chain time ${minedAt}); re-sign with a fresh window`)
+    throw new RelayError('AUTH_EXPIRED', `authorization window has passed (validBefore ${validBefore}, ${await whoseTime(context, minedAt)}); re-sign with a fresh window`)
   }
   if (earliest <= validAfter) {
     const validFrom = validAfter + 1n
@@ -44,8 +44,9 @@ export async function checkAuthorizationWindow(context: Pick<RelayerContext, 'cl
 
 /**
  * "chain time T" when T is the chain's own estimate; when this host's clock decided
- * (a chain ahead of it, such as a warped devnet: a window is never opened early on
- * the chain's word alone), "this relayer's clock T" and the chain's estimate beside it.
+ * (for `validAfter`, a chain ahead of it, such as a warped devnet: a window is never
+ * opened early on the chain's word alone; for expiry, a chain behind it, such as an
+ * idle one whose head is old), "this relayer's clock T" and the chain's estimate beside it.
  */
 async function whoseTime(context: Pick<RelayerContext, 'clock'>, time: bigint): Promise<string> {
   const chain = await context.clock.chainEstimate?.().catch(() => undefined)
