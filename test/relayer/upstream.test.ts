@@ -155,7 +155,7 @@ describe('an RPC that fails one step at a time', () => {
     }
     expect(answer.status).toBe(502)
     expect(String(answer.body.message)).toMatch(
-      /^broadcast failed at the relayer's RPC \(tx 0x[0-9a-f]{64} may or may not have reached the node\); retry or try another relayer$/,
+      /^broadcast failed at the relayer's RPC \(tx 0x[0-9a-f]{64} may or may not have reached the node\): follow GET \/broker\/0x[0-9a-f]{64} until it says settled or reverted \(sending the same request again is safe: an order is never sent twice\)$/,
     )
     // The tx never reached the node: it stays in the journal and the nonce keeper sends
     // it again exactly as signed; a retry shares its outcome (never a second signature).

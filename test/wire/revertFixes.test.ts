@@ -20,7 +20,7 @@ const messages: [string, string][] = [
   ['would revert: ReentrancyGuardReentrantCall()', 'ReentrancyGuardReentrantCall()'],
   ['would revert: invalid signature', 'invalid signature'],
   [`would revert: authorization used (already settled in tx ${tx}); build a new order with a fresh nonce`, 'authorization used'],
-  [`reverted on chain after broadcast in tx ${tx}: authorization used (another relayer may have settled it first)`, 'authorization used'],
+  [`reverted on chain after broadcast in tx ${tx}: authorization used (the order was settled in tx ${tx})`, 'authorization used'],
   [`would revert: authorization used (the consumer cancelled this authorization in tx ${tx}; nothing was settled); build a new order with a fresh nonce`, 'authorization used (cancelled)'],
   [`reverted on chain after broadcast in tx ${tx}: FiatTokenV2: authorization is used or canceled (the consumer cancelled this authorization in tx ${tx}; nothing was settled); build a new order with a fresh nonce`, 'authorization used (cancelled)'],
   ['would revert: authorization expired; re-sign with a fresh window', 'authorization expired'],

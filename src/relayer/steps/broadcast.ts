@@ -8,6 +8,7 @@ import type { JournalSlot } from '../journal/index.ts'
 import { BatchedRevertError, type Fees } from '../simulation/index.ts'
 import type { MinedReceipt } from '../submitter/index.ts'
 import { answerSlot } from './answerSlot.ts'
+import { followStatus } from './settledAnswers.ts'
 import { decodeSettlement } from './decodeSettlement.ts'
 import type { SimulatedOrder } from './simulate.ts'
 
@@ -44,7 +45,7 @@ export async function broadcast(
   const slot = await submitter.outcome(nonce, config.receiptTimeoutMs)
   if (unanswered && slot?.status === 'pending') {
     context.journal.answered(nonce, 'UPSTREAM_RPC')
-    throw new RelayError('UPSTREAM_RPC', `broadcast failed at the relayer's RPC (tx ${hash} may or may not have reached the node); retry or try another relayer`, { txHash: hash })
+    throw new RelayError('UPSTREAM_RPC', `broadcast failed at the relayer's RPC (tx ${hash} may or may not have reached the node): ${followStatus(orderHash)}`, { txHash: hash })
   }
   return answerSlot(context, slot!, { fresh: true, shared: false })
 }
@@ -92,7 +93,7 @@ export async function describeOutcome(context: RelayerContext, slot: JournalSlot
     }
   }
   return JSON.stringify({
-    message: `reverted on chain after broadcast in tx ${receipt.transactionHash}${reason ? `: ${reason}` : ''} (another relayer may have settled it first)`,
+    message: `reverted on chain after broadcast in tx ${receipt.transactionHash}${reason ? `: ${reason}` : ''}${other ? ` (the order was settled in tx ${other.txHash})` : ''}`,
     ...(reason ? { reason } : {}),
   })
 }
