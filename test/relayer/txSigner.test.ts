@@ -5,7 +5,7 @@ import { expect, test } from 'bun:test'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Hex, TransactionSerializableEIP1559 } from 'viem'
+import { type Hex, parseTransaction, recoverTransactionAddress, type TransactionSerializableEIP1559 } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { createTxSigner } from '../../src/relayer/submitter/index.ts'
 import { createMemoryLogger } from '../../src/shared/index.ts'
@@ -40,6 +40,21 @@ test('a batch of 64 signed in the signer thread: the bytes viem signs, in order;
     expect(turns).toBeGreaterThan(0)
     expect(signer.where).toBe('thread')
     expect(logger.lines).toEqual([])
+  } finally {
+    signer.stop()
+  }
+})
+
+test('each signed tx recovers to the gas key and carries the fields asked for', async () => {
+  const signer = createTxSigner({ account, privateKey: key, logger: createMemoryLogger() })
+  try {
+    const batch = txs(3)
+    const raws = await signer.signAll(batch)
+    for (const [i, raw] of raws.entries()) {
+      expect(await recoverTransactionAddress({ serializedTransaction: raw as `0x02${string}` })).toBe(account.address)
+      const { type, chainId, nonce, to, data, gas, maxFeePerGas, maxPriorityFeePerGas } = parseTransaction(raw)
+      expect({ type, chainId, nonce, to, data, gas, maxFeePerGas, maxPriorityFeePerGas } as object).toEqual({ ...batch[i]!, to: batch[i]!.to!.toLowerCase() })
+    }
   } finally {
     signer.stop()
   }

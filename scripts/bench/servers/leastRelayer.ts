@@ -9,7 +9,7 @@
 //   one `eth_call` of the order, with the fee fields the tx will carry, in JSON-RPC
 //   batches over one kept-alive fetch (the baselines' lean client, lib/rpc.ts);
 //   the signed tx written to SQLite and synced to disk before broadcast, a batch per sync;
-//   the signature on the main thread (no worker messages), the relayer's own serializer;
+//   the signature on the main thread (no worker messages), viem's signTransaction;
 //   `eth_sendRawTransaction` in batches; the mined txs found once per pushed head from
 //   the block's tx hashes and the range's logs; the outcome written back; the answer.
 // And the one recovery a run on anvil needs: a tx at the key's next nonce that anvil's
@@ -32,7 +32,6 @@ import { readRelayerConfig } from '../../../src/relayer/index.ts'
 import { type CheckedRequest, checkSpecSteps } from '../../../src/relayer/pipeline.ts'
 import type { RelayerContext } from '../../../src/relayer/context.ts'
 import { decodeSettlement } from '../../../src/relayer/steps/decodeSettlement.ts'
-import { signTransaction } from '../../../src/relayer/submitter/signTransaction.ts'
 import { createLogger } from '../../../src/shared/index.ts'
 import { keccak256, keccakReady } from '../../../src/wire/index.ts'
 import { rpc, rpcBatchAnswers } from '../lib/rpc.ts'
@@ -142,7 +141,7 @@ const send = batched((orders: Array<{ orderHash: Hex; adapter: Hex; data: Hex; g
     const { maxFeePerGas, maxPriorityFeePerGas } = fees()
     const slots: Slot[] = []
     for (const order of orders) {
-      const raw = await signTransaction(account, { type: 'eip1559', chainId, nonce, to: broker, data: order.data, gas: order.gas, maxFeePerGas, maxPriorityFeePerGas })
+      const raw = await account.signTransaction({ type: 'eip1559', chainId, nonce, to: broker, data: order.data, gas: order.gas, maxFeePerGas, maxPriorityFeePerGas })
       const fees = { maxFeePerGas, maxPriorityFeePerGas }
       slots.push({ nonce: nonce++, orderHash: order.orderHash, txHash: keccak256(raw), raw, adapter: order.adapter, data: order.data, gas: order.gas, fees, sentAt: Date.now() })
     }
@@ -240,7 +239,7 @@ setInterval(async () => {
     if (lowest.nonce !== next) return
     const bump = (value: bigint) => (value * 9n) / 8n + 1n
     const fees = { maxFeePerGas: bump(lowest.fees.maxFeePerGas), maxPriorityFeePerGas: bump(lowest.fees.maxPriorityFeePerGas) }
-    const raw = await signTransaction(account, { type: 'eip1559', chainId, nonce: lowest.nonce, to: broker, data: lowest.data, gas: lowest.gas, ...fees })
+    const raw = await account.signTransaction({ type: 'eip1559', chainId, nonce: lowest.nonce, to: broker, data: lowest.data, gas: lowest.gas, ...fees })
     const txHash = keccak256(raw)
     const was = lowest.txHash
     replaceSlot.run(txHash, raw, lowest.nonce)

@@ -3,8 +3,6 @@
 // is never sent back, logged or put in an error.
 import type { Hex, LocalAccount, TransactionSerializableEIP1559 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import { keccakReady } from '../../wire/index.ts'
-import { signTransaction } from './signTransaction.ts'
 
 /** What the relayer sends the thread: the key first, then batches to sign. */
 export type SignerRequest = { kind: 'key'; key: Hex } | { kind: 'sign'; id: number; txs: TransactionSerializableEIP1559[] }
@@ -21,9 +19,8 @@ self.onmessage = async ({ data }: MessageEvent<SignerRequest>) => {
   }
   try {
     if (!account) throw new Error('the signer thread has no key')
-    await keccakReady
     const raws: Hex[] = []
-    for (const tx of data.txs) raws.push(await signTransaction(account, tx))
+    for (const tx of data.txs) raws.push(await account.signTransaction(tx))
     postMessage({ id: data.id, raws } satisfies SignerAnswer)
   } catch (error) {
     // A signing failure names its kind only (a message could quote the transaction, never the key).
