@@ -7,7 +7,7 @@ const knownKeys = new Set([
   'v', 'r', 's',
 ])
 
-/** What `describeIssues` reads of an issue: valibot's, or one mirrored from it (src/wire/relayRequestIssues.ts). */
+/** What `describeIssues` reads of a valibot issue. */
 export type DescribedIssue = Pick<v.BaseIssue<unknown>, 'type' | 'input' | 'message' | 'expected'> & { path?: readonly { key: unknown }[] | undefined }
 
 function explain(issue: DescribedIssue, unknownKey: boolean): string {
