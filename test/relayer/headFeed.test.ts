@@ -5,6 +5,7 @@
 // subscribes again when the node is back.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { type AddressInfo, createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Server, ServerWebSocket } from 'bun'
@@ -146,8 +147,10 @@ test('a head whose number is not a hex quantity is ignored; the next good head s
     port: 0,
     fetch: (request, server) => (server.upgrade(request, { data: undefined }) ? undefined : new Response('no upgrade', { status: 400 })),
     websocket: {
-      message(ws) {
-        ws.send(JSON.stringify({ jsonrpc: '2.0', id: 1, result: '0xs1' }))
+      message(ws, message) {
+        const { id, method } = JSON.parse(String(message))
+        if (method !== 'eth_subscribe') return
+        ws.send(JSON.stringify({ jsonrpc: '2.0', id, result: '0xs1' }))
         for (const number of ['not-a-number', 7, '0x2a']) ws.send(JSON.stringify({ jsonrpc: '2.0', method: 'eth_subscription', params: { subscription: '0xs1', result: { number } } }))
       },
     },
@@ -188,8 +191,8 @@ test("the devnet manifest names anvil's WebSocket, and a relayer reading the man
   }
 })
 
-/** A WebSocket node on loopback that counts its connections and answers each message with `answer`. */
-function wsNode(answer: (ws: { send(text: string): unknown }) => void = () => {}) {
+/** A WebSocket node on loopback that counts its connections and answers each `eth_subscribe` (its request id) with `answer`. */
+function wsNode(answer: (ws: { send(text: string): unknown }, id: unknown) => void = () => {}) {
   let connections = 0
   const server = Bun.serve({
     hostname: '127.0.0.1',
@@ -199,7 +202,10 @@ function wsNode(answer: (ws: { send(text: string): unknown }) => void = () => {}
       open() {
         connections++
       },
-      message: (ws) => answer(ws),
+      message(ws, message) {
+        const { id, method } = JSON.parse(String(message))
+        if (method === 'eth_subscribe') answer(ws, id)
+      },
     },
   })
   return { port: server.port, connections: () => connections, stop: () => server.stop(true) }
@@ -222,8 +228,8 @@ test('a node that takes the connection but never answers eth_subscribe: said onc
 
 test('a subscription that goes quiet while polling sees new blocks: said once, and subscribed again; a feed with nothing newer to push is left alone', async () => {
   // A node that answers each subscription with head 1, then pushes nothing more.
-  const node = wsNode((ws) => {
-    ws.send(JSON.stringify({ jsonrpc: '2.0', id: 1, result: '0xs1' }))
+  const node = wsNode((ws, id) => {
+    ws.send(JSON.stringify({ jsonrpc: '2.0', id, result: '0xs1' }))
     ws.send(JSON.stringify({ jsonrpc: '2.0', method: 'eth_subscription', params: { subscription: '0xs1', result: { number: '0x1' } } }))
   })
   const logger = createMemoryLogger()
@@ -250,5 +256,68 @@ test('a subscription that goes quiet while polling sees new blocks: said once, a
   } finally {
     feed.stop()
     node.stop()
+  }
+})
+
+test('a refused eth_subscribe: said once with the node\'s reason, and the feed connects again', async () => {
+  const refusing = wsNode((ws, id) => ws.send(JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32601, message: 'the method eth_subscribe does not exist' } })))
+  const logger = createMemoryLogger()
+  const feed = createHeadFeed({ url: `ws://127.0.0.1:${refusing.port}`, logger, onHead: () => {} })
+  try {
+    await waitFor('the feed connected a second time', () => refusing.connections() >= 2, 5_000)
+    expect(logger.lines).toEqual([
+      `warn: new block heads: eth_subscribe newHeads was refused (the method eth_subscribe does not exist) at ws://127.0.0.1:${refusing.port} (RELAYER_WS_URL); polling for blocks meanwhile, trying again`,
+    ])
+  } finally {
+    feed.stop()
+    refusing.stop()
+  }
+})
+
+test('a node that drops every connection: one warning with the URL redacted, nothing written around the logger, and the feed keeps trying until the node is up', async () => {
+  // A TCP server that closes each connection at once, counting them: the WebSocket never opens.
+  let attempts = 0
+  const dropping = createServer((socket) => {
+    attempts++
+    socket.destroy()
+  })
+  await new Promise<void>((resolve) => dropping.listen(0, '127.0.0.1', resolve))
+  const port = (dropping.address() as AddressInfo).port
+  const written: unknown[][] = []
+  const consoleError = console.error
+  console.error = (...args: unknown[]) => written.push(args)
+  const logger = createMemoryLogger()
+  const heads: bigint[] = []
+  const url = `ws://127.0.0.1:${port}/v2/abcdefghijklmnopqrstuvwxyz0123`
+  const feed = createHeadFeed({ url, logger, onHead: (number) => heads.push(number) })
+  let node: ReturnType<typeof Bun.serve> | undefined
+  try {
+    // The first attempt and two more after 0.5 s and 1 s.
+    await waitFor('three attempts', () => attempts >= 3, 10_000)
+    await new Promise<void>((resolve) => dropping.close(() => resolve()))
+    node = Bun.serve({
+      hostname: '127.0.0.1',
+      port,
+      fetch: (request, server) => (server.upgrade(request, { data: undefined }) ? undefined : new Response('no upgrade', { status: 400 })),
+      websocket: {
+        message(ws, message) {
+          const { id } = JSON.parse(String(message))
+          ws.send(JSON.stringify({ jsonrpc: '2.0', id, result: '0xs1' }))
+          ws.send(JSON.stringify({ jsonrpc: '2.0', method: 'eth_subscription', params: { subscription: '0xs1', result: { number: '0x7' } } }))
+        },
+      },
+    })
+    await waitFor('a head from the node once it is up', () => heads.length > 0, 10_000)
+    expect(logger.lines).toEqual([
+      `warn: new block heads: cannot connect at ws://127.0.0.1:${port}/v2/*** (RELAYER_WS_URL); polling for blocks meanwhile, trying again`,
+      `new block heads: subscribed again at ws://127.0.0.1:${port}/v2/*** (RELAYER_WS_URL)`,
+    ])
+    // viem's own reconnect (off here) writes each failed attempt to console.error, the URL's key included.
+    expect(written).toEqual([])
+  } finally {
+    console.error = consoleError
+    feed.stop()
+    dropping.close()
+    node?.stop(true)
   }
 })

@@ -1,3 +1,4 @@
+import { createClient, webSocket } from 'viem'
 import type { Logger } from '../../shared/index.ts'
 import { redactUrl } from '../../shared/index.ts'
 
@@ -16,12 +17,24 @@ export type HeadFeed = {
   stop(): void
 }
 
+/** One attempt at the feed: closes its viem WebSocket client once there is one. */
+type Connection = { close(): void }
+
 /**
  * New block heads pushed by the node over a WebSocket (`eth_subscribe` `newHeads`,
  * RELAYER_WS_URL), so the receipt watcher looks the moment a block is mined instead
- * of at its next poll. Reconnects by itself, forever, backing off to 30 s, and
- * subscribes again each time; polling goes on meanwhile, so a feed that is down only
- * costs latency. The URL is never printed with its credentials.
+ * of at its next poll. The connection, its keep-alive pings and the subscription are
+ * viem's (`webSocket` transport, `transport.subscribe`). What viem lacks is here:
+ * - reconnecting forever, backing off to 30 s, and subscribing again each time. viem's
+ *   own `reconnect` gives up after a number of attempts and writes each failed one to
+ *   `console.error` with the whole URL (an API key in its path included), so it is off;
+ * - a time limit on the answer to `eth_subscribe`;
+ * - the silent-subscription check (`polledHead`);
+ * - one warning when the feed goes down and one line when it is back, the URL never
+ *   shown with its credentials;
+ * - ignoring a head whose number is not a hex quantity (viem's `watchBlockNumber`
+ *   throws on it inside the socket's message handler, which drops the subscription).
+ * Polling goes on meanwhile, so a feed that is down only costs latency.
  *
  * @example
  * const feed = createHeadFeed({ url: 'wss://arb-sepolia.example/ws', logger, onHead: () => watcher.kick() })
@@ -31,7 +44,7 @@ export function createHeadFeed(options: {
   url: string
   logger: Logger
   onHead: (blockNumber: bigint) => void
-  /** How long the node may take to answer `eth_subscribe` before the connection is given up (default 10 s). */
+  /** How long the node may take to take the connection and answer `eth_subscribe` before it is given up (default 10 s). */
   subscribeTimeoutMs?: number
   /** How long a subscription may push nothing while polling sees new blocks before it is renewed (default 30 s). */
   silentMs?: number
@@ -40,83 +53,77 @@ export function createHeadFeed(options: {
   const subscribeTimeoutMs = options.subscribeTimeoutMs ?? 10_000
   const silentMs = options.silentMs ?? 30_000
   const shown = redactUrl(url)
-  let socket: WebSocket | undefined
+  let connection: Connection | undefined
+  let subscribed = false
   let stopped = false
   let backoffMs = 500
   let retry: ReturnType<typeof setTimeout> | undefined
   let lastHeadAt = 0
-  let subscription: string | undefined
   let subscribedAt = 0
   let lastPushed: bigint | undefined
   let down = false
 
   function connect() {
     if (stopped) return
-    subscription = undefined
+    subscribed = false
+    // Callbacks of an attempt given up on (one that is not `connection`) are ignored.
+    const current: Connection = { close: () => {} }
+    connection = current
+    const live = () => connection === current && !stopped
+    const { transport } = createClient({ transport: webSocket(url, { reconnect: false, retryCount: 0 }) })
     let opened = false
-    let unanswered: ReturnType<typeof setTimeout> | undefined
-    let current: WebSocket
-    try {
-      current = new WebSocket(url)
-    } catch (error) {
-      return lost(`cannot open it (${(error as Error).message})`)
-    }
-    socket = current
-    current.onopen = () => {
-      opened = true
-      current.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_subscribe', params: ['newHeads'] }))
-      // A node that takes the connection but never answers the subscription pushes nothing: say so and try again.
-      unanswered = setTimeout(() => {
-        if (subscription !== undefined || socket !== current) return
-        drop(current, `eth_subscribe newHeads got no answer within ${subscribeTimeoutMs} ms`)
-      }, subscribeTimeoutMs)
-    }
-    current.onmessage = ({ data }) => {
-      let message: { id?: unknown; result?: unknown; error?: { message?: unknown }; params?: { subscription?: unknown; result?: { number?: unknown } } }
-      try {
-        message = JSON.parse(String(data))
-      } catch {
-        return
-      }
-      if (message.id === 1) {
+    // A node that takes the connection but never answers the subscription pushes nothing: say so and try again.
+    const unanswered = setTimeout(() => {
+      if (live() && !subscribed) lost(opened ? `eth_subscribe newHeads got no answer within ${subscribeTimeoutMs} ms` : `cannot connect within ${subscribeTimeoutMs} ms`)
+    }, subscribeTimeoutMs)
+    void transport
+      .getRpcClient()
+      .then(async (client) => {
+        opened = true
+        // Closing also takes the client out of viem's socket cache, so the next attempt opens a new socket.
+        current.close = () => client.close()
+        if (!live()) return current.close()
+        await transport.subscribe({
+          params: ['newHeads'],
+          onData(data: { result?: { number?: unknown } }) {
+            const number = data.result?.number
+            // A head whose number is not a hex quantity is ignored (BigInt would throw on it).
+            if (!live() || typeof number !== 'string' || !/^0x[0-9a-f]+$/i.test(number)) return
+            lastHeadAt = Date.now()
+            lastPushed = BigInt(number)
+            options.onHead(lastPushed)
+          },
+          onError() {
+            if (live() && subscribed) lost('the connection closed')
+          },
+        })
         clearTimeout(unanswered)
-        if (typeof message.result === 'string') {
-          subscription = message.result
-          subscribedAt = Date.now()
-          backoffMs = 500
-          if (down) logger.info(`new block heads: subscribed again at ${shown} (RELAYER_WS_URL)`)
-          down = false
-        } else {
-          drop(current, `eth_subscribe newHeads was refused (${String(message.error?.message ?? 'no reason given').slice(0, 200)})`)
-        }
-        return
-      }
-      const head = message.params
-      // A head whose number is not a hex quantity is ignored (BigInt would throw in the socket's handler).
-      if (!head || head.subscription !== subscription || typeof head.result?.number !== 'string' || !/^0x[0-9a-f]+$/i.test(head.result.number)) return
-      lastHeadAt = Date.now()
-      lastPushed = BigInt(head.result.number)
-      options.onHead(lastPushed)
-    }
-    current.onclose = () => {
-      clearTimeout(unanswered)
-      if (!stopped) lost(opened ? 'the connection closed' : 'cannot connect')
-    }
-    current.onerror = () => {}
+        if (!live()) return
+        subscribed = true
+        subscribedAt = Date.now()
+        backoffMs = 500
+        if (down) logger.info(`new block heads: subscribed again at ${shown} (RELAYER_WS_URL)`)
+        down = false
+      })
+      .catch((error: unknown) => {
+        clearTimeout(unanswered)
+        if (!live()) return
+        if (!opened) return lost('cannot connect')
+        // The node's JSON-RPC error (a plain object), or the socket closing (an Error) before it answered.
+        const refusal = error instanceof Error ? undefined : (error as { message?: unknown } | undefined)?.message
+        lost(typeof refusal === 'string' ? `eth_subscribe newHeads was refused (${refusal.slice(0, 200)})` : 'the connection closed')
+      })
   }
 
-  /** Closes a connection the feed gives up on (its close is not reported again) and tries anew. */
-  function drop(connection: WebSocket, why: string) {
-    connection.onclose = null
-    connection.close()
-    lost(why)
-  }
-
+  /** Gives the attempt up (closing its connection), says so once while down, and tries again after a pause. */
   function lost(why: string) {
     if (stopped || retry) return
+    const given = connection
+    connection = undefined
+    subscribed = false
+    given?.close()
     if (!down) logger.warn(`new block heads: ${why} at ${shown} (RELAYER_WS_URL); polling for blocks meanwhile, trying again`)
     down = true
-    socket = undefined
     retry = setTimeout(() => {
       retry = undefined
       connect()
@@ -130,19 +137,18 @@ export function createHeadFeed(options: {
       return lastHeadAt
     },
     polledHead(blockNumber) {
-      const current = socket
-      if (stopped || subscription === undefined || !current) return
+      if (stopped || !subscribed) return
       // Two blocks at least past the last pushed head: a push racing the poll is not silence.
       if (lastPushed !== undefined && blockNumber <= lastPushed + 1n) return
       const quietMs = Date.now() - Math.max(lastHeadAt, subscribedAt)
       if (quietMs < silentMs) return
-      drop(current, `the subscription pushed no head for ${Math.round(quietMs / 1000)} s while the node mined block ${blockNumber}`)
+      lost(`the subscription pushed no head for ${Math.round(quietMs / 1000)} s while the node mined block ${blockNumber}`)
     },
     stop() {
       stopped = true
       clearTimeout(retry)
-      socket?.close()
-      socket = undefined
+      connection?.close()
+      connection = undefined
     },
   }
 }
