@@ -16,6 +16,9 @@ describe('normalizeIp', () => {
     ['fe80::1%eth0', 'fe80:0:0:0::/64'],
     ['::1', '0:0:0:0::/64'],
     ['64:ff9b::192.0.2.33', '64:ff9b:0:0::/64'],
+    // IPv4-mapped in hex groups, and a zone inside brackets with a port.
+    ['::ffff:7f00:1', '127.0.0.1'],
+    ['[fe80::1%eth0]:443', 'fe80:0:0:0::/64'],
     ['unknown', 'unknown'],
   ])('%s → %s', (raw, key) => {
     expect(normalizeIp(raw)).toBe(key)
@@ -110,8 +113,8 @@ describe('trusted proxies', () => {
   test('contains() matches every spelling of an address', () => {
     const net = (parsed('10.0.0.0/8') as { kind: 'cidrs'; cidrs: Cidr[] }).cidrs[0]!
     expect(['10.2.3.4', '10.2.3.4:443', '::ffff:10.2.3.4', '[::ffff:10.2.3.4]:80'].map((a) => contains(net, a))).toEqual([true, true, true, true])
-    expect(['11.0.0.1', '2001:db8::1', 'garbage', ''].map((a) => contains(net, a))).toEqual([false, false, false, false])
+    expect(['11.0.0.1', '2001:db8::1', 'garbage', '', '10.2.3', '10.2.3.4.5', '010.2.3.4'].map((a) => contains(net, a))).toEqual([false, false, false, false, false, false, false])
     const v6 = (parsed('2001:db8::/32') as { kind: 'cidrs'; cidrs: Cidr[] }).cidrs[0]!
-    expect(['2001:DB8::1', '2001:db8:ffff:ffff:ffff:ffff:ffff:ffff', '2001:db9::'].map((a) => contains(v6, a))).toEqual([true, true, false])
+    expect(['2001:DB8::1', '2001:db8:ffff:ffff:ffff:ffff:ffff:ffff', '2001:db9::', '[2001:db8::1]:443'].map((a) => contains(v6, a))).toEqual([true, true, false, true])
   })
 })

@@ -1,4 +1,4 @@
-import { oneHop, pickClient, type TrustedProxies } from './trustedProxies.ts'
+import { oneHop, parseAddress, pickClient, type TrustedProxies } from './trustedProxies.ts'
 
 export type ClientIpOptions = {
   /** Believe `X-Forwarded-For` as far as `trustedProxies` says (only behind a proxy that appends to it). */
@@ -33,49 +33,39 @@ export function clientIp(request: Request, server: SocketReader | undefined, opt
   return socket ? normalizeIp(socket) : 'unknown'
 }
 
-const ipv4 = /^\d{1,3}(\.\d{1,3}){3}$/
-
 /**
  * One key per client: IPv4 as is (a `:port` suffix dropped), an IPv4-mapped IPv6
  * address as its IPv4, any other IPv6 address as its /64 network (`2001:db8:0:1::/64`),
- * since one IPv6 host commonly owns a whole /64. Anything else is kept verbatim,
- * lower-cased and cut at 64 characters.
+ * since one IPv6 host commonly owns a whole /64. Addresses are read by `node:net`
+ * (parseAddress); anything else is kept verbatim, lower-cased and cut at 64 characters.
  */
 export function normalizeIp(raw: string): string {
-  let value = raw.trim().toLowerCase()
-  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(value)
-  if (bracketed?.[1]) value = bracketed[1]
-  const withPort = /^(\d{1,3}(?:\.\d{1,3}){3}):\d+$/.exec(value)
-  if (withPort?.[1]) value = withPort[1]
-  if (ipv4.test(value)) return value
-  const mapped = /^(?:::|(?:0{1,4}:){5})ffff:(\d{1,3}(?:\.\d{1,3}){3})$/.exec(value)
-  if (mapped?.[1]) return mapped[1]
-  if (value.includes(':')) {
-    const prefix = ipv6Prefix64(value.split('%')[0] ?? value)
-    if (prefix) return prefix
+  const parsed = parseAddress(raw)
+  if (!parsed) return raw.trim().toLowerCase().slice(0, 64)
+  if (parsed.family === 4) return parsed.address
+  const groups = ipv6Groups(parsed.address)
+  if (groups.slice(0, 5).every((group) => group === 0) && groups[5] === 0xffff) {
+    return [groups[6]! >> 8, groups[6]! & 0xff, groups[7]! >> 8, groups[7]! & 0xff].join('.')
   }
-  return value.slice(0, 64)
-}
-
-/** The /64 network of an IPv6 address, or undefined when it is not one. */
-function ipv6Prefix64(address: string): string | undefined {
-  const halves = address.split('::')
-  if (halves.length > 2) return undefined
-  const groupsOf = (part: string | undefined) => (part ? part.split(':') : [])
-  const widen = (groups: string[]) => groups.flatMap((g) => (ipv4.test(g) ? ['0', '0'] : [g]))
-  const head = widen(groupsOf(halves[0]))
-  const tail = widen(groupsOf(halves[1]))
-  let groups: string[]
-  if (halves.length === 2) {
-    const missing = 8 - head.length - tail.length
-    if (missing < 1) return undefined
-    groups = [...head, ...Array<string>(missing).fill('0'), ...tail]
-  } else {
-    groups = head
-  }
-  if (groups.length !== 8 || !groups.every((g) => /^[0-9a-f]{1,4}$/.test(g))) return undefined
   return `${groups
     .slice(0, 4)
-    .map((g) => Number.parseInt(g, 16).toString(16))
+    .map((group) => group.toString(16))
     .join(':')}::/64`
+}
+
+/** The eight 16-bit groups of an IPv6 address `node:net` accepted: `::` widened, a trailing dotted IPv4 as two groups. */
+function ipv6Groups(address: string): number[] {
+  const words = (part: string) =>
+    part
+      .split(':')
+      .filter(Boolean)
+      .flatMap((word) => {
+        if (!word.includes('.')) return [Number.parseInt(word, 16)]
+        const [a = 0, b = 0, c = 0, d = 0] = word.split('.').map(Number)
+        return [(a << 8) | b, (c << 8) | d]
+      })
+  const [head = '', tail] = address.split('::')
+  const left = words(head)
+  const right = tail === undefined ? [] : words(tail)
+  return [...left, ...Array<number>(8 - left.length - right.length).fill(0), ...right]
 }

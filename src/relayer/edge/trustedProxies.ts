@@ -1,3 +1,5 @@
+import { BlockList, isIP } from 'node:net'
+
 /**
  * Which `X-Forwarded-For` hops the relayer believes (RELAYER_TRUSTED_PROXIES): either
  * how many proxies stand in front of it (each appends the address it was reached
@@ -5,8 +7,8 @@
  */
 export type TrustedProxies = { kind: 'hops'; hops: number } | { kind: 'cidrs'; cidrs: Cidr[] }
 
-/** A network: `bits` leading bits of `base` (an IPv4 address as 32 bits, IPv6 as 128). */
-export type Cidr = { family: 4 | 6; base: bigint; bits: number; text: string }
+/** A network as written (`10.0.0.0/8`, a single address as `/32` or `/128`) and as `node:net` checks it. */
+export type Cidr = { text: string; list: BlockList }
 
 /** RELAYER_TRUST_PROXY=1 alone: one proxy in front (nginx, a cloud load balancer). */
 export const oneHop: TrustedProxies = { kind: 'hops', hops: 1 }
@@ -58,70 +60,36 @@ export function pickClient(forwarded: string[], socket: string | undefined, trus
 /** Whether `address` (any spelling: IPv4, IPv6, IPv4-mapped, with a port) is inside `cidr`. */
 export function contains(cidr: Cidr, address: string): boolean {
   const parsed = parseAddress(address)
-  if (!parsed || parsed.family !== cidr.family) return false
-  const width = cidr.family === 4 ? 32 : 128
-  const shift = BigInt(width - cidr.bits)
-  return parsed.value >> shift === cidr.base >> shift
+  return parsed !== undefined && cidr.list.check(parsed.address, parsed.family === 4 ? 'ipv4' : 'ipv6')
 }
 
 function parseCidr(entry: string): Cidr | undefined {
   const [address, bitsText, extra] = entry.split('/')
   if (extra !== undefined || !address) return undefined
-  const parsed = parseAddress(address)
-  if (!parsed) return undefined
-  const width = parsed.family === 4 ? 32 : 128
+  const family = isIP(address)
+  if (family !== 4 && family !== 6) return undefined
+  const width = family === 4 ? 32 : 128
   const bits = bitsText === undefined ? width : /^\d{1,3}$/.test(bitsText) ? Number(bitsText) : Number.NaN
   if (!(bits >= 0 && bits <= width)) return undefined
-  return { family: parsed.family, base: parsed.value, bits, text: `${address}/${bits}` }
+  const list = new BlockList()
+  list.addSubnet(address, bits, family === 4 ? 'ipv4' : 'ipv6')
+  return { text: `${address}/${bits}`, list }
 }
 
-/** An address as a number: IPv4-mapped IPv6 counts as IPv4; a `:port` or `[...]` is dropped. */
-export function parseAddress(raw: string): { family: 4 | 6; value: bigint } | undefined {
-  let text = raw.trim().toLowerCase()
-  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(text)
-  if (bracketed?.[1]) text = bracketed[1]
-  const withPort = /^(\d{1,3}(?:\.\d{1,3}){3}):\d+$/.exec(text)
-  if (withPort?.[1]) text = withPort[1]
-  text = text.split('%')[0] ?? text
-  const v4 = ipv4Value(text)
-  if (v4 !== undefined) return { family: 4, value: v4 }
-  const mapped = /^(?:::|(?:0{1,4}:){5})ffff:(\d{1,3}(?:\.\d{1,3}){3})$/.exec(text)
-  if (mapped?.[1]) {
-    const value = ipv4Value(mapped[1])
-    return value === undefined ? undefined : { family: 4, value }
-  }
-  const v6 = ipv6Value(text)
-  return v6 === undefined ? undefined : { family: 6, value: v6 }
-}
-
-function ipv4Value(text: string): bigint | undefined {
-  const parts = text.split('.')
-  if (parts.length !== 4 || !parts.every((p) => /^\d{1,3}$/.test(p) && Number(p) <= 255)) return undefined
-  return parts.reduce((sum, p) => (sum << 8n) | BigInt(p), 0n)
-}
-
-function ipv6Value(text: string): bigint | undefined {
-  if (!text.includes(':')) return undefined
-  const halves = text.split('::')
-  if (halves.length > 2) return undefined
-  const groupsOf = (part: string | undefined): string[] | undefined => {
-    if (!part) return []
-    const groups: string[] = []
-    for (const g of part.split(':')) {
-      const v4 = ipv4Value(g)
-      if (v4 !== undefined) groups.push((v4 >> 16n).toString(16), (v4 & 0xffffn).toString(16))
-      else if (/^[0-9a-f]{1,4}$/.test(g)) groups.push(g)
-      else return undefined
-    }
-    return groups
-  }
-  const head = groupsOf(halves[0])
-  const tail = groupsOf(halves[1])
-  if (!head || !tail) return undefined
-  const missing = 8 - head.length - tail.length
-  if (halves.length === 2 ? missing < 1 : missing !== 0) return undefined
-  const groups = [...head, ...Array<string>(halves.length === 2 ? missing : 0).fill('0'), ...tail]
-  return groups.reduce((sum, g) => (sum << 16n) | BigInt(Number.parseInt(g, 16)), 0n)
+/**
+ * An address in any spelling a socket or a proxy gives it: bare, `[…]` or `[…]:port`
+ * for IPv6, `a.b.c.d:port` for IPv4; lower-cased, without an IPv6 zone (`%eth0`), and
+ * only what `node:net`'s `isIP` accepts (so no `10.2.3` or `010.2.3.4`, which URL
+ * parsing, and so `SocketAddress.parse`, would read as other addresses). Undefined
+ * for anything else.
+ */
+export function parseAddress(raw: string): { family: 4 | 6; address: string } | undefined {
+  const text = raw.trim().toLowerCase().replace(/%[^\]]*/, '')
+  let host = text
+  if (text.startsWith('[')) host = text.slice(1, text.indexOf(']'))
+  else if (text.indexOf(':') > 0 && text.indexOf(':') === text.lastIndexOf(':')) host = text.slice(0, text.indexOf(':'))
+  const family = isIP(host)
+  return family === 4 || family === 6 ? { family, address: host } : undefined
 }
 
 /** For the start-up line. */
