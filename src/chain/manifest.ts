@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs'
 import * as v from 'valibot'
 import type { Abi, Address, Hex } from 'viem'
-import { BlockNumberStringSchema } from '../wire/index.ts'
+import { BlockNumberStringSchema, decimalPattern, isAddressString, isBytes32String } from '../wire/index.ts'
 
 // The manifest is not a wire type (never in the OpenAPI document), so its schemas can
-// give viem's template-literal types directly.
-const AddressSchema = v.custom<Address>((x) => typeof x === 'string' && /^0x[0-9a-fA-F]{40}$/.test(x), 'must be an address')
-const Bytes32Schema = v.custom<Hex>((x) => typeof x === 'string' && /^0x[0-9a-fA-F]{64}$/.test(x), 'must be 32 bytes of hex')
+// give viem's template-literal types directly, checked by the wire's own shapes.
+const AddressSchema = v.custom<Address>(isAddressString, 'must be an address')
+const Bytes32Schema = v.custom<Hex>(isBytes32String, 'must be 32 bytes of hex')
 
 const KeyedAccountSchema = v.object({ address: AddressSchema, privateKey: Bytes32Schema })
 /** An ABI as forge and viem write it: an array of items, each with its `type`. */
@@ -64,7 +64,7 @@ export const ManifestSchema = v.object({
       v.object({
         vaultId: v.string(),
         slots: v.number(),
-        price: v.optional(v.pipe(v.string(), v.regex(/^(0|[1-9]\d*)$/, 'must be a decimal string'))),
+        price: v.optional(v.pipe(v.string(), v.regex(decimalPattern, 'must be a decimal string'))),
         payee: v.optional(AddressSchema),
       }),
     ),

@@ -1,4 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util'
+import { errorLine } from '../shared/index.ts'
 
 /** Thrown for bad flags or arguments: main prints it with the usage and exits 2. */
 export class UsageError extends Error {
@@ -38,7 +39,7 @@ export function parseFlags<T extends NonNullable<ParseArgsConfig['options']>>(ar
   try {
     return parseArgs({ args: argv, options, strict: true, allowPositionals })
   } catch (error) {
-    throw new UsageError((error as Error).message.split('\n')[0] ?? 'bad arguments')
+    throw new UsageError(errorLine(error))
   }
 }
 

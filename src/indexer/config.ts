@@ -3,6 +3,7 @@ import { defaultRpcUrl } from '../chain/chains.ts'
 import { type Manifest, ManifestError, readManifest } from '../chain/manifest.ts'
 import { type MetricsListen, readMetricsListen } from '../metrics/config.ts'
 import { ConfigError, createEnvReader, type Env } from '../shared/index.ts'
+import { isAddressString, isDecimalString } from '../wire/index.ts'
 import { defaultStorePath } from './store/location.ts'
 
 export type IndexerConfig = {
@@ -186,7 +187,7 @@ function readRole(read: ReturnType<typeof createEnvReader>): IndexerRole {
 function readAddresses(read: ReturnType<typeof createEnvReader>, manifest: Manifest | undefined): Address[] | undefined {
   if (read.has('INDEXER_ADDRESSES')) {
     const list = read.list('INDEXER_ADDRESSES')
-    if (list.length !== 4 || !list.every((item) => /^0x[0-9a-fA-F]{40}$/.test(item))) {
+    if (list.length !== 4 || !list.every(isAddressString)) {
       read.problem('INDEXER_ADDRESSES must be 4 comma-separated addresses (0x + 40 hex digits): registry,inbox,pool,escrow')
       return undefined
     }
@@ -203,7 +204,7 @@ function readAddresses(read: ReturnType<typeof createEnvReader>, manifest: Manif
 function readDeployedAt(read: ReturnType<typeof createEnvReader>, manifest: Manifest | undefined): bigint | undefined {
   const raw = read.string('INDEXER_DEPLOYED_AT')
   if (raw !== undefined) {
-    if (/^(0|[1-9]\d*)$/.test(raw)) return BigInt(raw)
+    if (isDecimalString(raw)) return BigInt(raw)
     read.problem(`INDEXER_DEPLOYED_AT must be a block number (got ${JSON.stringify(raw.slice(0, 40))})`)
     return undefined
   }

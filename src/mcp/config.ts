@@ -1,6 +1,7 @@
 import { type Address, getAddress } from 'viem'
 import { defaultRpcUrl, type Manifest, ManifestError, readManifest } from '../chain/index.ts'
 import { createEnvReader, type Env } from '../shared/index.ts'
+import { isAddressString } from '../wire/index.ts'
 
 /** Where `is_encumbered` reads: the indexer's chain, RPC and registry. */
 export type McpConfig = {
@@ -60,7 +61,7 @@ export function readMcpConfig(env: Env, overrides: McpConfigOverrides = {}): Mcp
   if (!registry && !manifestPath) {
     const addresses = read.list('INDEXER_ADDRESSES')
     if (addresses.length === 0) read.problem('INDEXER_ADDRESSES (registry,inbox,pool,escrow) or INDEXER_MANIFEST is required')
-    else if (!addresses.every((address) => /^0x[0-9a-fA-F]{40}$/.test(address))) {
+    else if (!addresses.every(isAddressString)) {
       read.problem('INDEXER_ADDRESSES must be a comma list of addresses (0x + 40 hex digits), the LienRegistry first')
     } else registry = addresses[0] as Address
   }

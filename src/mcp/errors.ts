@@ -1,4 +1,5 @@
 import { BaseError, HttpRequestError, TimeoutError } from 'viem'
+import { errorLine } from '../shared/index.ts'
 
 /** What went wrong answering `is_encumbered` or replaying a receipt; `code` is stable, the message says what to do. */
 export type McpErrorCode =
@@ -70,21 +71,14 @@ export function isMissingState(error: unknown): boolean {
   return texts.some((text) => missingState.some((pattern) => pattern.test(text)))
 }
 
-/** One line naming the node's own error, without viem's multi-line request dump. */
-export function rpcErrorDetail(error: unknown): string {
-  if (error instanceof BaseError) return (error.details || error.shortMessage).split('\n')[0] ?? 'unknown error'
-  if (error instanceof Error) return error.message.split('\n')[0] ?? 'unknown error'
-  return String(error)
-}
-
 /** Turns any failure talking to the node into an McpError naming the node by its origin. */
 export function toRpcError(error: unknown, rpcUrl: string, doing: string): McpError {
   if (error instanceof McpError) return error
-  if (isUnreachable(error)) return new McpError('RPC_UNREACHABLE', `cannot reach the RPC at ${rpcOrigin(rpcUrl)} (${doing}): ${rpcErrorDetail(error)}`)
+  if (isUnreachable(error)) return new McpError('RPC_UNREACHABLE', `cannot reach the RPC at ${rpcOrigin(rpcUrl)} (${doing}): ${errorLine(error)}`)
   if (isMissingState(error)) {
-    return new McpError('NEEDS_ARCHIVE_NODE', `the RPC at ${rpcOrigin(rpcUrl)} has no state for that block (${rpcErrorDetail(error)}): this needs an archive node`)
+    return new McpError('NEEDS_ARCHIVE_NODE', `the RPC at ${rpcOrigin(rpcUrl)} has no state for that block (${errorLine(error)}): this needs an archive node`)
   }
-  return new McpError('RPC_ERROR', `the RPC at ${rpcOrigin(rpcUrl)} failed ${doing}: ${rpcErrorDetail(error)}`)
+  return new McpError('RPC_ERROR', `the RPC at ${rpcOrigin(rpcUrl)} failed ${doing}: ${errorLine(error)}`)
 }
 
 /** Runs one request against the node, turning any failure into an McpError (see toRpcError). */

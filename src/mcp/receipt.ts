@@ -1,5 +1,5 @@
 import * as v from 'valibot'
-import { AddressSchema, BlockNumberStringSchema, Bytes32Schema, HexSchema } from '../wire/index.ts'
+import { AddressSchema, BlockNumberStringSchema, Bytes32Schema, bytes32Pattern, decimalPatternUpTo, HexSchema } from '../wire/index.ts'
 
 /** The one function a receipt may replay. */
 export const isEncumberedSignature = 'isEncumbered(bytes32)' as const
@@ -7,7 +7,7 @@ export const isEncumberedSignature = 'isEncumbered(bytes32)' as const
 /** A lien id: 32 bytes of hex. */
 export const LienIdSchema = v.pipe(
   v.string('lienId must be a string'),
-  v.regex(/^0x[0-9a-fA-F]{64}$/, 'lienId must be 32 bytes of hex: 0x followed by 64 hex digits'),
+  v.regex(bytes32Pattern, 'lienId must be 32 bytes of hex: 0x followed by 64 hex digits'),
   v.description('The lien id (bytes32): 0x followed by 64 hex digits.'),
 )
 
@@ -16,7 +16,7 @@ export const BlockNumberInputSchema = v.union(
   [
     v.pipe(
       v.string(),
-      v.regex(/^(0|[1-9][0-9]{0,18})$/, 'blockNumber must be a decimal string of at most 19 digits, without sign or leading zero'),
+      v.regex(decimalPatternUpTo(19), 'blockNumber must be a decimal string of at most 19 digits, without sign or leading zero'),
       v.description('A block number as a decimal string.'),
     ),
     v.pipe(

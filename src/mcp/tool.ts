@@ -3,6 +3,7 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js'
 import * as v from 'valibot'
 import type { Hex, PublicClient } from 'viem'
 import type { McpConfig } from './config.ts'
+import { errorLine } from '../shared/index.ts'
 import { McpError } from './errors.ts'
 import { readIsEncumbered } from './isEncumbered.ts'
 import { IsEncumberedInputSchema, IsEncumberedOutputSchema } from './receipt.ts'
@@ -63,6 +64,6 @@ export async function callIsEncumbered(args: unknown, deps: { config: McpConfig;
     return { structuredContent: output, content: [{ type: 'text', text: JSON.stringify(output, null, 2) }] }
   } catch (error) {
     if (error instanceof McpError) return toolError(error.code, error.message)
-    return toolError('INTERNAL', error instanceof Error ? error.message.split('\n')[0] ?? 'unexpected failure' : 'unexpected failure')
+    return toolError('INTERNAL', errorLine(error))
   }
 }

@@ -1,5 +1,5 @@
 import type { Registry } from 'prom-client'
-import { listenUrl, type Logger } from '../shared/index.ts'
+import { errorLine, listenUrl, type Logger } from '../shared/index.ts'
 
 export type MetricsListenerOptions = { host: string; port: number; logger: Logger; surface: 'relayer' | 'indexer' }
 
@@ -19,7 +19,7 @@ export function serveMetrics(registry: Registry, options: MetricsListenerOptions
         return new Response(await registry.metrics(), { headers: { 'content-type': registry.contentType } })
       } catch (error) {
         // A gauge could not read its source (never a 500: the scrape is simply retried).
-        options.logger.warn(`${options.surface} metrics: a scrape failed (${error instanceof Error ? error.message.split('\n')[0] : 'unknown error'})`)
+        options.logger.warn(`${options.surface} metrics: a scrape failed (${errorLine(error)})`)
         return new Response('metrics unavailable; retry shortly\n', { status: 503 })
       }
     },

@@ -1,4 +1,5 @@
 import { BaseError, HttpRequestError, TimeoutError, WebSocketRequestError } from 'viem'
+import { errorLine } from '../shared/index.ts'
 
 /** Every message of an error and its causes, for matching a node's wording. */
 export function errorText(error: unknown): string {
@@ -18,8 +19,5 @@ export function isTransportError(error: unknown): boolean {
   return Boolean(error.walk((e) => e instanceof HttpRequestError || e instanceof TimeoutError || e instanceof WebSocketRequestError))
 }
 
-/** The node's own words (viem's `details`), never viem's whole message: that holds the request body and the RPC URL. */
-export function nodeSays(error: unknown): string {
-  const words = error instanceof BaseError ? error.details || error.shortMessage : 'no message from the node'
-  return words.replace(/\s+/g, ' ').trim().slice(0, 200)
-}
+/** The node's own words (viem's `details`), on one line (`errorLine`); never viem's whole message, which holds the request body and the RPC URL. */
+export const nodeSays = (error: unknown): string => errorLine(error instanceof BaseError && error.details ? error.details : error)

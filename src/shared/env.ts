@@ -1,3 +1,5 @@
+import { isAddressString, isBytes32String } from '../wire/primitives.ts'
+
 /** Thrown when configuration is invalid; the message names each bad variable (never its value when secret). */
 export class ConfigError extends Error {
   override name = 'ConfigError'
@@ -63,7 +65,7 @@ export function createEnvReader(env: Env) {
   function address(name: string): `0x${string}` | undefined {
     const raw = env[name]
     if (raw === undefined || raw === '') return undefined
-    if (!/^0x[0-9a-fA-F]{40}$/.test(raw)) {
+    if (!isAddressString(raw)) {
       problems.push(`${name} must be an address: 0x followed by 40 hex digits`)
       return undefined
     }
@@ -78,7 +80,7 @@ export function createEnvReader(env: Env) {
       return undefined
     }
     const normalized = raw.trim().startsWith('0x') ? raw.trim() : `0x${raw.trim()}`
-    if (!/^0x[0-9a-fA-F]{64}$/.test(normalized)) {
+    if (!isBytes32String(normalized)) {
       problems.push(`${name} must be 0x followed by 64 hex digits (value not shown)`)
       return undefined
     }

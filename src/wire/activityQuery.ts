@@ -1,6 +1,9 @@
 import * as v from 'valibot'
 import { ActivitySnapshotSchema } from './activity.ts'
-import { BlockNumberStringSchema } from './primitives.ts'
+import { addressPattern, BlockNumberStringSchema, decimalPatternUpTo } from './primitives.ts'
+
+/** A block number in a query: a canonical decimal string of at most 31 digits. */
+const blockNumberPattern = decimalPatternUpTo(31)
 
 const commaList = (item: RegExp, what: string) =>
   v.pipe(
@@ -16,15 +19,15 @@ export const ActivityQuerySchema = v.strictObject(
     ),
     address: v.optional(
       v.pipe(
-        commaList(/^0x[0-9a-fA-F]{40}$/, 'an address (0x followed by 40 hex digits)'),
+        commaList(addressPattern, 'an address (0x followed by 40 hex digits)'),
         v.description('Only events emitted by this contract (or these, comma-separated); any letter case.'),
       ),
     ),
     fromBlock: v.optional(
-      v.pipe(v.string(), v.regex(/^(0|[1-9][0-9]{0,30})$/, 'must be a block number (decimal digits)'), v.description('Only events at or after this block.')),
+      v.pipe(v.string(), v.regex(blockNumberPattern, 'must be a block number (decimal digits)'), v.description('Only events at or after this block.')),
     ),
     toBlock: v.optional(
-      v.pipe(v.string(), v.regex(/^(0|[1-9][0-9]{0,30})$/, 'must be a block number (decimal digits)'), v.description('Only events at or before this block.')),
+      v.pipe(v.string(), v.regex(blockNumberPattern, 'must be a block number (decimal digits)'), v.description('Only events at or before this block.')),
     ),
     limit: v.optional(
       v.pipe(

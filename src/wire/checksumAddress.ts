@@ -1,7 +1,6 @@
 import { type Address, getAddress } from 'viem'
 import { keccakTextHex } from './keccak.ts'
-
-const addressShape = /^0x[0-9a-fA-F]{40}$/
+import { addressPattern } from './primitives.ts'
 
 /**
  * The EIP-55 checksummed form of an address given in any case: what viem's
@@ -14,7 +13,7 @@ const addressShape = /^0x[0-9a-fA-F]{40}$/
  * checksumAddress('0xfb6916095ca1df60bb79ce92ce3ea74c37c5d359') // '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359'
  */
 export function checksumAddress(address: string): Address {
-  if (!addressShape.test(address)) return getAddress(address)
+  if (!addressPattern.test(address)) return getAddress(address)
   const lower = address.slice(2).toLowerCase()
   const hash = keccakTextHex(lower)
   if (hash === undefined) return getAddress(address)

@@ -87,7 +87,7 @@ describe('createBalanceWatch', () => {
     watch.stop()
     expect(watch.state()).toBe('unknown')
     expect(watch.paused()).toBe(false)
-    expect(logger.lines).toEqual(['warn: gas breaker: balance poll failed (Error); keeping the last state (unknown) and retrying every 10 ms'])
+    expect(logger.lines).toEqual(['warn: gas breaker: balance poll failed (down); keeping the last state (unknown) and retrying every 10 ms'])
   })
 
   test('stop ends the polling', async () => {

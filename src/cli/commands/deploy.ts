@@ -2,12 +2,13 @@ import { createPublicClient, createWalletClient, http, type PublicClient } from 
 import { privateKeyToAccount } from 'viem/accounts'
 import { chainFor, deployContracts } from '../../chain/index.ts'
 import { createEnvReader, redactUrl, redactUrls } from '../../shared/index.ts'
+import { isAddressString } from '../../wire/index.ts'
 import { type Command, CommandError, httpUrlFlag, parseFlags, UsageError } from '../command.ts'
 import { assertManifestWritable, writeManifest } from '../lib/writeManifest.ts'
 
 const addressFlag = (name: string, value: string | undefined) => {
   if (value === undefined) return undefined
-  if (!/^0x[0-9a-fA-F]{40}$/.test(value)) throw new UsageError(`--${name} must be an address (0x + 40 hex digits)`)
+  if (!isAddressString(value)) throw new UsageError(`--${name} must be an address (0x + 40 hex digits)`)
   return value as `0x${string}`
 }
 

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path'
-import { ConfigError, createLogger, readLogFormat } from '../../shared/index.ts'
+import { ConfigError, createLogger, errorLine, readLogFormat } from '../../shared/index.ts'
 import { type Command, CommandError, parseFlags, UsageError } from '../command.ts'
 import { parseAdapterSpec } from '../lib/adapterSpec.ts'
 import { invocation, shellQuote } from '../lib/invocation.ts'
@@ -139,7 +139,7 @@ export const devnetCommand: Command = {
       const message = error instanceof Error ? error.message : String(error)
       // anvil that does not start is most often a port already taken; anything else says what failed.
       const hint = ports.anvil && message.startsWith('Failed to start anvil') ? ` (is port ${ports.anvil} free? try --port-base)` : ''
-      throw new CommandError(`${message.split('\n')[0]}${hint}`)
+      throw new CommandError(`${errorLine(error)}${hint}`)
     }
     const { manifest, chainId } = devnet
     const stops: (() => Promise<unknown>)[] = [() => devnet.stop()]

@@ -3,14 +3,14 @@ import { privateKeyToAccount } from 'viem/accounts'
 import { chainFor, ManifestError, readManifest } from '../../chain/index.ts'
 import { chooseRelayer, createRelayClient, signOrder, SubmitError } from '../../client/index.ts'
 import { createEnvReader, redactUrl } from '../../shared/index.ts'
-import { fixFor } from '../../wire/index.ts'
+import { fixFor, isAddressString, isDecimalString } from '../../wire/index.ts'
 import { type Command, CommandError, httpUrlFlag, parseFlags, UsageError } from '../command.ts'
 import { type AdapterKind, buildOrderParams, orderPayment } from '../lib/buildOrderParams.ts'
 import { invocation } from '../lib/invocation.ts'
 
 const decimal = (name: string, value: string | undefined, fallback: bigint) => {
   if (value === undefined) return fallback
-  if (!/^(0|[1-9]\d*)$/.test(value)) throw new UsageError(`--${name} must be a whole decimal number`)
+  if (!isDecimalString(value)) throw new UsageError(`--${name} must be a whole decimal number`)
   return BigInt(value)
 }
 
@@ -45,7 +45,7 @@ export const orderCommand: Command = {
     if (!['allocation', 'express-lane', 'attested'].includes(kind)) throw new UsageError('--adapter must be allocation, express-lane or attested')
     const feeBps = Number(decimal('fee-bps', values['fee-bps'], 50n))
     if (feeBps > 65535) throw new UsageError('--fee-bps must fit uint16 (0-65535)')
-    if (values.payee !== undefined && !/^0x[0-9a-fA-F]{40}$/.test(values.payee)) throw new UsageError('--payee must be an address')
+    if (values.payee !== undefined && !isAddressString(values.payee)) throw new UsageError('--payee must be an address')
     for (const url of values.relayer ?? []) httpUrlFlag('relayer', url)
     if (values.rpc !== undefined) httpUrlFlag('rpc', values.rpc)
 

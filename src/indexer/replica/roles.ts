@@ -1,8 +1,7 @@
-import type { Logger } from '../../shared/index.ts'
+import { errorLine, type Logger } from '../../shared/index.ts'
 import type { IndexerConfig } from '../config.ts'
 import type { ReplicaState } from '../readiness.ts'
 import type { PostgresStore } from '../store/index.ts'
-import { describeError } from '../sync/fetchLogs.ts'
 import { createOutageLog } from '../sync/outage.ts'
 import type { Syncer } from '../sync/syncer.ts'
 import { createWriterWatch } from './writerWatch.ts'
@@ -92,7 +91,7 @@ export function createReplicaRoles({ store, syncer, config, logger, now }: { sto
       failedPolls = 0
       outages.recovered('database', `PostgreSQL answers again (${store.location}); role ${role}`)
     } catch (error) {
-      problem = `PostgreSQL cannot be reached (${describeError(error)}): serving the last snapshot`
+      problem = `PostgreSQL cannot be reached (${errorLine(error)}): serving the last snapshot`
       failedPolls++
       outages.failed('database', `${problem}; retrying every ${config.pollMs} ms (INDEXER_DATABASE_URL)`)
     }

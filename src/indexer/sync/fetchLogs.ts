@@ -1,4 +1,5 @@
 import { type Address, numberToHex, type PublicClient, type RpcLog } from 'viem'
+import { errorLine } from '../../shared/index.ts'
 
 /**
  * The block range `eth_getLogs` is asked for. A refusal (too many results, range too
@@ -53,7 +54,7 @@ export class LogsRefusedError extends Error {
     readonly block: bigint,
     override readonly cause: unknown,
   ) {
-    super(`eth_getLogs refused block ${block}: ${describeError(cause)}`)
+    super(`eth_getLogs refused block ${block}: ${errorLine(cause)}`)
   }
 }
 
@@ -92,15 +93,4 @@ export async function fetchLogs(client: PublicClient, parameters: FetchLogsParam
       tried = sizer.size
     }
   }
-}
-
-/** A short, URL-free description of an RPC error (an RPC URL may carry an API key). */
-export function describeError(error: unknown): string {
-  if (error && typeof error === 'object') {
-    const { shortMessage, details, message } = error as { shortMessage?: unknown; details?: unknown; message?: unknown }
-    const head = typeof shortMessage === 'string' ? shortMessage : typeof message === 'string' ? message.split('\n')[0] : 'unknown error'
-    const detail = typeof details === 'string' && details && !head?.includes(details) ? ` (${details.slice(0, 200)})` : ''
-    return `${head}${detail}`.replace(/https?:\/\/\S+/g, '<rpc>')
-  }
-  return String(error).replace(/https?:\/\/\S+/g, '<rpc>')
 }

@@ -1,11 +1,11 @@
 import type { PublicClient } from 'viem'
-import type { Logger } from '../../shared/index.ts'
+import { errorLine, type Logger } from '../../shared/index.ts'
 import type { ActivityEvent } from '../../wire/index.ts'
 import type { IndexerConfig } from '../config.ts'
 import type { Checkpoint, IndexerStore, Removal, ServedPosition, StoredEvent } from '../store/index.ts'
 import { compareEvents, createLogDecoder } from './decode.ts'
 import { createEventLog } from './eventLog.ts'
-import { createRangeSizer, describeError } from './fetchLogs.ts'
+import { createRangeSizer } from './fetchLogs.ts'
 import { ChainMovedError, type Header, indexRange } from './indexRange.ts'
 import { createChangeHistory } from './history.ts'
 import { createOutageLog } from './outage.ts'
@@ -170,7 +170,7 @@ export function createSyncer({ client, config, logger, now, store, onReorg }: Sy
       outages.recovered('head', `node answers again (head ${head}); catching up from block ${next}`)
       return true
     } catch (error) {
-      outages.failed('head', `cannot read the chain head (${describeError(error)}); serving the last snapshot, indexed through ${indexedThrough()}, until the node answers`)
+      outages.failed('head', `cannot read the chain head (${errorLine(error)}); serving the last snapshot, indexed through ${indexedThrough()}, until the node answers`)
       return false
     }
   }
@@ -284,7 +284,7 @@ export function createSyncer({ client, config, logger, now, store, onReorg }: Sy
       }
       outages.recovered('sync', `indexing again, through block ${indexedThrough()}`)
     } catch (error) {
-      outages.failed('sync', `indexing stalled at block ${next} (${describeError(error)}); retrying every ${config.pollMs} ms`)
+      outages.failed('sync', `indexing stalled at block ${next} (${errorLine(error)}); retrying every ${config.pollMs} ms`)
     }
   }
 

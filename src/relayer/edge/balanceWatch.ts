@@ -1,4 +1,4 @@
-import type { Logger } from '../../shared/index.ts'
+import { errorLine, type Logger } from '../../shared/index.ts'
 
 export type BalanceWatchOptions = {
   /** Reads the relayer key's native balance in wei. */
@@ -36,7 +36,7 @@ export function createBalanceWatch(options: BalanceWatchOptions) {
     try {
       balance = await readBalance()
     } catch (error) {
-      if (!failing) logger.warn(`gas breaker: balance poll failed (${describe(error)}); keeping the last state (${state}) and retrying every ${pollMs} ms`)
+      if (!failing) logger.warn(`gas breaker: balance poll failed (${errorLine(error)}); keeping the last state (${state}) and retrying every ${pollMs} ms`)
       failing = true
       return
     }
@@ -79,10 +79,3 @@ export function createBalanceWatch(options: BalanceWatchOptions) {
 }
 
 export type BalanceWatch = ReturnType<typeof createBalanceWatch>
-
-/** A short reason for the log: viem's shortMessage (never the details, which may name the RPC URL). */
-function describe(error: unknown): string {
-  const short = (error as { shortMessage?: unknown } | undefined)?.shortMessage
-  if (typeof short === 'string' && short) return short
-  return error instanceof Error ? error.name : 'unknown error'
-}

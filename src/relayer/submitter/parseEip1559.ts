@@ -1,4 +1,5 @@
 import { type Address, type Hex, parseTransaction } from 'viem'
+import { errorLine } from '../../shared/index.ts'
 
 /** The fields of a signed EIP-1559 transaction the relayer reads back: what it pays and what it calls. */
 export type Eip1559Fields = {
@@ -42,7 +43,7 @@ function parse(raw: Hex): Eip1559Fields {
   try {
     tx = parseTransaction(raw)
   } catch (error) {
-    throw notEip1559(((error as { shortMessage?: string }).shortMessage ?? (error as Error).message).split('\n')[0]!)
+    throw notEip1559(errorLine(error))
   }
   if (tx.type !== 'eip1559') throw notEip1559(`it is a ${tx.type} transaction`)
   if (!tx.to) throw notEip1559('it has no `to` (a contract creation)')

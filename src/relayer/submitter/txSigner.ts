@@ -1,5 +1,5 @@
 import type { Hex, LocalAccount, TransactionSerializableEIP1559 } from 'viem'
-import type { Logger } from '../../shared/index.ts'
+import { errorLine, type Logger } from '../../shared/index.ts'
 import type { SignerAnswer, SignerRequest } from './signerThread.ts'
 
 export type TxSigner = {
@@ -62,7 +62,7 @@ export function createTxSigner(options: { account: LocalAccount; privateKey?: He
     try {
       thread = new Worker(options.threadUrl ?? signerThreadModule())
     } catch (error) {
-      fail(`it could not start: ${(error as Error).message}`)
+      fail(`it could not start: ${errorLine(error)}`)
       return undefined
     }
     thread.onmessage = ({ data }: MessageEvent<SignerAnswer>) => {
@@ -72,7 +72,7 @@ export function createTxSigner(options: { account: LocalAccount; privateKey?: He
       if ('raws' in data) each.resolve(data.raws)
       else each.reject(new Error(`signing failed in the signer thread (${data.error})`))
     }
-    thread.onerror = (event) => fail(oneLine(event))
+    thread.onerror = (event) => fail(errorLine(event))
     thread.postMessage({ kind: 'key', key: key! } satisfies SignerRequest)
     // The thread holds the key from here on.
     key = undefined
@@ -105,14 +105,6 @@ export function createTxSigner(options: { account: LocalAccount; privateKey?: He
       end()
     },
   }
-}
-
-/** What a worker's error says, on one line (Bun's message may carry a source excerpt above it). */
-function oneLine(event: ErrorEvent): string {
-  const error = event.error as { message?: unknown } | undefined
-  if (error && typeof error.message === 'string' && error.message) return error.message.split('\n')[0]!.slice(0, 200)
-  const lines = (event.message || 'error').split('\n').map((line) => line.trim()).filter(Boolean)
-  return (lines.find((line) => /^error:/i.test(line))?.replace(/^error:\s*/i, '') ?? lines.at(-1) ?? 'error').slice(0, 200)
 }
 
 /**
