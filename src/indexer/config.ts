@@ -1,6 +1,6 @@
 import { type Address, getAddress } from 'viem'
-import { defaultRpcUrl } from '../chain/chains.ts'
-import { type Manifest, ManifestError, readManifest } from '../chain/manifest.ts'
+import type { Manifest } from '../chain/manifest.ts'
+import { resolveChain } from '../chain/resolveChain.ts'
 import { type MetricsListen, readMetricsListen } from '../metrics/config.ts'
 import { ConfigError, createEnvReader, type Env } from '../shared/index.ts'
 import { isAddressString, isDecimalString } from '../wire/index.ts'
@@ -111,25 +111,7 @@ export const indexerEnvironment = [
 export function readIndexerConfig(env: Env, overrides: IndexerConfigOverrides = {}): IndexerConfig {
   const read = createEnvReader(env)
 
-  let manifest: Manifest | undefined
-  const manifestPath = overrides.manifestPath ?? read.string('INDEXER_MANIFEST')
-  if (manifestPath) {
-    try {
-      manifest = readManifest(manifestPath)
-    } catch (error) {
-      read.problem(error instanceof ManifestError ? `INDEXER_MANIFEST: ${error.message}` : String(error))
-    }
-  }
-
-  const chainId = overrides.chainId ?? read.integer('INDEXER_CHAIN_ID', manifest?.chainId, 1, Number.MAX_SAFE_INTEGER)
-  if (chainId === undefined && !manifestPath && !read.has('INDEXER_CHAIN_ID')) read.problem('INDEXER_CHAIN_ID is required (or INDEXER_MANIFEST)')
-  if (manifest && chainId !== undefined && manifest.chainId !== chainId) {
-    read.problem(`INDEXER_CHAIN_ID ${chainId} does not match the manifest's chainId ${manifest.chainId}`)
-  }
-
-  const rpcFallback = manifest?.rpcUrl ?? (chainId === undefined ? undefined : defaultRpcUrl(chainId))
-  const rpcUrl = overrides.rpcUrl ?? read.url('INDEXER_RPC_URL', rpcFallback)
-  if (!rpcUrl && chainId !== undefined) read.problem(`INDEXER_RPC_URL is required: chain ${chainId} has no built-in RPC`)
+  const { manifest, chainId, rpcUrl } = resolveChain(read, { prefix: 'INDEXER', manifestPath: overrides.manifestPath, chainId: overrides.chainId, rpcUrl: overrides.rpcUrl })
 
   const addresses = overrides.addresses ?? readAddresses(read, manifest)
   const deployedAt = overrides.deployedAt ?? readDeployedAt(read, manifest)

@@ -1,5 +1,5 @@
 import { type Address, getAddress } from 'viem'
-import { defaultRpcUrl, type Manifest, ManifestError, readManifest } from '../chain/index.ts'
+import { resolveChain } from '../chain/index.ts'
 import { createEnvReader, type Env } from '../shared/index.ts'
 import { isAddressString } from '../wire/index.ts'
 
@@ -36,29 +36,11 @@ export const mcpEnvironment = [
 export function readMcpConfig(env: Env, overrides: McpConfigOverrides = {}): McpConfig {
   const read = createEnvReader(env)
 
-  let manifest: Manifest | undefined
-  const manifestPath = overrides.manifestPath ?? read.string('INDEXER_MANIFEST')
-  const manifestSource = overrides.manifestPath !== undefined ? '--manifest' : 'INDEXER_MANIFEST'
-  if (manifestPath) {
-    try {
-      manifest = readManifest(manifestPath)
-    } catch (error) {
-      read.problem(error instanceof ManifestError ? `${manifestSource}: ${error.message}` : String(error))
-    }
-  }
-
-  const chainId = read.integer('INDEXER_CHAIN_ID', manifest?.chainId, 1, Number.MAX_SAFE_INTEGER)
-  if (chainId === undefined && !manifestPath) read.problem('INDEXER_CHAIN_ID is required (421614 or 46630, or a devnet chain id), or give a manifest')
-  if (manifest && chainId !== undefined && manifest.chainId !== chainId) {
-    read.problem(`INDEXER_CHAIN_ID ${chainId} does not match the manifest's chainId ${manifest.chainId}`)
-  }
-
-  const rpcUrl = read.url('INDEXER_RPC_URL', manifest?.rpcUrl ?? (chainId === undefined ? undefined : defaultRpcUrl(chainId)))
-  if (rpcUrl === undefined && chainId !== undefined) read.problem(`INDEXER_RPC_URL is required: chain ${chainId} has no public RPC built in`)
+  const { manifest, manifestNamed, chainId, rpcUrl } = resolveChain(read, { prefix: 'INDEXER', manifestPath: overrides.manifestPath })
   if (rpcUrl !== undefined && /^wss?:/i.test(rpcUrl)) read.problem('INDEXER_RPC_URL must be an http(s) URL for order-relay mcp (it reads with single requests)')
 
   let registry = manifest?.contracts.registry as Address | undefined
-  if (!registry && !manifestPath) {
+  if (!registry && !manifestNamed) {
     const addresses = read.list('INDEXER_ADDRESSES')
     if (addresses.length === 0) read.problem('INDEXER_ADDRESSES (registry,inbox,pool,escrow) or INDEXER_MANIFEST is required')
     else if (!addresses.every(isAddressString)) {

@@ -1,6 +1,7 @@
 import type { Address, Hex } from 'viem'
-import { defaultConfirmations, defaultRpcUrl } from '../chain/chains.ts'
-import { type Manifest, type ManifestAdapter, ManifestError, readManifest } from '../chain/manifest.ts'
+import { defaultConfirmations } from '../chain/chains.ts'
+import type { Manifest, ManifestAdapter } from '../chain/manifest.ts'
+import { resolveChain } from '../chain/resolveChain.ts'
 import { type MetricsListen, readMetricsListen } from '../metrics/config.ts'
 import { ConfigError, createEnvReader, type Env } from '../shared/index.ts'
 import { builtinTokenPrices, type EconomicsConfig, mergeTokenPrices, parseTokenPrices, splitTokenList, type TokenPrice } from './economics/index.ts'
@@ -109,25 +110,7 @@ export function readRelayerConfig(env: Env, overrides: RelayerConfigOverrides = 
   const read = createEnvReader(env)
   const privateKey = overrides.privateKey ?? read.privateKey('RELAYER_PK', true)
 
-  let manifest: Manifest | undefined = overrides.manifest
-  const manifestPath = overrides.manifestPath ?? read.string('RELAYER_MANIFEST')
-  if (manifestPath && !manifest) {
-    try {
-      manifest = readManifest(manifestPath)
-    } catch (error) {
-      read.problem(error instanceof ManifestError ? `RELAYER_MANIFEST: ${error.message}` : String(error))
-    }
-  }
-
-  const chainId = overrides.chainId ?? read.integer('RELAYER_CHAIN_ID', manifest?.chainId, 1, Number.MAX_SAFE_INTEGER)
-  if (chainId === undefined) read.problem('RELAYER_CHAIN_ID is required (421614 or 46630, or a devnet chain id)')
-  if (manifest && chainId !== undefined && manifest.chainId !== chainId) {
-    read.problem(`RELAYER_CHAIN_ID ${chainId} does not match the manifest's chainId ${manifest.chainId}`)
-  }
-
-  const rpcFallback = manifest?.rpcUrl ?? (chainId === undefined ? undefined : defaultRpcUrl(chainId))
-  const rpcUrl = overrides.rpcUrl ?? read.url('RELAYER_RPC_URL', rpcFallback)
-  if (!rpcUrl && chainId !== undefined) read.problem(`RELAYER_RPC_URL is required: chain ${chainId} has no built-in RPC`)
+  const { manifest, chainId, rpcUrl } = resolveChain(read, { prefix: 'RELAYER', manifest: overrides.manifest, manifestPath: overrides.manifestPath, chainId: overrides.chainId, rpcUrl: overrides.rpcUrl })
 
   const broker = overrides.broker ?? read.address('RELAYER_BROKER') ?? (manifest?.contracts.broker as Address | undefined)
   if (!broker) read.problem('RELAYER_BROKER (the Broker contract address) or RELAYER_MANIFEST is required')

@@ -122,3 +122,6 @@ export function createEnvReader(env: Env) {
 
   return { has, integer, positiveNumber, bigint: bigintValue, url, address, privateKey, flag, list, string, problem, done }
 }
+
+/** What `createEnvReader` returns: typed readers of variables that collect every problem. */
+export type EnvReader = ReturnType<typeof createEnvReader>

@@ -1,5 +1,5 @@
 export { createLogger, createMemoryLogger, type LogFields, type LogFormat, logFormats, readLogFormat, silentLogger, type Logger, type LogSink } from './logger.ts'
-export { ConfigError, createEnvReader, type Env } from './env.ts'
+export { ConfigError, createEnvReader, type Env, type EnvReader } from './env.ts'
 export { errorLine } from './errorLine.ts'
 export { freePort } from './freePort.ts'
 export { listenUrl } from './listenUrl.ts'

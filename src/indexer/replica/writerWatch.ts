@@ -1,7 +1,6 @@
-import type { Logger } from '../../shared/index.ts'
+import { errorLine, type Logger } from '../../shared/index.ts'
 import type { IndexerConfig } from '../config.ts'
 import type { PostgresStore } from '../store/index.ts'
-import { describeError } from '../sync/fetchLogs.ts'
 import type { Syncer } from '../sync/syncer.ts'
 
 /**
@@ -56,7 +55,7 @@ export function createWriterWatch({ store, syncer, config, logger, now }: { stor
       } catch (error) {
         if (!refused) {
           logger.warn(
-            `indexer: the writer (PostgreSQL session ${progress.pid}) is hung (nothing committed for ${quiet} ms while the chain moved ahead) but its session cannot be ended (${describeError(error)}): give this process's PostgreSQL role the writer's role or pg_signal_backend`,
+            `indexer: the writer (PostgreSQL session ${progress.pid}) is hung (nothing committed for ${quiet} ms while the chain moved ahead) but its session cannot be ended (${errorLine(error)}): give this process's PostgreSQL role the writer's role or pg_signal_backend`,
           )
         }
         refused = true
