@@ -5,11 +5,13 @@ export { type JsonSchemaObject, schemaComponents, schemaRef } from './components
 export {
   type DocumentHeadParameters,
   documentHead,
+  headersTooLargeResponse,
   jsonContent,
   jsonExamples,
   type NamedExample,
   notFoundResponse,
   openApiPathItem,
+  preflightOperation,
   type ResponseObject,
   retryAfterHeader,
 } from './responses.ts'

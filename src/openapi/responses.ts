@@ -32,6 +32,39 @@ export const notFoundResponse: ResponseObject = {
 }
 
 /**
+ * Bun's own answer to a request line or headers over its limit (~16 KiB), given by the
+ * HTTP server before any route runs: no body, and the connection closed.
+ */
+export const headersTooLargeResponse: ResponseObject = {
+  description:
+    "Request Header Fields Too Large: the request line (a URL with thousands of query parameters) or the headers exceed Bun's limit of about 16 KiB. Answered by the HTTP server before any route runs, without a body, and the connection is closed; send a shorter request.",
+  headers: { Connection: { description: 'Always `close`.', schema: { type: 'string', const: 'close' }, example: 'close' } },
+}
+
+/** The `Access-Control-*` headers of an answered CORS preflight. */
+const preflightHeaders = {
+  'Access-Control-Allow-Origin': { description: 'The origin granted (`*` for a public read); absent when the preflight is refused.', schema: { type: 'string' }, example: '*' },
+  'Access-Control-Allow-Methods': { description: 'The methods granted.', schema: { type: 'string' }, example: 'GET,HEAD' },
+  'Access-Control-Max-Age': { description: 'Seconds a browser may keep the answer.', schema: { type: 'integer' }, example: 600 },
+}
+
+/**
+ * An `options` operation: the CORS preflight of a route (a browser sends it before a
+ * read with a non-safelisted header, or before a POST), answered 204 with the
+ * `Access-Control-*` headers when granted and without them when refused; an OPTIONS
+ * that is not a preflight gets 204 too. `answers` names who is granted what.
+ */
+export function preflightOperation(operationId: string, tag: string, answers: string, extraResponses: Record<string, ResponseObject> = {}) {
+  return {
+    operationId,
+    summary: 'CORS preflight',
+    description: `${answers} Answered before any rate limit, so a browser sees the real answer to the request it then sends.`,
+    tags: [tag],
+    responses: { '204': { description: 'The preflight answered: granted (Access-Control-* headers) or refused (none of them).', headers: preflightHeaders }, ...extraResponses },
+  }
+}
+
+/**
  * The `/api/openapi.json` path item: the document describes itself, so a client
  * that follows its own document knows where it came from.
  */

@@ -31,3 +31,16 @@ export type EdgeErrorCode = keyof typeof edgeErrorCodes
 
 export const relayErrorCodeList = Object.keys(relayErrorCodes) as [RelayErrorCode, ...RelayErrorCode[]]
 export const edgeErrorCodeList = Object.keys(edgeErrorCodes) as [EdgeErrorCode, ...EdgeErrorCode[]]
+
+/**
+ * Codes of the relayer's HTTP layer itself, before any route: a path no route serves, or
+ * a method the path's routes do not answer (with `Allow` naming those they do).
+ */
+export const routeErrorCodes = {
+  NOT_FOUND: { status: 404, fix: 'Check the path against the routes GET /api/openapi.json lists (no trailing slash).' },
+  METHOD_NOT_ALLOWED: { status: 405, fix: 'Use one of the methods the Allow header lists.' },
+} as const
+
+export type RouteErrorCode = keyof typeof routeErrorCodes
+
+export const routeErrorCodeList = Object.keys(routeErrorCodes) as [RouteErrorCode, ...RouteErrorCode[]]

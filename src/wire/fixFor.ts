@@ -1,4 +1,4 @@
-import { edgeErrorCodes, relayErrorCodes } from './codes.ts'
+import { edgeErrorCodes, relayErrorCodes, routeErrorCodes } from './codes.ts'
 import { revertFixFor, unknownRevertFix } from './revertFixes.ts'
 
 /** Fixes for the codes a client library answers itself (no relayer sent them). */
@@ -52,6 +52,6 @@ export function fixFor(code: string, message: string): string | undefined {
   if (code === 'AUTH_EXPIRED') return revertFixFor(message) ?? relayErrorCodes.AUTH_EXPIRED.fix
   const specific = messageFixes.find((entry) => entry.code === code && entry.matches.test(message))
   if (specific) return specific.fix
-  const known = (relayErrorCodes as Record<string, { fix: string }>)[code] ?? (edgeErrorCodes as Record<string, { fix: string }>)[code]
+  const known = (relayErrorCodes as Record<string, { fix: string }>)[code] ?? (edgeErrorCodes as Record<string, { fix: string }>)[code] ?? (routeErrorCodes as Record<string, { fix: string }>)[code]
   return known?.fix ?? clientFixes[code]
 }

@@ -151,7 +151,7 @@ describe('GET /api/openapi.json', () => {
       'limit',
       'cursor',
     ])
-    expect(Object.keys(activity.responses).sort()).toEqual(['200', '304', '400', '404', '503'])
+    expect(Object.keys(activity.responses).sort()).toEqual(['200', '304', '400', '404', '431', '503'])
     expect(Object.keys(document.components.schemas).sort()).toEqual([
       'ActivityEvent',
       'ActivityPage',

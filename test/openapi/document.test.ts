@@ -16,6 +16,7 @@ import {
   RelayFailureSchema,
   RelayRequestSchema,
   RelaySuccessSchema,
+  RouteFailureSchema,
   Uint256StringSchema,
 } from '../../src/wire/index.ts'
 import { documentBodies, type OpenApiDocument } from './support/documentBodies.ts'
@@ -31,6 +32,7 @@ const wire: Record<string, v.GenericSchema> = {
   Readiness: ReadinessSchema,
   BrokerStatus: BrokerStatusSchema,
   RelayerStatus: RelayerStatusSchema,
+  RouteFailure: RouteFailureSchema,
 }
 
 const bodies = () => documentBodies(document)
@@ -42,18 +44,28 @@ describe('the relayer document', () => {
     expect(document.security).toEqual([])
   })
 
-  test('every status each route answers, 429 on every route, the 64 KiB limit stated', () => {
+  test('every status each route answers, 404, 405, 429 and 431 on every route, a preflight on every path, the 64 KiB limit stated', () => {
     const statuses = Object.fromEntries(
-      Object.entries(document.paths).map(([path, item]) => [path, Object.keys(Object.values(item)[0]?.responses ?? {})]),
+      Object.entries(document.paths).flatMap(([path, item]) => Object.entries(item).map(([method, operation]) => [`${method} ${path}`, Object.keys(operation.responses)])),
     )
+    const preflight = ['204', '404', '431']
     expect(statuses).toEqual({
-      '/broker': ['200', '202', '400', '402', '422', '429', '502', '503'],
-      '/broker/{orderHash}': ['200', '400', '429', '502'],
-      '/info': ['200', '429'],
-      '/health': ['200', '429'],
-      '/ready': ['200', '429', '503'],
-      '/status': ['200', '429'],
-      '/api/openapi.json': ['200', '429'],
+      'post /broker': ['200', '202', '400', '402', '404', '405', '422', '429', '431', '502', '503'],
+      'options /broker': preflight,
+      'get /broker/{orderHash}': ['200', '400', '404', '405', '429', '431', '502'],
+      'options /broker/{orderHash}': preflight,
+      'get /info': ['200', '404', '405', '429', '431'],
+      'options /info': preflight,
+      'get /health': ['200', '404', '405', '429', '431'],
+      'options /health': preflight,
+      'get /ready': ['200', '404', '405', '429', '431', '503'],
+      'options /ready': preflight,
+      'get /status': ['200', '404', '405', '429', '431'],
+      'options /status': preflight,
+      'get /': ['200', '404', '405', '429', '431'],
+      'options /': preflight,
+      'get /api/openapi.json': ['200', '404', '405', '429', '431'],
+      'options /api/openapi.json': preflight,
     })
     expect(JSON.stringify(document.paths['/broker'])).toContain('at most 65536 bytes')
   })
@@ -73,7 +85,10 @@ describe('the relayer document', () => {
       }
       checked.push(where)
     }
-    expect(checked.length).toBe(22) // every body but the three with an inline schema: the document's own, /health's text and /broker/{orderHash}'s event stream
+    // Every body but those with an inline schema (the document's own, /health's text, /broker/{orderHash}'s event stream,
+    // the status page's HTML): the other routes' 22 and GET /'s 429, RouteFailure's 404 and 405 on each of the 8 routes,
+    // and its 404 on each of the 8 preflights.
+    expect(checked.length).toBe(22 + 1 + 8 * 2 + 8)
   })
 
   test('uint256 strings carry maxLength 78, and the schema says so too', () => {

@@ -50,18 +50,25 @@ describe('the indexer document', () => {
     expect((indexerOpenApiDocument('2.0.0') as { info: { version: string } }).info.version).toBe('2.0.0')
   })
 
-  test('every route with every status it answers', () => {
+  test('every route with every status it answers, each public read with its preflight, 431 everywhere', () => {
     const statuses = Object.fromEntries(
-      Object.entries(document.paths).map(([path, item]) => [path, Object.keys(Object.values(item)[0]?.responses ?? {})]),
+      Object.entries(document.paths).flatMap(([path, item]) => Object.entries(item).map(([method, operation]) => [`${method} ${path}`, Object.keys(operation.responses)])),
     )
+    const preflight = ['204', '404', '431']
     expect(statuses).toEqual({
-      '/activity': ['200', '304', '400', '404', '503'],
-      '/activity/stream': ['200', '400', '404', '503'],
-      '/ready': ['200', '404', '503'],
-      '/status': ['200', '404', '503'],
-      '/': ['200', '404'],
-      '/health': ['200', '404'],
-      '/api/openapi.json': ['200', '404'],
+      'get /activity': ['200', '304', '400', '404', '431', '503'],
+      'options /activity': preflight,
+      'get /activity/stream': ['200', '400', '404', '431', '503'],
+      'options /activity/stream': preflight,
+      'get /ready': ['200', '404', '431', '503'],
+      'options /ready': preflight,
+      'get /status': ['200', '404', '431', '503'],
+      'options /status': preflight,
+      'get /': ['200', '404', '431'],
+      'get /health': ['200', '404', '431'],
+      'options /health': preflight,
+      'get /api/openapi.json': ['200', '404', '431'],
+      'options /api/openapi.json': preflight,
     })
   })
 

@@ -63,10 +63,10 @@ test('exactly one line per request, in order, and nothing else', async () => {
     'POST /broker 400 ORDERHASH_MISMATCH',
     'POST /broker 400 MALFORMED_ORDER',
     'POST /broker 422 WOULD_REVERT',
-    'POST /info 404 NOT_FOUND',
-    'GET /broker 404 NOT_FOUND',
-    'DELETE /broker 404 NOT_FOUND',
-    'OPTIONS /broker 404 NOT_FOUND',
+    'POST /info 405 METHOD_NOT_ALLOWED',
+    'GET /broker 405 METHOD_NOT_ALLOWED',
+    'DELETE /broker 405 METHOD_NOT_ALLOWED',
+    'OPTIONS /broker 204 -',
   ])
   for (const line of lines.slice(3)) expect(line).toMatch(accessLinePattern)
   const log = relayer.accessLog()

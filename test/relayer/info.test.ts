@@ -63,9 +63,9 @@ describe('GET /api/openapi.json', () => {
   })
 
   test('describes every route (itself too), every status it answers, and no authentication', () => {
-    expect(Object.keys(document.paths).sort()).toEqual(['/api/openapi.json', '/broker', '/broker/{orderHash}', '/health', '/info', '/ready', '/status'])
+    expect(Object.keys(document.paths).sort()).toEqual(['/', '/api/openapi.json', '/broker', '/broker/{orderHash}', '/health', '/info', '/ready', '/status'])
     const broker = document.paths['/broker'].post
-    expect(Object.keys(broker.responses).sort()).toEqual(['200', '202', '400', '402', '422', '429', '502', '503'])
+    expect(Object.keys(broker.responses).sort()).toEqual(['200', '202', '400', '402', '404', '405', '422', '429', '431', '502', '503'])
     expect(broker.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/RelayRequest' })
     expect(broker.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/RelaySuccess' })
     expect(Object.keys(broker.responses['400'].content['application/json'].examples)).toEqual(['MALFORMED_ORDER', 'ORDERHASH_MISMATCH'])
@@ -73,7 +73,7 @@ describe('GET /api/openapi.json', () => {
     expect(broker.responses['429'].headers['Retry-After']).toBeDefined()
     expect(document.paths['/info'].get.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/RelayerInfo' })
     const status = document.paths['/broker/{orderHash}'].get
-    expect(Object.keys(status.responses).sort()).toEqual(['200', '400', '429', '502'])
+    expect(Object.keys(status.responses).sort()).toEqual(['200', '400', '404', '405', '429', '431', '502'])
     expect(status.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/BrokerStatus' })
     expect(Object.keys(document.components.schemas.BrokerStatus.properties).sort()).toEqual(['blockNumber', 'confirmations', 'final', 'orderHash', 'status', 'txHash'])
     expect(document.components.schemas.BrokerStatus.properties.status.enum).toEqual(['pending', 'settled', 'reverted', 'unknown'])
@@ -106,9 +106,18 @@ test('GET /health: liveness, the text ok, from any origin', async () => {
   expect({ status, text, type: headers.get('content-type'), origin: headers.get('access-control-allow-origin') }).toEqual({ status: 200, text: 'ok', type: 'text/plain; charset=UTF-8', origin: '*' })
 })
 
-test('unknown paths: 404 not found', async () => {
-  const { status, text } = await relayer.request('GET', '/nope')
-  expect({ status, text }).toEqual({ status: 404, text: 'not found' })
+test('unknown paths: 404 NOT_FOUND, JSON; a method a route does not answer: 405 METHOD_NOT_ALLOWED with Allow', async () => {
+  const missing = await relayer.request('GET', '/nope')
+  expect({ status: missing.status, body: JSON.parse(missing.text) }).toEqual({
+    status: 404,
+    body: { ok: false, code: 'NOT_FOUND', message: 'no such route: GET /api/openapi.json lists the routes this relayer serves' },
+  })
+  const wrong = await relayer.request('PUT', '/info')
+  expect({ status: wrong.status, allow: wrong.headers.get('allow'), body: JSON.parse(wrong.text) }).toEqual({
+    status: 405,
+    allow: 'GET, HEAD, OPTIONS',
+    body: { ok: false, code: 'METHOD_NOT_ALLOWED', message: 'this route answers GET, HEAD, OPTIONS only (the Allow header lists them)' },
+  })
 })
 
 test('no key in any log line or body; one access line per request', () => {

@@ -1,11 +1,13 @@
 import { toJsonSchema } from '@valibot/to-json-schema'
 import {
   documentHead,
+  headersTooLargeResponse,
   jsonContent,
   jsonExamples,
   type NamedExample,
   notFoundResponse,
   openApiPathItem,
+  preflightOperation,
   type ResponseObject,
   schemaComponents,
   schemaRef,
@@ -143,6 +145,32 @@ function activityResponses(): Record<string, ResponseObject> {
   }
 }
 
+type Operation = { responses: Record<string, ResponseObject>; [field: string]: unknown }
+
+/** Every public read's CORS preflight, by path (the status page `/` has none: an OPTIONS there is 404). */
+const preflights: Record<string, string> = {
+  '/activity': 'activityPreflight',
+  '/activity/stream': 'activityStreamPreflight',
+  '/ready': 'readyPreflight',
+  '/status': 'statusPreflight',
+  '/health': 'healthPreflight',
+  '/api/openapi.json': 'openApiDocumentPreflight',
+}
+
+/** The answers every path gives besides its routes' own: Bun's 431, and the CORS preflight (`options`) of each public read. */
+function withEveryAnswer(paths: Record<string, Record<string, Operation>>) {
+  return Object.fromEntries(
+    Object.entries(paths).map(([path, item]) => {
+      const sorted = (responses: Record<string, ResponseObject>) => Object.fromEntries(Object.entries(responses).sort(([a], [b]) => Number(a) - Number(b)))
+      const operations = Object.fromEntries(Object.entries(item).map(([method, operation]) => [method, { ...operation, responses: sorted({ ...operation.responses, '431': headersTooLargeResponse }) }]))
+      const operationId = preflights[path]
+      if (!operationId) return [path, operations]
+      const answers = 'Granted GET and HEAD to any origin, ETag and Retry-After exposed; an OPTIONS that is not a preflight for GET or HEAD is 404.'
+      return [path, { ...operations, options: preflightOperation(operationId, path.startsWith('/activity') ? 'activity' : 'meta', answers, { '404': notFound, '431': headersTooLargeResponse }) }]
+    }),
+  )
+}
+
 let cached: { version: string; document: object } | undefined
 
 /**
@@ -163,14 +191,15 @@ export function indexerOpenApiDocument(version: string): object {
       description:
         'Activity of the lien registry contracts (registry, inbox, pool, escrow), reorg-safe, from a durable index. ' +
         'Read-only and unauthenticated; every route is readable from any origin. The reserved route families ' +
-        '/confirmations, /contacts and /receipts answer 501 NOT_IMPLEMENTED; any other path not listed here answers 404 `not found`.',
+        '/confirmations, /contacts and /receipts answer 501 NOT_IMPLEMENTED; any other path not listed here answers 404 `not found`. ' +
+        "A request line or headers over ~16 KiB get the HTTP server's own 431 without a body.",
       serverDescription: 'The indexer that served this document.',
     }),
     tags: [
       { name: 'activity', description: 'The indexed registry events.' },
       { name: 'meta', description: 'Liveness, readiness, status and this document.' },
     ],
-    paths: {
+    paths: withEveryAnswer({
       '/activity': {
         get: {
           operationId: 'activity',
@@ -246,7 +275,7 @@ export function indexerOpenApiDocument(version: string): object {
         },
       },
       '/api/openapi.json': openApiPathItem({ '404': notFound }),
-    },
+    }),
     components: {
       schemas: schemaComponents({
         ActivityEvent: ActivityEventSchema,

@@ -15,6 +15,8 @@ import { maxBodyBytes } from './readJsonBody.ts'
 import { createBodyDeadlines } from './bodyDeadlines.ts'
 import type { RequestDrain } from './requestDrain.ts'
 import { createRequestObserver, type RequestMetrics } from './requestObserver.ts'
+import { headLikeGet } from './headLikeGet.ts'
+import { routeFallback } from './routeFallback.ts'
 
 export type RelayerAppOptions = {
   version: string
@@ -72,6 +74,7 @@ export function createRelayerApp(context: RelayerContext, options: RelayerAppOpt
   })
   // First, and never calling `next`: none of the middleware below runs for it.
   app.post('/broker', (c) => postBroker(c.req.raw, c.env as SocketReader | undefined))
+  app.use(headLikeGet)
 
   // The drain, the metrics and the access line, in one middleware (one async frame).
   app.use(async function observe(c, next) {
@@ -99,10 +102,8 @@ export function createRelayerApp(context: RelayerContext, options: RelayerAppOpt
   app.get('/api/openapi.json', (c) => c.json(openApiDocument(options.version)))
   if (options.operations) app.route('/', options.operations.routes)
 
-  app.notFound((c) => {
-    c.set('code', 'NOT_FOUND')
-    return c.text('not found', 404)
-  })
+  // 404 NOT_FOUND, or 405 METHOD_NOT_ALLOWED (204 for OPTIONS) with Allow where the path is served with other methods.
+  app.notFound(routeFallback(() => app.routes))
   app.onError((error, c) => {
     const failure = asRelayError(context, error)
     c.set('code', failure.code)

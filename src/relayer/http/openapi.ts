@@ -1,9 +1,11 @@
 import {
   documentHead,
+  headersTooLargeResponse,
   jsonContent,
   jsonExamples,
   type NamedExample,
   openApiPathItem,
+  preflightOperation,
   type ResponseObject,
   retryAfterHeader,
   schemaComponents,
@@ -22,6 +24,7 @@ import {
   RelayFailureSchema,
   RelayRequestSchema,
   RelaySuccessSchema,
+  RouteFailureSchema,
   type RelayErrorCode,
   relayErrorCodes,
   SignatureSchema,
@@ -30,6 +33,8 @@ import {
   brokerStatusExample,
   edgeExamples,
   failureExamples,
+  methodNotAllowedExample,
+  notFoundExample,
   notReadyExample,
   readyExample,
   relayerInfoExample,
@@ -44,6 +49,54 @@ const rateLimited: ResponseObject = {
   description: 'RATE_LIMITED (hardened edge only): this client is over its request rate. Wait for Retry-After.',
   headers: retryAfterHeader,
   content: jsonExamples(schemaRef('EdgeRejection'), edgeExamples(['RATE_LIMITED'])),
+}
+
+/** 404 on every operation: the document lists every path, so this is the answer to any other. */
+const notFound: ResponseObject = {
+  description: 'NOT_FOUND: no route at this path (a misspelt path, a trailing slash): any path this document does not list.',
+  content: jsonContent(schemaRef('RouteFailure'), notFoundExample),
+}
+
+/** 405 on every operation: the path's answer to a method it does not serve. */
+const methodNotAllowed: ResponseObject = {
+  description: 'METHOD_NOT_ALLOWED: this path answers only the methods this document lists for it (HEAD wherever GET is, and OPTIONS); any other method gets 405 with Allow.',
+  headers: { Allow: { description: 'The methods this path answers.', schema: { type: 'string' }, example: 'GET, HEAD, OPTIONS' } },
+  content: jsonContent(schemaRef('RouteFailure'), methodNotAllowedExample),
+}
+
+const publicRead = 'Granted GET and HEAD to any origin (a dApp reads it from the browser), with or without the hardened edge.'
+
+/** What each route's preflight grants, by path. */
+const preflights: Record<string, [operationId: string, tag: string, answers: string]> = {
+  '/broker': ['brokerPreflight', 'relay', 'Granted POST to the origins in RELAYER_CORS_ORIGINS (hardened edge); refused to every other origin, and to all without it. Callers that send no Origin (servers) never preflight.'],
+  '/broker/{orderHash}': ['brokerStatusPreflight', 'relay', publicRead],
+  '/info': ['infoPreflight', 'meta', publicRead],
+  '/health': ['healthPreflight', 'meta', publicRead],
+  '/ready': ['readyPreflight', 'meta', publicRead],
+  '/status': ['statusPreflight', 'meta', publicRead],
+  '/': ['statusPagePreflight', 'meta', 'No CORS grant: the status page is opened directly, not read across origins.'],
+  '/api/openapi.json': ['openApiDocumentPreflight', 'meta', publicRead],
+}
+
+type Operation = { responses: Record<string, ResponseObject>; parameters?: unknown[]; [field: string]: unknown }
+
+/**
+ * The answers every path gives besides its routes' own: 404 and 405 (the relayer's,
+ * JSON), Bun's 431, and the CORS preflight (`options`) of each path.
+ */
+function withEveryAnswer(paths: Record<string, Record<string, Operation>>) {
+  const sorted = (responses: Record<string, ResponseObject>) => Object.fromEntries(Object.entries(responses).sort(([a], [b]) => Number(a) - Number(b)))
+  return Object.fromEntries(
+    Object.entries(paths).map(([path, item]) => {
+      const operations = Object.fromEntries(
+        Object.entries(item).map(([method, operation]) => [method, { ...operation, responses: sorted({ ...operation.responses, '404': notFound, '405': methodNotAllowed, '431': headersTooLargeResponse }) }]),
+      )
+      const [operationId, tag, answers] = preflights[path] ?? [`${path}Preflight`, 'meta', publicRead]
+      const parameters = Object.values(item).find((operation) => operation.parameters)?.parameters
+      const options = { ...preflightOperation(operationId, tag, answers, { '404': notFound, '431': headersTooLargeResponse }), ...(parameters ? { parameters } : {}) }
+      return [path, { ...operations, options }]
+    }),
+  )
 }
 
 /** What each relayer code means for the status it shares with others. */
@@ -108,14 +161,17 @@ export function openApiDocument(version: string): object {
         'Permissionless gas relayer: transmits a consumer-signed order as one transaction and pays its gas. ' +
         'No authentication. GET routes are readable from any origin; POST /broker from a browser only from the ' +
         'origins in RELAYER_CORS_ORIGINS (hardened edge). With the hardened edge on (RELAYER_HARDENED=1), every ' +
-        'route may answer 429 RATE_LIMITED and POST /broker also 429 SERVER_BUSY or 503 INSUFFICIENT_RELAYER_GAS.',
+        'route may answer 429 RATE_LIMITED and POST /broker also 429 SERVER_BUSY or 503 INSUFFICIENT_RELAYER_GAS. ' +
+        'HEAD on a GET route answers with the GET\'s status and headers and no body. A path not listed answers 404 ' +
+        'NOT_FOUND, a method a path does not list 405 METHOD_NOT_ALLOWED with Allow (both JSON), and a request line or ' +
+        'headers over ~16 KiB get the HTTP server\'s own 431 without a body.',
       serverDescription: 'The relayer that served this document.',
     }),
     tags: [
       { name: 'relay', description: 'Transmit signed orders.' },
       { name: 'meta', description: 'What this relayer is and how to talk to it.' },
     ],
-    paths: {
+    paths: withEveryAnswer({
       '/broker': {
         post: {
           operationId: 'broker',
@@ -230,8 +286,20 @@ export function openApiDocument(version: string): object {
           },
         },
       },
+      '/': {
+        get: {
+          operationId: 'statusPage',
+          summary: 'The status page: an HTML page that polls GET /status',
+          description: 'For an operator, in a browser: the balance, the floors, orders per minute, latency and pending transactions, refreshed from GET /status.',
+          tags: ['meta'],
+          responses: {
+            '200': { description: 'The page.', content: { 'text/html': { schema: { type: 'string' }, example: '<!doctype html><title>order-relay relayer</title>…' } } },
+            '429': rateLimited,
+          },
+        },
+      },
       '/api/openapi.json': openApiPathItem({ '429': rateLimited }),
-    },
+    }),
     components: {
       schemas: schemaComponents({
         Order: OrderSchema,
@@ -246,6 +314,7 @@ export function openApiDocument(version: string): object {
         BrokerStatus: BrokerStatusSchema,
         Readiness: ReadinessSchema,
         RelayerStatus: RelayerStatusSchema,
+        RouteFailure: RouteFailureSchema,
       }),
     },
   }

@@ -11,6 +11,7 @@ import {
   type RelayFailure,
   type RelayRequest,
   type RelaySuccess,
+  type RouteFailure,
 } from '../../wire/index.ts'
 
 // Example bodies for the relayer's OpenAPI document: one consistent story (an
@@ -155,3 +156,7 @@ export const brokerStatusExample: BrokerStatus = {
   txHash: relaySuccessExample.txHash as BrokerStatus['txHash'],
   blockNumber: '1234567',
 }
+
+export const notFoundExample: RouteFailure = { ok: false, code: 'NOT_FOUND', message: 'no such route: GET /api/openapi.json lists the routes this relayer serves' }
+
+export const methodNotAllowedExample: RouteFailure = { ok: false, code: 'METHOD_NOT_ALLOWED', message: 'this route answers GET, HEAD, OPTIONS only (the Allow header lists them)' }

@@ -46,7 +46,9 @@ export async function startWatchedRelayer(
       try {
         json = JSON.parse(text)
       } catch {}
-      const code = response.status === 404 ? 'NOT_FOUND' : path === '/ready' && response.status === 503 ? 'NOT_READY' : path.startsWith('/broker') ? String(json?.ok === true || (response.status === 200 && path.startsWith('/broker/')) ? 'OK' : json?.code) : '-'
+      // The route layer's own answers (404, 405) carry their code; an answered OPTIONS (204) none.
+      const routeCode = response.status === 404 || response.status === 405 ? String(json?.code) : undefined
+      const code = routeCode ?? (response.status === 204 ? '-' : path === '/ready' && response.status === 503 ? 'NOT_READY' : path.startsWith('/broker') ? String(json?.ok === true || (response.status === 200 && path.startsWith('/broker/')) ? 'OK' : json?.code) : '-')
       expected.push(`${method} ${path.split('?')[0]} ${response.status} ${code}`)
       return { status: response.status, text, json, headers: response.headers }
     },
