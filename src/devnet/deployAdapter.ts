@@ -1,5 +1,6 @@
 import { type Abi, type Account, type Address, type Chain, encodeDeployData, getAddress, type Hex, type PublicClient, type Transport, type WalletClient } from 'viem'
 import { type ContractAddresses, decodeRevert, extractRevertData, isRevertError, type ManifestAdapter, ManifestSchema } from '../chain/index.ts'
+import { errorLine } from '../shared/index.ts'
 import { devnetAccounts } from './accounts.ts'
 import { type AdapterArtifact, AdapterArtifactError, errorsAndEvents, readAdapterArtifact, toAdapterArtifact } from './adapterArtifact.ts'
 import { constructorArgs } from './constructorArgs.ts'
@@ -73,7 +74,7 @@ export async function deployAdapter(parameters: DeployAdapterParameters): Promis
   try {
     data = encodeDeployData({ abi: artifact.abi, bytecode: artifact.bytecode, args })
   } catch (error) {
-    throw new AdapterArtifactError(`${artifact.name}: its constructor arguments do not encode (${(error as Error).message.split('\n')[0]})`)
+    throw new AdapterArtifactError(`${artifact.name}: its constructor arguments do not encode (${errorLine(error)})`)
   }
   try {
     await publicClient.call({ account: walletClient.account, data })

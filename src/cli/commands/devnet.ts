@@ -5,6 +5,7 @@ import { parseAdapterSpec } from '../lib/adapterSpec.ts'
 import { invocation, shellQuote } from '../lib/invocation.ts'
 import { assertManifestWritable, writeManifest } from '../lib/writeManifest.ts'
 import { version } from '../version.ts'
+import { isAddressString } from '../../wire/index.ts'
 import { devnetOwnedRelayerVariables, devnetRelayerConfig, devnetRelayerDefaults } from '../lib/devnetRelayerConfig.ts'
 import { relayerEnvironment } from './relayer.ts'
 
@@ -73,7 +74,7 @@ export const devnetCommand: Command = {
     const forkBlock = values['fork-block']
     if (forkBlock !== undefined && (!/^\d+$/.test(forkBlock) || !values['fork-url'])) throw new UsageError('--fork-block takes a block number, with --fork-url')
     const payToken = values['pay-token']
-    if (payToken !== undefined && (!/^0x[0-9a-fA-F]{40}$/.test(payToken) || !values['fork-url'])) throw new UsageError('--pay-token takes a token address (0x + 40 hex digits), with --fork-url')
+    if (payToken !== undefined && (!isAddressString(payToken) || !values['fork-url'])) throw new UsageError('--pay-token takes a token address (0x + 40 hex digits), with --fork-url')
     // Default 421614; a fork keeps the forked chain's id unless --chain-id says otherwise.
     const requested = values['chain-id'] === undefined ? undefined : Number(values['chain-id'])
     if (requested !== undefined && (!Number.isInteger(requested) || requested < 1)) throw new UsageError('--chain-id must be a chain id such as 421614 or 46630')

@@ -1,4 +1,5 @@
 import { type Address, getAddress } from 'viem'
+import { addressPattern } from '../../wire/index.ts'
 
 /**
  * Where a pay token's value in the chain's native currency comes from:
@@ -21,7 +22,6 @@ export type PriceOrigin = 'RELAYER_TOKENS' | 'manifest' | 'built-in'
 /** One accepted pay token and where its value comes from. */
 export type TokenPrice = { token: Address; source: PriceSource; origin: PriceOrigin; /** As written, for messages. */ text: string }
 
-const addressPattern = /^0x[0-9a-fA-F]{40}$/
 const ratePattern = /^(\d{1,30})(?:\.(\d{1,36}))?$/
 
 /** A price as written after `=` (`0.0004`, `feed:0x…`, `feed:0x…/0x…`, `feed:1/0x…`), or a problem saying what is expected. */
