@@ -1,5 +1,5 @@
 import type { Address, Hex, LocalAccount, PublicClient } from 'viem'
-import type { Logger } from '../../shared/index.ts'
+import { errorLine, type Logger } from '../../shared/index.ts'
 import { keccak256 } from '../../wire/index.ts'
 import { RelayError } from '../errors.ts'
 import type { OrderTerms, Verdict } from '../economics/index.ts'
@@ -264,7 +264,7 @@ export function createBatchSender(options: {
       await options.fillGap(nonce, why, message)
     } catch (error) {
       // The slot stays pending: the nonce keeper's rounds find its tx unknown to the node and deal with it.
-      logger.warn(`could not fill nonce ${nonce} yet (${(error as Error).message?.split('\n')[0]}); the nonce keeper tries again`)
+      logger.warn(`could not fill nonce ${nonce} yet (${errorLine(error)}); the nonce keeper tries again`)
     }
   }
 

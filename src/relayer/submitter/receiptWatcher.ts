@@ -1,5 +1,5 @@
 import { BaseError, type Hex, MethodNotFoundRpcError, MethodNotSupportedRpcError, type PublicClient, type RpcTransactionReceipt } from 'viem'
-import type { Logger } from '../../shared/index.ts'
+import { errorLine, type Logger } from '../../shared/index.ts'
 import type { Journal, JournalSlot, JournalTx, SlotResolution } from '../journal/index.ts'
 import { type BlockPace, createBlockPace } from './blockPace.ts'
 import { createCanonicalBlocks } from './canonicalBlocks.ts'
@@ -365,7 +365,7 @@ export function createReceiptWatcher(options: {
     const result = await single()
     if (++batchFailures >= 3) {
       batchFailures = Number.NaN
-      logger.info(`receipt watcher: the RPC failed a JSON-RPC batch three times while single calls worked (${(failure as Error).message?.split('\n')[0]}); looking without batches from now on`)
+      logger.info(`receipt watcher: the RPC failed a JSON-RPC batch three times while single calls worked (${errorLine(failure)}); looking without batches from now on`)
     }
     return result
   }

@@ -1,5 +1,5 @@
 import type { LocalAccount, PublicClient } from 'viem'
-import type { Logger } from '../../shared/index.ts'
+import { errorLine, type Logger } from '../../shared/index.ts'
 import type { Journal, JournalSlot } from '../journal/index.ts'
 import { createBatchSender, type Judge, type SendRequest, type Sent } from './batchSender.ts'
 import { createFeeCache, type FeeQuote } from './feeCache.ts'
@@ -152,7 +152,7 @@ export function createSubmitter(options: SubmitterOptions) {
       if (failing) logger.info('receipt watcher: the RPC answers again')
       failing = false
     } catch (error) {
-      if (!failing) logger.warn(`receipt watcher: the RPC failed (${(error as Error).message?.split('\n')[0]}); trying again`)
+      if (!failing) logger.warn(`receipt watcher: the RPC failed (${errorLine(error)}); trying again`)
       failing = true
     } finally {
       running = false
