@@ -6,7 +6,7 @@ import type { Economics } from './economics/index.ts'
 import type { Journal, OrderClaims } from './journal/index.ts'
 import type { Replicas, SharedOutcomes } from './replicas/index.ts'
 import type { PendingSimulator } from './simulation/index.ts'
-import type { SettlementFinder } from './steps/findSettlement.ts'
+import type { SettlementFinder } from './settlementFinder.ts'
 import type { createGasLimitCache, KeyGuard, Submitter } from './submitter/index.ts'
 
 /** Everything a pipeline step may use; built once by `createRelayer`. */

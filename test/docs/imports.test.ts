@@ -1,7 +1,8 @@
 // The product, the tests and the bench stand on their own: nothing under src/ or
 // scripts/ imports from test/, src/ imports nothing from scripts/, and of the tests only
 // test/bench/ imports the bench (scripts/bench/). Fixtures both sides need live in
-// scripts/lib/. Each import that breaks a rule is named as file:line.
+// scripts/lib/. Each import that breaks a rule is named as file:line. And src/ has no
+// import loop: each module stands on the ones below it.
 import { expect, test } from 'bun:test'
 import { readdirSync, readFileSync } from 'node:fs'
 import { dirname, join, normalize, relative } from 'node:path'
@@ -77,4 +78,44 @@ test('every form of relative import is read, and nothing else', () => {
     { line: 5, specifier: '../../scripts/bench/d.ts' },
   ])
   expect(relative(root, join(root, normalize(join('scripts/bench/lib', '../../../test/x.ts'))))).toBe('test/x.ts')
+})
+
+/** Every loop of imports among the files under `dir` (type imports included), each as its files in import order. */
+export function importCycles(dir: string): string[][] {
+  const files = new Set(filesUnder(dir))
+  const edges = new Map([...files].map((file) => [file, importedPaths(file).map(({ target }) => target).filter((target) => files.has(target))]))
+  // Tarjan's strongly connected components: a component of more than one file, or a file importing itself, is a loop.
+  const index = new Map<string, number>()
+  const low = new Map<string, number>()
+  const stack: string[] = []
+  const onStack = new Set<string>()
+  const cycles: string[][] = []
+  let next = 0
+  const visit = (file: string) => {
+    index.set(file, next)
+    low.set(file, next++)
+    stack.push(file)
+    onStack.add(file)
+    for (const target of edges.get(file) ?? []) {
+      if (!index.has(target)) {
+        visit(target)
+        low.set(file, Math.min(low.get(file)!, low.get(target)!))
+      } else if (onStack.has(target)) low.set(file, Math.min(low.get(file)!, index.get(target)!))
+    }
+    if (low.get(file) !== index.get(file)) return
+    const component: string[] = []
+    let member: string
+    do {
+      member = stack.pop()!
+      onStack.delete(member)
+      component.push(member)
+    } while (member !== file)
+    if (component.length > 1 || edges.get(file)!.includes(file)) cycles.push(component.sort())
+  }
+  for (const file of files) if (!index.has(file)) visit(file)
+  return cycles
+}
+
+test('no import cycle in src/, type imports included: each module stands on the ones below it', () => {
+  expect(importCycles('src')).toEqual([])
 })

@@ -3,7 +3,8 @@ import type { RelaySuccess } from '../../wire/index.ts'
 import type { RelayerContext } from '../context.ts'
 import { RelayError } from '../errors.ts'
 import { decodeSettlement } from './decodeSettlement.ts'
-import { authorizationUsed, type Settlement, type UsedAuthorization, whyAuthorizationUsed } from './findSettlement.ts'
+import type { Settlement } from '../settlementFinder.ts'
+import { authorizationUsed, type UsedAuthorization, whyAuthorizationUsed } from './findSettlement.ts'
 
 /**
  * The pointer every 502 that leaves an order's fate open ends with: its tx may still
