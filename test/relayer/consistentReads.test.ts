@@ -8,7 +8,7 @@ import { type Address, createPublicClient, type Hex, http, type PublicClient } f
 import { privateKeyToAccount } from 'viem/accounts'
 import { type Devnet, devnetAccounts, startDevnet } from '../../src/devnet/index.ts'
 import { openJournal } from '../../src/relayer/journal/index.ts'
-import { createKeyGuard, createNonceKeeper, createReceiptWatcher, createTxSigner } from '../../src/relayer/submitter/index.ts'
+import { createKeyGuard, createNonceKeeper, createSlotWatch, createTxSigner } from '../../src/relayer/submitter/index.ts'
 import { createMemoryLogger } from '../../src/shared/index.ts'
 import { keccak256, keccakReady } from '../../src/wire/index.ts'
 import { type Answer, expectMoneySafe } from '../chaos/support/ledger.ts'
@@ -43,9 +43,9 @@ test('a slot whose tx was mined, looked at by the keeper through backends one of
   const batchClient = createPublicClient({ transport: http(rpc.url, { retryCount: 0, batch: true }) }) as PublicClient
   const logger = createMemoryLogger()
   const keyGuard = createKeyGuard({ logger, quietMs: 60_000 })
-  const watcher = createReceiptWatcher({ client, batchClient, journal, logger, describe: async () => undefined })
+  const watch = createSlotWatch({ client, batchClient, journal, logger, describe: async () => undefined })
   const fees = { fresh: async () => ({ maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 10n ** 9n }) } as never
-  const keeper = createNonceKeeper({ client, account, chainId: devnet.chainId, journal, fees, watcher, logger, reviveAfterMs: 0, wouldRevert: async () => undefined, signer: createTxSigner({ account, logger }), keyGuard })
+  const keeper = createNonceKeeper({ client, account, chainId: devnet.chainId, fees, watch, logger, reviveAfterMs: 0, wouldRevert: async () => undefined, signer: createTxSigner({ account, logger }), keyGuard })
   // Every turn of the balancer: each round asks both backends in some order.
   for (let round = 0; round < 12 && journal.slot(nonce)?.status === 'pending'; round++) await keeper.tick().catch(() => undefined)
   expect(journal.slot(nonce)).toMatchObject({ status: 'settled', txHash: hash })

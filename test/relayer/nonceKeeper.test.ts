@@ -7,7 +7,7 @@ import { createPublicClient, custom, type Hex, type PublicClient, parseTransacti
 import { privateKeyToAccount } from 'viem/accounts'
 import { devnetAccounts } from '../../src/devnet/index.ts'
 import { openJournal } from '../../src/relayer/journal/index.ts'
-import { type BlockPace, createBlockPace, createNonceKeeper, createReceiptWatcher, createTxSigner } from '../../src/relayer/submitter/index.ts'
+import { type BlockPace, createBlockPace, createNonceKeeper, createSlotWatch, createTxSigner } from '../../src/relayer/submitter/index.ts'
 import { createMemoryLogger } from '../../src/shared/index.ts'
 import { keccak256, keccakReady } from '../../src/wire/index.ts'
 import { waitFor } from '../helpers/waitFor.ts'
@@ -55,8 +55,8 @@ async function pooledAt({ baseFee, feeCap, signedAt = 0, pace, reviveAfterMs = 1
   await journal.record([{ nonce: 7, orderHash: `0x${'ee'.repeat(32)}`, consumer: null, adapter: null, payToken: null, tx: { hash, nonce: 7, raw, kind: 'order', signedAt } }])
   await node.client.request({ method: 'eth_sendRawTransaction', params: [raw] })
   const fees = { fresh: async () => ({ maxFeePerGas: 61n * gwei, maxPriorityFeePerGas: gwei }) } as never
-  const watcher = createReceiptWatcher({ client: node.client, journal, logger, describe: async () => undefined, ...(pace ? { pace } : {}) })
-  const keeper = createNonceKeeper({ client: node.client, account, chainId: 421614, journal, fees, watcher, logger, reviveAfterMs, wouldRevert: async () => undefined, signer: createTxSigner({ account, logger }) })
+  const watch = createSlotWatch({ client: node.client, journal, logger, describe: async () => undefined, ...(pace ? { pace } : {}) })
+  const keeper = createNonceKeeper({ client: node.client, account, chainId: 421614, fees, watch, logger, reviveAfterMs, wouldRevert: async () => undefined, signer: createTxSigner({ account, logger }) })
   return { node, logger, journal, keeper, hash, raw }
 }
 

@@ -7,7 +7,7 @@ import { expect, test } from 'bun:test'
 import { createPublicClient, custom, type Hex, type PublicClient } from 'viem'
 import { devnetAccounts } from '../../src/devnet/index.ts'
 import { type Journal, openJournal } from '../../src/relayer/journal/index.ts'
-import { createReceiptWatcher } from '../../src/relayer/submitter/index.ts'
+import { createSlotWatch } from '../../src/relayer/submitter/index.ts'
 import { createMemoryLogger } from '../../src/shared/index.ts'
 import { signedTx } from '../../scripts/lib/index.ts'
 
@@ -77,7 +77,7 @@ test('a success told by its log: settled with no receipt read in the look; its r
   const { client, calls } = scriptedNode({ receipt })
   const journal = await journalWithOnePending()
   const described: string[] = []
-  const watcher = createReceiptWatcher({ client, journal, logger: createMemoryLogger(), describe: async (_, receipt) => (described.push(receipt.status), undefined) })
+  const { watcher } = createSlotWatch({ client, journal, logger: createMemoryLogger(), describe: async (_, receipt) => (described.push(receipt.status), undefined) })
   await watcher.tick()
   expect(journal.slot(0)).toMatchObject({ status: 'settled', txHash, blockNumber: 5n, spentWei: null, minedAt: expect.any(Number) })
   expect(described).toEqual(['success'])
@@ -93,8 +93,8 @@ test('a waiter on the nonce is handed its resolved slot: no read of its own afte
   const { client } = scriptedNode()
   const journal = await journalWithOnePending()
   const slotReads = countingCalls(journal, 'slot')
-  const watcher = createReceiptWatcher({ client, journal: slotReads.journal, logger: createMemoryLogger(), describe: async () => undefined })
-  const waiting = watcher.outcome(0, 10_000)
+  const { watcher, life } = createSlotWatch({ client, journal: slotReads.journal, logger: createMemoryLogger(), describe: async () => undefined })
+  const waiting = life.outcome(0, 10_000)
   // outcome() read the slot once (still pending) before it waits.
   expect(slotReads.count).toBe(1)
   await watcher.tick()
@@ -109,7 +109,7 @@ test('a pushed head\'s logs, asked by number with its tx hashes, are used when t
     const { client, calls } = scriptedNode({ head: () => head, numberedHash })
     const journal = await journalWithOnePending()
     const calleeReads = countingCalls(journal, 'pendingCallees')
-    const watcher = createReceiptWatcher({ client, batchClient: client, journal: calleeReads.journal, logger: createMemoryLogger(), describe: async () => undefined })
+    const { watcher } = createSlotWatch({ client, batchClient: client, journal: calleeReads.journal, logger: createMemoryLogger(), describe: async () => undefined })
     await watcher.prime()
     head = 5
     await watcher.tick(5n)
@@ -131,7 +131,7 @@ test("a slot's order tx mined after a filler replaced it is described by the ord
   expect(journal.slot(0)).toMatchObject({ txHash: filler.hash, data: '0x', gas: 21_000n })
   const described: { to: Hex; data: Hex; gas: bigint; txHash: Hex }[] = []
   const describe = async ({ to, data, gas, txHash }: { to: Hex; data: Hex; gas: bigint; txHash: Hex }) => (described.push({ to, data, gas, txHash }), undefined)
-  const watcher = createReceiptWatcher({ client, journal, logger: createMemoryLogger(), describe })
+  const { watcher } = createSlotWatch({ client, journal, logger: createMemoryLogger(), describe })
   await watcher.tick()
   // The block holds the order's tx: it is the one described, and the slot's.
   expect(described).toEqual([{ to: broker, data: orderCall, gas: 100_000n, txHash }])

@@ -534,3 +534,6 @@ export function openJournal(path: string, owner: { chainId: number; address: Add
 }
 
 export type Journal = ReturnType<typeof openJournal>
+
+/** The journal without the writes that move a slot: what the batch sender, the receipt watcher and the nonce keeper hold (a slot moves through the slot life, submitter/slotLife.ts). */
+export type JournalReads = Omit<Journal, 'record' | 'replace' | 'reject' | 'resent' | 'resolve' | 'resolveAll' | 'confirm' | 'moveBlock' | 'reopen'>

@@ -3,11 +3,12 @@ import { errorLine, type Logger } from '../../shared/index.ts'
 import { keccak256 } from '../../wire/index.ts'
 import { RelayError } from '../errors.ts'
 import type { OrderTerms, Verdict } from '../economics/index.ts'
-import type { Journal, NewSlot } from '../journal/index.ts'
+import type { NewSlot } from '../journal/index.ts'
 import type { createFeeCache, FeeQuote } from './feeCache.ts'
 import type { KeyGuard } from './keyGuard.ts'
 import { nodeSays } from '../rpcErrors.ts'
 import { type SendOutcome, sendRaw, sendRawBatch } from './sendRaw.ts'
+import type { SlotLife } from './slotLife.ts'
 import type { TxSigner } from './txSigner.ts'
 
 /**
@@ -48,7 +49,8 @@ export function createBatchSender(options: {
   client: PublicClient
   account: LocalAccount
   chainId: number
-  journal: Journal
+  /** Where each slot's moves are written (slotLife.ts): the sender holds a slot from `recorded` until the node answers its broadcast. */
+  life: SlotLife
   fees: ReturnType<typeof createFeeCache>
   logger: Logger
   /**
@@ -67,7 +69,8 @@ export function createBatchSender(options: {
   /** Told when the node refuses a nonce as used by a tx this relayer did not send (another process on the key). */
   keyGuard?: KeyGuard
 }) {
-  const { client, account, chainId, journal, fees, logger } = options
+  const { client, account, chainId, life, fees, logger } = options
+  const { journal } = life
   const queue: Queued[] = []
   let running = false
   let next: number | undefined
@@ -140,12 +143,9 @@ export function createBatchSender(options: {
       tx: { hash, nonce, raw, kind: 'order', signedAt: now },
     }))
     try {
-      await journal.record(slots)
+      await life.recorded(slots)
     } catch (error) {
       // Committed but not known to be on disk is not written either: nothing of it is sent, or kept.
-      try {
-        journal.reject(slots.map((slot) => slot.nonce))
-      } catch {}
       logger.error(`could not write the journal (${(error as Error).message}); nothing was broadcast`)
       for (const item of batch) item.reject(new RelayError('UPSTREAM_RPC', 'the relayer could not write its journal; nothing was broadcast; retry or try another relayer', { cause: error }))
       return undefined
@@ -156,7 +156,13 @@ export function createBatchSender(options: {
   /** Broadcasts a prepared batch and settles what the node said of each tx. */
   async function broadcast({ base, entries }: Prepared): Promise<void> {
     next = base + entries.length
-    await settle(entries, await broadcastAll(entries))
+    try {
+      await settle(entries, await broadcastAll(entries))
+    } finally {
+      // Whatever the node may hold is the nonce keeper's from here, even after a failure settle did not foresee.
+      const still = entries.map((entry) => entry.nonce).filter(life.held)
+      if (still.length > 0) life.unanswered(still)
+    }
     options.onBroadcast()
   }
 
@@ -197,7 +203,7 @@ export function createBatchSender(options: {
     while (tail > 0 && (results[tail - 1]!.kind === 'unsent' || isRefusal(results[tail - 1]!))) tail--
     const freed = entries.slice(tail)
     if (freed.length > 0) {
-      journal.reject(freed.map((each) => each.nonce))
+      life.dropped(freed.map((each) => each.nonce))
       next = freed[0]!.nonce
     }
     const retry: Queued[] = []
@@ -206,22 +212,26 @@ export function createBatchSender(options: {
     for (const [i, entry] of entries.entries()) {
       const result = results[i]!
       const { item, nonce, hash } = entry
-      if (result.kind === 'accepted') item.resolve({ nonce, hash })
-      else if (result.kind === 'unanswered' || result.kind === 'held') {
+      if (result.kind === 'accepted') {
+        life.sent([nonce])
+        item.resolve({ nonce, hash })
+      } else if (result.kind === 'unanswered' || result.kind === 'held') {
         if (unanswered++ === 0) logger.warn(`tx ${hash} (nonce ${nonce}) got no answer from the node and is not known to it; kept in the journal and sent again as signed once the node answers`)
-        journal.resent(nonce, 0) // the nonce keeper looks at it in its next round
+        life.unanswered([nonce]) // the nonce keeper looks at it in its next round
         item.resolve({ nonce, hash, unanswered: true })
       } else if (!isRefusal(result)) retry.push(item) // unsent
       else {
         const gap = i < tail
         // A foreign tx holds this nonce: nothing to fill, the slot goes.
-        if (gap && result.kind === 'nonceTaken') journal.reject([nonce])
+        if (gap && result.kind === 'nonceTaken') life.dropped([nonce])
         const again = await refused(entry, result, { gap, firstOfKind: !logged.has(result.kind) })
         logged.add(result.kind)
         if (again) retry.push(again)
         else if (gap && result.kind !== 'nonceTaken') {
           const why = result.kind === 'noFunds' ? 'the gas key cannot pay' : nodeSays(result.error)
           await filler(nonce, why, `not settled: the node refused its transaction (${why}); nothing was spent on this order; retry with a new order`)
+          // Its filler went out, or the nonce keeper sends one: the slot is the keeper's to see through.
+          life.sent([nonce])
         }
       }
     }
@@ -289,7 +299,7 @@ export function createBatchSender(options: {
         await sending
         prepared = await after
         if (prepared && next !== prepared.base) {
-          journal.reject(prepared.entries.map((entry) => entry.nonce))
+          life.dropped(prepared.entries.map((entry) => entry.nonce))
           queue.unshift(...prepared.entries.map((entry) => entry.item))
           prepared = undefined
         }

@@ -1,5 +1,5 @@
 import { formatTransactionReceipt, type Hex, type PublicClient, type RpcTransactionReceipt, toHex } from 'viem'
-import type { Journal, JournalSlot, JournalTx } from '../journal/index.ts'
+import type { JournalReads, JournalSlot, JournalTx } from '../journal/index.ts'
 
 /** A log as decoding reads it. */
 export type MinedLog = { address: Hex; topics: readonly Hex[]; data: Hex }
@@ -88,7 +88,7 @@ export function minedReceipt(raw: RpcTransactionReceipt): MinedReceipt {
  * const block = await blockTxs(client, 123n)
  * const { mined, slots } = block ? await minedTxs([block], { journal, via: client }) : { mined: [], slots: new Map() }
  */
-export async function minedTxs(blocks: readonly BlockTxs[], options: { journal: Journal; via: PublicClient }): Promise<{ mined: Mined[]; slots: Map<number, JournalSlot> }> {
+export async function minedTxs(blocks: readonly BlockTxs[], options: { journal: JournalReads; via: PublicClient }): Promise<{ mined: Mined[]; slots: Map<number, JournalSlot> }> {
   const { journal, via } = options
   const txs = journal.txsByHash(blocks.flatMap((block) => block.transactions))
   if (txs.size === 0) return { mined: [], slots: new Map() }

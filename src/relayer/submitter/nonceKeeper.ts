@@ -1,13 +1,13 @@
 import type { Hex, LocalAccount, PublicClient } from 'viem'
 import type { Logger } from '../../shared/index.ts'
 import { keccak256 } from '../../wire/index.ts'
-import type { Journal, JournalSlot, JournalTx } from '../journal/index.ts'
+import type { JournalSlot, JournalTx } from '../journal/index.ts'
 import type { createFeeCache, Fees } from './feeCache.ts'
 import type { KeyGuard } from './keyGuard.ts'
 import { bumpedWithin } from './fees.ts'
-import type { ReceiptWatcher } from './receiptWatcher.ts'
 import { nodeSays } from '../rpcErrors.ts'
 import { sendRaw } from './sendRaw.ts'
+import type { SlotWatch } from './slotWatch.ts'
 import type { TxSigner } from './txSigner.ts'
 
 /**
@@ -46,9 +46,9 @@ export function createNonceKeeper(options: {
   client: PublicClient
   account: LocalAccount
   chainId: number
-  journal: Journal
   fees: ReturnType<typeof createFeeCache>
-  watcher: ReceiptWatcher
+  /** The slot life and the chain reads, lookups and block pace it shares with the receipt watcher. */
+  watch: Pick<SlotWatch, 'life' | 'reads' | 'lookups' | 'pace'>
   logger: Logger
   reviveAfterMs: number
   /** How long the next nonce's tx may sit unmined in the pool before it is replaced (default 5 × reviveAfterMs, at least 10 s). */
@@ -59,7 +59,9 @@ export function createNonceKeeper(options: {
   /** Told when another process signs with the key (a nonce taken by a tx the journal does not know). */
   keyGuard?: KeyGuard
 }) {
-  const { client, account, chainId, journal, logger, watcher } = options
+  const { client, account, chainId, logger } = options
+  const { life, reads, lookups, pace } = options.watch
+  const { journal } = life
   // How long the next nonce's tx may sit in the pool unmined, though it pays enough,
   // before it is replaced (each replacement restarts the count, so fees rise slowly).
   const stuckAfterMs = options.stuckAfterMs ?? Math.max(10_000, 5 * options.reviveAfterMs)
@@ -73,7 +75,7 @@ export function createNonceKeeper(options: {
   async function sign(slot: JournalSlot, fees: Fees, call: { to: Hex; data: Hex; gas: bigint }, kind: JournalTx['kind']): Promise<JournalTx> {
     const [raw] = (await options.signer.signAll([{ type: 'eip1559', chainId, nonce: slot.nonce, ...call, maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: fees.maxPriorityFeePerGas }])) as [Hex]
     const tx: JournalTx = { hash: keccak256(raw), nonce: slot.nonce, raw, ...fees, kind, signedAt: Date.now() }
-    await journal.replace(tx)
+    await life.replaced(tx)
     await sendRaw(client, raw, tx.hash)
     return tx
   }
@@ -81,7 +83,7 @@ export function createNonceKeeper(options: {
   /** Said once per tx: it cannot be replaced under the fee cap, so it waits. */
   const capped = new Set<Hex>()
   function waitUnderCap(slot: JournalSlot, current: JournalTx, why: string) {
-    journal.resent(slot.nonce)
+    life.resent(slot.nonce)
     if (capped.has(current.hash)) return
     capped.add(current.hash)
     if (capped.size > 1_000) capped.delete(capped.values().next().value!)
@@ -126,8 +128,8 @@ export function createNonceKeeper(options: {
    */
   function stalled(current: JournalTx): { quietMs: number; waitedMs: number; usualMs: number } | undefined {
     if (current.kind !== 'order') return undefined
-    const movedAt = watcher.pace.movedAt()
-    const usualMs = watcher.pace.typicalWaitMs()
+    const movedAt = pace.movedAt()
+    const usualMs = pace.typicalWaitMs()
     if (movedAt === undefined || usualMs === undefined) return undefined
     const limit = Math.max(options.reviveAfterMs, 10 * usualMs)
     const now = Date.now()
@@ -154,7 +156,7 @@ export function createNonceKeeper(options: {
       } else if (quiet) {
         const seconds = (ms: number) => (ms / 1000).toFixed(1)
         await replace(slot, current, `has waited in the node's pool at the key's next nonce for ${seconds(quiet.waitedMs)} s while the node mined no block for ${seconds(quiet.quietMs)} s (this key's txs were mined ${quiet.usualMs} ms after sending, at the median)`)
-      } else journal.resent(slot.nonce)
+      } else life.resent(slot.nonce)
       return
     }
     if (current.kind !== 'filler' && slot.orderHash) {
@@ -162,14 +164,14 @@ export function createNonceKeeper(options: {
       const reason = await options.wouldRevert(slot, current)
       if (reason) {
         // An order whose authorization reads as used may have been settled by this very tx on a node ahead of the one asked: its receipt first.
-        const looked = await watcher.lookupAt([slot], at)
+        const looked = await lookups.lookupAt([slot], at)
         if (looked.lagging || looked.unmined.length === 0) return
         return fill(slot, current, reason)
       }
     }
     const outcome = await sendRaw(client, current.raw, current.hash)
     if (outcome.kind === 'accepted') {
-      journal.resent(slot.nonce)
+      life.resent(slot.nonce)
       logger.warn(`tx ${current.hash} was no longer known to the node; sent it again as signed`)
     } else if (outcome.kind === 'underpriced') {
       await replace(slot, current, 'was refused as underpriced when sent again')
@@ -178,7 +180,7 @@ export function createNonceKeeper(options: {
       await fill(slot, current, { loses: `the node refuses its transaction (${nodeSays(outcome.error)})` }, 'was no longer known to the node')
     } else if (outcome.kind !== 'nonceTaken' && outcome.kind !== 'unanswered') {
       logger.warn(`tx ${current.hash} was no longer known to the node and could not be sent again (${outcome.kind}); will try again`)
-      journal.resent(slot.nonce)
+      life.resent(slot.nonce)
     }
   }
 
@@ -207,21 +209,21 @@ export function createNonceKeeper(options: {
      * from one node's nonce and another's receipts.
      */
     async tick(): Promise<void> {
-      const slots = journal.pending(slotsPerRound)
+      // The slots the batch sender still holds (signed, their broadcast not answered) are its own.
+      const slots = journal.pending(slotsPerRound).filter((slot) => !life.held(slot.nonce))
       if (slots.length === 0) return
-      const { at, nonce: latest } = await watcher.nonceAtHead(account.address)
+      const { at, nonce: latest } = await reads.nonceAtHead(account.address)
       const next = journal.nextNonce()
       if (next !== undefined && latest > next) options.keyGuard?.report(`the key's nonce is ${latest} at block ${at}, past the ${next} this relayer's journal handed out`)
       // A tx sent moments ago is the receipt watcher's to find in its next block.
       const due = slots.filter((slot) => Date.now() - slot.sentAt >= options.reviveAfterMs)
       const taken = due.filter((slot) => slot.nonce < latest)
       if (taken.length > 0) {
-        const looked = await watcher.lookupAt(taken, at)
+        const looked = await lookups.lookupAt(taken, at)
         for (const nonce of looked.lagging ? [] : looked.unmined) {
           const slot = taken.find((each) => each.nonce === nonce)!
           const message = `not settled: nonce ${nonce} of the relayer's key was taken by a transaction this relayer did not send (another process is signing with the same key); retry`
-          journal.resolve(nonce, { status: 'foreign', outcome: JSON.stringify({ message }) })
-          watcher.notify(nonce)
+          life.taken(nonce, message)
           logger.warn(`nonce ${nonce} (tx ${slot.txHash}) was taken by a transaction not in this relayer's journal: another process is signing with the same key; run one relayer process per gas key`)
           options.keyGuard?.report(`nonce ${nonce} was taken by a transaction this relayer's journal does not hold`)
         }

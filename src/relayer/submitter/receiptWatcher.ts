@@ -1,25 +1,11 @@
-import { BaseError, type Hex, MethodNotFoundRpcError, MethodNotSupportedRpcError, type PublicClient, type RpcTransactionReceipt } from 'viem'
-import { errorLine, type Logger } from '../../shared/index.ts'
-import type { Journal, JournalSlot, JournalTx, SlotResolution } from '../journal/index.ts'
-import { type BlockPace, createBlockPace } from './blockPace.ts'
+import type { PublicClient, RpcTransactionReceipt } from 'viem'
+import type { Logger } from '../../shared/index.ts'
+import type { BlockPace } from './blockPace.ts'
 import { createCanonicalBlocks } from './canonicalBlocks.ts'
-import { parseEip1559 } from './parseEip1559.ts'
-import { type BlockTxs, blockLogs, blockTxs, type Mined, type MinedReceipt, minedReceipt, minedTxs, withLogs } from './minedTxs.ts'
-
-/** What a mined tx means for its slot: the outcome JSON to store (see JournalSlot.outcome). */
-export type DescribeOutcome = (slot: JournalSlot, receipt: MinedReceipt) => Promise<string | undefined>
-
-/** The call a signed tx of the journal makes. */
-function callOf(raw: Hex): Pick<JournalSlot, 'to' | 'data' | 'gas'> {
-  const { to, data, gas } = parseEip1559(raw)
-  return { to, data, gas }
-}
-
-/** The node answered that it has no such method (not a transport failure, which is retried next look). */
-function isUnsupported(error: unknown): boolean {
-  if (!(error instanceof BaseError)) return false
-  return Boolean(error.walk((e) => e instanceof MethodNotFoundRpcError || e instanceof MethodNotSupportedRpcError || (e as { code?: unknown }).code === -32601))
-}
+import { type ChainReads, isUnsupported } from './chainReads.ts'
+import { type BlockTxs, blockLogs, blockTxs, minedTxs, withLogs } from './minedTxs.ts'
+import type { SlotLife } from './slotLife.ts'
+import type { SlotLookups } from './slotLookups.ts'
 
 /**
  * Blocks behind after which receipts are looked up per pending tx instead of per
@@ -50,84 +36,33 @@ const costsPerLook = 256
  * its waiters are woken (the metrics' RPC observer counts its gas too).
  */
 export function createReceiptWatcher(options: {
-  client: PublicClient
-  /** A client over the same RPC that puts the requests made together in one JSON-RPC batch. */
-  batchClient?: PublicClient
-  journal: Journal
+  /** How the chain is read (one JSON-RPC batch for what must agree, see chainReads.ts). */
+  reads: ChainReads
+  /** Where the mined txs found are resolved (slotLookups.ts). */
+  lookups: SlotLookups
+  /** The slots' states and moves (slotLife.ts). */
+  life: SlotLife
   logger: Logger
-  describe: DescribeOutcome
-  /** Where the pace of blocks is kept (default: a new one). */
-  pace?: BlockPace
+  /** Where the pace of blocks is kept (shared with the nonce keeper). */
+  pace: BlockPace
   /** Blocks deep a mined tx's block must be before its slot is final; until then it is watched for reorgs (default 1). */
   confirmations?: number
 }) {
-  const { client, journal, logger } = options
+  const { reads, lookups, life, logger, pace } = options
+  const { journal } = life
+  const client = reads.client
+  const inBatch = reads.inBatch
+  const batching = reads.batching
   const confirmations = BigInt(Math.max(1, options.confirmations ?? 1))
   // The blocks read, to tell a reorg: a block whose parent is not the one kept below it.
   const canonical = createCanonicalBlocks(Number(confirmations) + 128)
-  const batchClient = options.batchClient ?? client
-  // Each waiter is handed its slot as the journal holds it once resolved (undefined: it reads it itself).
-  const waiters = new Map<number, Set<(slot?: JournalSlot) => void>>()
-  const pace = options.pace ?? createBlockPace()
   let lastSeen: bigint | undefined
   let blockLooks = true
-  // Batched looks that failed in a row while a single call worked; NaN once batching is off.
-  let batchFailures = options.batchClient ? 0 : Number.NaN
-  const batching = () => !Number.isNaN(batchFailures)
 
   function withoutBlockLooks() {
     if (!blockLooks) return
     blockLooks = false
     logger.info("the RPC has no eth_getLogs by block hash (or no eth_getBlockByNumber); looking receipts up per pending tx")
-  }
-
-  function notify(nonce: number, slot?: JournalSlot) {
-    const set = waiters.get(nonce)
-    waiters.delete(nonce)
-    for (const wake of set ?? []) wake(slot)
-  }
-
-  /** What a mined tx of ours means for its pending slot (undefined when the slot is not pending). */
-  async function resolution(tx: JournalTx, receipt: MinedReceipt, slot: JournalSlot | undefined): Promise<SlotResolution | undefined> {
-    if (!slot || slot.status !== 'pending') return undefined
-    pace.mined(tx.signedAt)
-    const filler = tx.kind === 'filler'
-    let outcome: string | undefined
-    if (!filler) {
-      try {
-        // Described by the mined tx's call: a replacement or a filler may have given the
-        // slot another since (its current tx is not always the one mined). The slot read
-        // already holds the current tx's call, so only another tx's bytes are read again.
-        outcome = await options.describe(tx.hash === slot.txHash ? slot : { ...slot, ...callOf(tx.raw), txHash: tx.hash }, receipt)
-      } catch (error) {
-        logger.warn(`could not describe tx ${receipt.transactionHash}: ${(error as Error).message}`)
-      }
-    }
-    const spent = receipt.gasUsed !== undefined && receipt.effectiveGasPrice !== undefined ? receipt.gasUsed * receipt.effectiveGasPrice : undefined
-    return {
-      nonce: tx.nonce,
-      status: filler ? 'filled' : receipt.status === 'success' ? 'settled' : 'reverted',
-      txHash: receipt.transactionHash,
-      blockNumber: receipt.blockNumber,
-      ...(receipt.blockHash ? { blockHash: receipt.blockHash } : {}),
-      ...(outcome === undefined ? {} : { outcome }),
-      ...(spent === undefined ? {} : { spentWei: spent }),
-    }
-  }
-
-  /** Writes what the mined txs mean, in one commit, then wakes their waiters. */
-  async function resolveMined(mined: readonly Mined[], read?: Map<number, JournalSlot>): Promise<void> {
-    const results: SlotResolution[] = []
-    const slots = read ?? journal.slots(mined.map(({ tx }) => tx.nonce))
-    for (const { tx, receipt } of mined) {
-      const result = await resolution(tx, receipt, slots.get(tx.nonce))
-      if (result) results.push(result)
-    }
-    journal.resolveAll(results)
-    // The waiters' slots, read back after the commit in one query rather than one read each.
-    const waited = results.filter(({ nonce }) => waiters.has(nonce)).map(({ nonce }) => nonce)
-    const resolved = waited.length > 0 ? journal.slots(waited) : new Map<number, JournalSlot>()
-    for (const result of results) notify(result.nonce, resolved.get(result.nonce))
   }
 
   /**
@@ -179,7 +114,7 @@ export function createReceiptWatcher(options: {
     }
     const looked = (via: PublicClient) => minedTxs(blocks, { journal, via })
     const { mined, slots } = await inBatch(looked, () => looked(client))
-    await resolveMined(mined, slots)
+    await lookups.resolveMined(mined, slots)
     return {}
   }
 
@@ -215,11 +150,11 @@ export function createReceiptWatcher(options: {
     const gone: number[] = []
     for (const [i, { nonce }] of mined.entries()) {
       const receipt = receipts[i]
-      if (receipt?.blockHash && receipt.blockNumber) journal.moveBlock(nonce, BigInt(receipt.blockNumber), receipt.blockHash)
+      if (receipt?.blockHash && receipt.blockNumber) life.moved(nonce, BigInt(receipt.blockNumber), receipt.blockHash)
       else gone.push(nonce)
     }
     if (gone.length === 0) return
-    journal.reopen(gone)
+    life.reorged(gone)
     logger.warn(
       `a reorg replaced the chain above block ${fork}: ${gone.length} tx${gone.length === 1 ? '' : 's'} of the key left it (nonce${gone.length === 1 ? '' : 's'} ${gone.join(', ')}); their orders are pending again, to be sent again as signed or their nonces filled`,
     )
@@ -247,73 +182,14 @@ export function createReceiptWatcher(options: {
       if (row.blockHash === null || row.blockHash.toLowerCase() === hash) final.push(row.nonce)
       else if (replacedFrom === undefined || row.blockNumber < replacedFrom) replacedFrom = row.blockNumber
     }
-    journal.confirm(final)
+    life.confirmed(final)
     if (replacedFrom !== undefined) await reorged(replacedFrom - 1n)
-  }
-
-  /** Looks for a receipt of every tx signed at the slot's nonce; true when one was found. */
-  async function lookup(slot: JournalSlot): Promise<boolean> {
-    for (const tx of journal.txs(slot.nonce).reverse()) {
-      const raw = (await client.request({ method: 'eth_getTransactionReceipt', params: [tx.hash] })) as RpcTransactionReceipt | null
-      if (raw) {
-        await resolveMined([{ tx, receipt: minedReceipt(raw) }])
-        return true
-      }
-    }
-    return false
-  }
-
-  /**
-   * The slots' txs looked up as of block `at`, consistently: block `at` and every tx's
-   * receipt asked in one JSON-RPC batch (which a load balancer hands to one node), so a
-   * node behind `at` cannot answer "no receipt" for a tx it has not seen yet. Mined txs
-   * (in a block at or below `at`) resolve their slots. `lagging`: that node does not have
-   * block `at`; nothing can be told from it. `unmined`: the nonces none of whose txs has a
-   * receipt there.
-   */
-  async function lookupAt(slots: readonly JournalSlot[], at: bigint): Promise<{ lagging: true } | { lagging: false; unmined: number[] }> {
-    const asked = slots.flatMap((slot) => journal.txs(slot.nonce).map((tx) => ({ slot, tx })))
-    const read = (via: PublicClient) =>
-      Promise.all([
-        via.request({ method: 'eth_getBlockByNumber', params: [`0x${at.toString(16)}`, false] }) as Promise<{ hash?: Hex } | null>,
-        ...asked.map(({ tx }) => via.request({ method: 'eth_getTransactionReceipt', params: [tx.hash] }) as Promise<RpcTransactionReceipt | null>),
-      ] as const)
-    const [block, ...receipts] = await inBatch(read, () => read(client))
-    if (!block?.hash) return { lagging: true }
-    const mined: Mined[] = []
-    const found = new Set<number>()
-    for (const [i, { tx }] of asked.entries()) {
-      const raw = receipts[i] as RpcTransactionReceipt | null | undefined
-      if (!raw || BigInt(raw.blockNumber ?? '0x0') > at || found.has(tx.nonce)) continue
-      mined.push({ tx, receipt: minedReceipt(raw) })
-      found.add(tx.nonce)
-    }
-    if (mined.length > 0) await resolveMined(mined)
-    return { lagging: false, unmined: slots.map((slot) => slot.nonce).filter((nonce) => !found.has(nonce)) }
-  }
-
-  /**
-   * The head and `address`'s nonce there, from one node (one JSON-RPC batch): a pair that
-   * agree. A node that takes no batches is asked the head, then the nonce at that block.
-   */
-  async function nonceAtHead(address: Hex): Promise<{ at: bigint; nonce: number }> {
-    const read = async (via: PublicClient) => {
-      const [head, count] = await Promise.all([
-        via.request({ method: 'eth_blockNumber' }) as Promise<Hex>,
-        via.request({ method: 'eth_getTransactionCount', params: [address, 'latest'] }) as Promise<Hex>,
-      ])
-      return { at: BigInt(head), nonce: Number(BigInt(count)) }
-    }
-    return inBatch(read, async () => {
-      const at = await client.getBlockNumber({ cacheTime: 0 })
-      return { at, nonce: await client.getTransactionCount({ address, blockNumber: at }) }
-    })
   }
 
   /** Every pending slot looked up, a few at a time (not one round trip after another). */
   async function lookupAll(): Promise<void> {
     const slots = journal.pending(256)
-    for (let i = 0; i < slots.length; i += 16) await Promise.all(slots.slice(i, i + 16).map(lookup))
+    for (let i = 0; i < slots.length; i += 16) await Promise.all(slots.slice(i, i + 16).map(lookups.lookup))
   }
 
   /**
@@ -343,31 +219,6 @@ export function createReceiptWatcher(options: {
       },
       async () => ({ head: await client.getBlockNumber({ cacheTime: 0 }) }),
     )
-  }
-
-  /**
-   * `batched` through the batching client; should it fail, `single` through the plain one.
-   * A node that takes no batches fails every batched request while single calls work:
-   * after three such failures in a row the watcher stops batching (an outage fails both).
-   */
-  async function inBatch<T>(batched: (via: PublicClient) => Promise<T>, single: () => Promise<T>): Promise<T> {
-    if (!batching()) return single()
-    let failure: unknown
-    try {
-      const result = await batched(batchClient)
-      batchFailures = 0
-      return result
-    } catch (error) {
-      // A method the node does not have is not a batching problem: no second try.
-      if (isUnsupported(error)) throw error
-      failure = error
-    }
-    const result = await single()
-    if (++batchFailures >= 3) {
-      batchFailures = Number.NaN
-      logger.info(`receipt watcher: the RPC failed a JSON-RPC batch three times while single calls worked (${errorLine(failure)}); looking without batches from now on`)
-    }
-    return result
   }
 
   return {
@@ -407,36 +258,9 @@ export function createReceiptWatcher(options: {
       await confirmDeep(head)
       await readCosts()
     },
-    lookup,
-    lookupAt,
-    nonceAtHead,
-    notify,
     /** The newest block a look has read (undefined before the first). */
     get head(): bigint | undefined {
       return lastSeen
-    },
-    /** When the head last moved and how soon the key's txs are usually mined (read by the nonce keeper). */
-    pace,
-    /** The slot once it is resolved, or as it stands after `timeoutMs`. */
-    async outcome(nonce: number, timeoutMs: number): Promise<JournalSlot | undefined> {
-      const now = journal.slot(nonce)
-      if (!now || now.status !== 'pending') return now
-      let timer: ReturnType<typeof setTimeout> | undefined
-      let given: JournalSlot | undefined
-      let wake!: (slot?: JournalSlot) => void
-      const woken = new Promise<void>((resolve) => {
-        wake = (slot) => {
-          given = slot
-          resolve()
-        }
-      })
-      let set = waiters.get(nonce)
-      if (!set) waiters.set(nonce, (set = new Set()))
-      set.add(wake)
-      await Promise.race([woken, new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)))])
-      clearTimeout(timer)
-      set.delete(wake)
-      return given ?? journal.slot(nonce)
     },
   }
 }

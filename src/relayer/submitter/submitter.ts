@@ -6,7 +6,8 @@ import { createFeeCache, type FeeQuote } from './feeCache.ts'
 import type { KeyGuard } from './keyGuard.ts'
 import { createHeadFeed, type HeadFeed } from './headFeed.ts'
 import { createNonceKeeper, type WouldRevert } from './nonceKeeper.ts'
-import { createReceiptWatcher, type DescribeOutcome } from './receiptWatcher.ts'
+import type { DescribeOutcome } from './slotLookups.ts'
+import { createSlotWatch } from './slotWatch.ts'
 import { createTxSigner, type TxSigner } from './txSigner.ts'
 
 export type SubmitterOptions = {
@@ -64,14 +65,14 @@ export function createSubmitter(options: SubmitterOptions) {
     ...(options.maxPriorityFeePerGas !== undefined ? { maxPriorityFeePerGas: options.maxPriorityFeePerGas } : {}),
   })
   const reviveAfterMs = options.reviveAfterMs ?? Math.max(1_000, options.receiptPollMs * 8)
-  const watcher = createReceiptWatcher({ client, batchClient: options.watchClient, journal, logger, describe: options.describe, ...(options.confirmations ? { confirmations: options.confirmations } : {}) })
+  const watch = createSlotWatch({ client, batchClient: options.watchClient, journal, logger, describe: options.describe, confirmations: options.confirmations })
+  const { watcher, life } = watch
   const keeper = createNonceKeeper({
     client,
     account,
     chainId,
-    journal,
     fees,
-    watcher,
+    watch,
     logger,
     reviveAfterMs,
     wouldRevert: options.wouldRevert,
@@ -83,7 +84,7 @@ export function createSubmitter(options: SubmitterOptions) {
     broadcastClient: options.broadcastClient,
     account,
     chainId,
-    journal,
+    life,
     fees,
     logger,
     fillGap: (nonce, why, message) => keeper.fillGap(nonce, why, message),
@@ -195,7 +196,7 @@ export function createSubmitter(options: SubmitterOptions) {
     },
     /** The slot once its tx was mined (or its nonce otherwise resolved), or still pending after `timeoutMs`. */
     outcome(nonce: number, timeoutMs: number): Promise<JournalSlot | undefined> {
-      return watcher.outcome(nonce, timeoutMs)
+      return life.outcome(nonce, timeoutMs)
     },
     /** The fee fields the next tx will carry (for a simulation that matches it) and the next block's base fee. */
     currentFees(): Promise<FeeQuote> {
