@@ -66,9 +66,9 @@ export function createSlotLife(journal: Journal) {
   const waiters = new Map<number, Set<(slot?: JournalSlot) => void>>()
 
   const state = (slot: JournalSlot) => stateOf(slot, held.has(slot.nonce))
-  /** The nonces among `nonces` whose slot may make `move`. */
-  function allowed(move: SlotMove, nonces: readonly number[]): number[] {
-    const slots = journal.slots(nonces)
+  /** The nonces among `nonces` whose slot may make `move` (`read`: the slots, when the caller has just read them). */
+  function allowed(move: SlotMove, nonces: readonly number[], read?: ReadonlyMap<number, JournalSlot>): number[] {
+    const slots = read ?? journal.slots(nonces)
     return nonces.filter((nonce) => {
       const slot = slots.get(nonce)
       return slot !== undefined && canMove(state(slot), move)
@@ -134,9 +134,13 @@ export function createSlotLife(journal: Journal) {
     resent(nonce: number) {
       if (allowed('resent', [nonce]).length > 0) journal.resent(nonce)
     },
-    /** `mined`: what the mined txs mean, in one commit; their waiters are woken. */
-    mined(results: SlotResolution[]) {
-      const movable = new Set(allowed('mined', results.map(({ nonce }) => nonce)))
+    /**
+     * `mined`: what the mined txs mean, in one commit; their waiters are woken. `read`: the
+     * slots as the caller read them for this look (the commit still changes only a slot
+     * that is pending when it runs).
+     */
+    mined(results: SlotResolution[], read?: ReadonlyMap<number, JournalSlot>) {
+      const movable = new Set(allowed('mined', results.map(({ nonce }) => nonce), read))
       const moving = results.filter(({ nonce }) => movable.has(nonce))
       journal.resolveAll(moving)
       for (const { nonce } of moving) held.delete(nonce)

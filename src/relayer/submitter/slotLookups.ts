@@ -62,7 +62,7 @@ export function createSlotLookups(options: { reads: ChainReads; life: SlotLife; 
       const result = await resolution(tx, receipt, slots.get(tx.nonce))
       if (result) results.push(result)
     }
-    if (results.length > 0) life.mined(results)
+    if (results.length > 0) life.mined(results, slots)
   }
 
   return {
