@@ -19,7 +19,7 @@ const post = (origin?: string) => ({ method: 'POST', headers: { 'content-type': 
 
 const preflight = (origin: string) => ({
   method: 'OPTIONS',
-  headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+  headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, prefer' },
 })
 
 /** The CORS headers of a response, for exact comparison. */
@@ -33,26 +33,26 @@ describe('edgeCors', () => {
     expect(response.status).toBe(200)
     expect(corsHeaders(response)).toEqual({
       'access-control-allow-origin': '*',
-      'access-control-expose-headers': 'Retry-After',
+      'access-control-expose-headers': 'Retry-After,Location,Preference-Applied',
       vary: 'Origin',
     })
   })
 
-  test('POST /broker: a listed origin is granted, its preflight allows POST with Content-Type', async () => {
+  test('POST /broker: a listed origin is granted, its preflight allows POST with Content-Type and Prefer (respond-async), and a page can read Location', async () => {
     const { app } = corsApp([allowed])
     const pre = await app.request('/broker', preflight(allowed))
     expect(pre.status).toBe(204)
     expect(corsHeaders(pre)).toEqual({
       'access-control-allow-origin': allowed,
       'access-control-allow-methods': 'POST',
-      'access-control-allow-headers': 'Content-Type',
-      'access-control-expose-headers': 'Retry-After',
+      'access-control-allow-headers': 'Content-Type,Prefer',
+      'access-control-expose-headers': 'Retry-After,Location,Preference-Applied',
       'access-control-max-age': '600',
       vary: 'Origin, Access-Control-Request-Headers',
     })
     const answer = await app.request('/broker', post(allowed))
     expect(answer.status).toBe(400)
-    expect(corsHeaders(answer)).toEqual({ 'access-control-allow-origin': allowed, 'access-control-expose-headers': 'Retry-After', vary: 'Origin' })
+    expect(corsHeaders(answer)).toEqual({ 'access-control-allow-origin': allowed, 'access-control-expose-headers': 'Retry-After,Location,Preference-Applied', vary: 'Origin' })
   })
 
   test('POST /broker: another origin gets no grant, neither on the preflight nor on the request', async () => {

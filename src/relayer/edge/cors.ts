@@ -23,7 +23,8 @@ const relayerPaths = new Set(['/broker', '/info', '/api/openapi.json'])
  *   Callers that send no `Origin` (server-side agents) are not browsers: CORS does
  *   not concern them and they pass.
  * - every other route (`GET /info`, `GET /api/openapi.json`): readable from any origin.
- * `Retry-After` is exposed so a page can read it from a 429. Preflights are answered
+ * A page may send `Prefer: respond-async` (202 with the order's status route), and can
+ * read `Retry-After` (a 429), `Location` and `Preference-Applied` (a 202). Preflights are answered
  * here, before the rate limit and the breaker, so they never see either. Paths that
  * are not relayer routes get no CORS at all. `POST /broker` itself is answered outside
  * hono (http/brokerRoute.ts), with `brokerHeaders`: the same headers `hono/cors` gives
@@ -39,14 +40,14 @@ export function createEdgeCors(options: EdgeCorsOptions): EdgeCors {
   const isBroker = (c: Context) => c.req.path === '/broker'
   /** Who may call `POST /broker`: the origin to grant, or null. */
   const brokerOrigin = (origin: string) => (anyOrigin ? '*' : allowed.has(origin) ? origin : null)
-  const exposed = ['Retry-After']
+  const exposed = ['Retry-After', 'Location', 'Preference-Applied']
   const grant = cors({
     origin: (origin, c) => (isBroker(c) ? brokerOrigin(origin) : '*'),
     allowMethods: (origin, c) => {
       if (!isBroker(c)) return ['GET', 'HEAD']
       return brokerOrigin(origin) ? ['POST'] : []
     },
-    allowHeaders: ['Content-Type'],
+    allowHeaders: ['Content-Type', 'Prefer'],
     exposeHeaders: exposed,
     maxAge: 600,
   })
