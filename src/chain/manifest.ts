@@ -83,11 +83,11 @@ export type ContractAddresses = Manifest['contracts']
 /** One adapter of the manifest's `adapters`. */
 export type ManifestAdapter = NonNullable<Manifest['adapters']>[number]
 
-/** Thrown for a manifest that cannot be read or does not match the format. */
+/** Thrown for a manifest that cannot be read or does not match the format: a usage or configuration error (exit 2). */
 export class ManifestError extends OrderRelayError<'BAD_MANIFEST'> {
   override name = 'ManifestError'
   constructor(message: string) {
-    super('BAD_MANIFEST', message)
+    super('BAD_MANIFEST', message, { exitCode: 2 })
   }
 }
 

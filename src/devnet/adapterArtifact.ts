@@ -6,11 +6,11 @@ import { OrderRelayError } from '../errors/index.ts'
 /** A contract to deploy: its name, its ABI and its creation bytecode. */
 export type AdapterArtifact = { name: string; abi: Abi; bytecode: Hex }
 
-/** Thrown for an artifact that cannot be read or deployed; the message says what to fix. */
+/** Thrown for an artifact that cannot be read or deployed; the message says what to fix. A usage error (exit 2). */
 export class AdapterArtifactError extends OrderRelayError<'BAD_ADAPTER_ARTIFACT'> {
   override name = 'AdapterArtifactError'
   constructor(message: string) {
-    super('BAD_ADAPTER_ARTIFACT', message)
+    super('BAD_ADAPTER_ARTIFACT', message, { exitCode: 2 })
   }
 }
 

@@ -67,13 +67,13 @@ const cases: { error: unknown; name: string; code: string; exitCode: 1 | 2 }[] =
   { error: new StoreMismatchError('INDEXER_DB x holds another index'), name: 'StoreMismatchError', code: 'STORE_MISMATCH', exitCode: 2 },
   { error: thrown(() => parseFlags(['--bogus'], {})), name: 'UsageError', code: 'USAGE', exitCode: 2 },
   { error: new CommandError('the receipt does not verify'), name: 'CommandError', code: 'COMMAND_FAILED', exitCode: 1 },
-  { error: thrown(() => readManifest(join(dir, 'none.json'))), name: 'ManifestError', code: 'BAD_MANIFEST', exitCode: 1 },
+  { error: thrown(() => readManifest(join(dir, 'none.json'))), name: 'ManifestError', code: 'BAD_MANIFEST', exitCode: 2 },
   { error: new ChainMovedError('block 9 changed while its logs were read'), name: 'ChainMovedError', code: 'CHAIN_MOVED', exitCode: 1 },
   { error: new LogsRefusedError(7n, new Error('query returned more than 10000 results')), name: 'LogsRefusedError', code: 'LOGS_REFUSED', exitCode: 1 },
   { error: new WriterLockLostError('not the writer of indexer_1_x'), name: 'WriterLockLostError', code: 'WRITER_LOCK_LOST', exitCode: 1 },
   { error: new BunNotFoundError(), name: 'BunNotFoundError', code: 'BUN_NOT_FOUND', exitCode: 1 },
   { error: new AnvilNotFoundError({ nodeModulesFrom: ['/work'], foundryBin: '/home/me/.foundry/bin' }), name: 'AnvilNotFoundError', code: 'ANVIL_NOT_FOUND', exitCode: 1 },
-  { error: thrown(() => toAdapterArtifact(null, 'TicketAdapter', 'Ticket.json')), name: 'AdapterArtifactError', code: 'BAD_ADAPTER_ARTIFACT', exitCode: 1 },
+  { error: thrown(() => toAdapterArtifact(null, 'TicketAdapter', 'Ticket.json')), name: 'AdapterArtifactError', code: 'BAD_ADAPTER_ARTIFACT', exitCode: 2 },
   { error: new BatchedRevertError('0x12345678'), name: 'BatchedRevertError', code: 'BATCHED_REVERT', exitCode: 1 },
   { error: thrown(() => openJournal(mismatchPath, { ...owner, chainId: 1 })), name: 'JournalMismatchError', code: 'JOURNAL_MISMATCH', exitCode: 1 },
   { error: journalLocked, name: 'JournalLockedError', code: 'JOURNAL_LOCKED', exitCode: 1 },
@@ -247,7 +247,9 @@ describe('the CLI asks the error how to end', () => {
     expect(usage.exitCode).toBe(2)
     expect(usage.lines[0]).toBe('order-relay deploy: --rpc must be an http(s) URL')
     expect(usage.lines[1]).toStartWith('Usage: order-relay deploy [options]   (`')
-    expect(new ManifestError('x').exitCode).toBe(1)
-    expect(new AdapterArtifactError('x').exitCode).toBe(1)
+    // A file the command was pointed at that it cannot use is a usage error, wherever it is read.
+    for (const unusable of [new ManifestError('manifest m.json is not valid JSON'), new AdapterArtifactError('the artifact a.json is not valid JSON')]) {
+      expect(failureReport(unusable, command).exitCode).toBe(2)
+    }
   })
 })
