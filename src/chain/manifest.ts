@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import * as v from 'valibot'
 import type { Abi, Address, Hex } from 'viem'
+import { OrderRelayError } from '../errors/index.ts'
 import { BlockNumberStringSchema, decimalPattern, isAddressString, isBytes32String } from '../wire/index.ts'
 
 // The manifest is not a wire type (never in the OpenAPI document), so its schemas can
@@ -82,9 +83,12 @@ export type ContractAddresses = Manifest['contracts']
 /** One adapter of the manifest's `adapters`. */
 export type ManifestAdapter = NonNullable<Manifest['adapters']>[number]
 
-/** Thrown for a manifest that cannot be read or does not match the format. */
-export class ManifestError extends Error {
+/** Thrown for a manifest that cannot be read or does not match the format: a usage or configuration error (exit 2). */
+export class ManifestError extends OrderRelayError<'BAD_MANIFEST'> {
   override name = 'ManifestError'
+  constructor(message: string) {
+    super('BAD_MANIFEST', message, { exitCode: 2 })
+  }
 }
 
 /**

@@ -1,14 +1,21 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util'
+import { OrderRelayError } from '../errors/index.ts'
 import { errorLine } from '../shared/index.ts'
 
 /** Thrown for bad flags or arguments: main prints it with the usage and exits 2. */
-export class UsageError extends Error {
+export class UsageError extends OrderRelayError<'USAGE'> {
   override name = 'UsageError'
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super('USAGE', message, { ...options, exitCode: 2 })
+  }
 }
 
-/** Thrown for a failure the command reports: main prints it and exits 1. */
-export class CommandError extends Error {
+/** Thrown for a failure the command reports: main prints it (and its `fix`, when given) and exits 1. */
+export class CommandError extends OrderRelayError<'COMMAND_FAILED'> {
   override name = 'CommandError'
+  constructor(message: string, options: { fix?: string; cause?: unknown } = {}) {
+    super('COMMAND_FAILED', message, options)
+  }
 }
 
 export type CommandIo = {

@@ -1,11 +1,10 @@
 #!/usr/bin/env bun
-import { ConfigError } from '../shared/index.ts'
-import { type Command, type CommandIo, commandHelp, UsageError, usageLine } from './command.ts'
+import { type Command, type CommandIo, commandHelp } from './command.ts'
 import { commands } from './commands/index.ts'
+import { failureReport } from './lib/failureReport.ts'
 import { invocation } from './lib/invocation.ts'
 import { createLineWriter } from './lib/lineWriter.ts'
 import { version } from './version.ts'
-import { redactUrls } from '../shared/index.ts'
 
 function usage(): string {
   const width = Math.max(...commands.map((c) => c.name.length))
@@ -45,16 +44,10 @@ export async function main(argv: string[], io: CommandIo): Promise<number> {
   try {
     return await command.run(rest, io)
   } catch (error) {
-    if (error instanceof UsageError || error instanceof ConfigError) {
-      io.err(`order-relay ${command.name}: ${error.message}`)
-      io.err(`${usageLine(command)}   (\`${invocation()} ${command.name} --help\` lists them)`)
-      return 2
-    }
-    // A reported failure: the message says what to do. Never a stack trace.
-    // Library errors may quote an RPC URL: shown without credentials or query.
-    const message = redactUrls(error instanceof Error ? error.message : String(error))
-    io.err(`order-relay ${command.name}: ${message}`)
-    return 1
+    // The error says what to print and how the command ends (its exitCode); never a stack trace.
+    const { exitCode, lines } = failureReport(error, command)
+    for (const line of lines) io.err(line)
+    return exitCode
   }
 }
 

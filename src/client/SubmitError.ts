@@ -1,4 +1,5 @@
-import type { EdgeErrorCode, RelayErrorCode } from '../wire/index.ts'
+import { OrderRelayError } from '../errors/index.ts'
+import { type EdgeErrorCode, fixFor, type RelayErrorCode } from '../wire/index.ts'
 
 /**
  * Why a relayer call failed: a relayer code (SPEC.md 7.1), a hardened-edge code
@@ -17,9 +18,10 @@ export type SubmitErrorOptions = {
 }
 
 /**
- * A failed `info()` or `broker()` call. `code` says what to do next (SPEC.md 7.1's
- * "Fix" column); `message` is the relayer's own message where it sent one. Never
- * carries the order, the signature or a key.
+ * A failed `info()` or `broker()` call. `code` says what to do next, and `fix` says it
+ * in words (`fixFor`: docs/routes.md's "what to do" for this code and message);
+ * `message` is the relayer's own message where it sent one. Never carries the order,
+ * the signature or a key. An `OrderRelayError`, as every error of order-relay.
  *
  * @example
  * import { createRelayClient, SubmitError } from 'order-relay/client'
@@ -29,18 +31,21 @@ export type SubmitErrorOptions = {
  *   if (error instanceof SubmitError && error.code === 'RATE_LIMITED') await sleep(error.retryAfter! * 1000)
  * }
  */
-export class SubmitError extends Error {
+export class SubmitError extends OrderRelayError<SubmitErrorCode> {
   override name = 'SubmitError'
-  readonly code: SubmitErrorCode
   /** HTTP status of the answer; 0 when none arrived (`NETWORK`). */
   readonly status: number
   /** Seconds to wait before retrying (from `Retry-After`), when the relayer said. */
   readonly retryAfter: number | undefined
 
   constructor(code: SubmitErrorCode, message: string, options: SubmitErrorOptions) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause })
-    this.code = code
+    super(code, message, { cause: options.cause })
     this.status = options.status
     this.retryAfter = options.retryAfter
+  }
+
+  /** What to do about it, for this code and message (`fixFor`). */
+  override get fix(): string | undefined {
+    return fixFor(this.code, this.message)
   }
 }

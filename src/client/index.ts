@@ -11,4 +11,6 @@ export type { WaitForOrderOptions } from './waitForOrder.ts'
 export { type ActivityFilters, watchActivity, type WatchActivityParameters, type WatchActivityReturnType } from './watchActivity.ts'
 export { WatchError, type WatchErrorCode } from './watchEventStream.ts'
 export { watchOrder, type WatchOrderParameters } from './watchOrder.ts'
+/** The base of SubmitError, WatchError and every other order-relay error: `code`, `shortMessage`, `fix`, `cause`, `walk`. */
+export { OrderRelayError } from '../errors/index.ts'
 export type { ActivityEvent, ActivityStreamStatus, BrokerStatus, Order, RelayerInfo, RelayRequest, RelaySuccess } from '../wire/index.ts'

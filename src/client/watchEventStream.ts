@@ -1,3 +1,5 @@
+import { OrderRelayError } from '../errors/index.ts'
+
 /** Why a watch reports a problem (`onError`); it keeps watching unless `fatal`. */
 export type WatchErrorCode =
   /** The connection failed or dropped: reconnecting with the last id (Last-Event-ID). */
@@ -10,16 +12,14 @@ export type WatchErrorCode =
   | 'UNAVAILABLE'
 
 /** A problem of a watch (`watchActivity`, `watchOrder`). */
-export class WatchError extends Error {
+export class WatchError extends OrderRelayError<WatchErrorCode> {
   override name = 'WatchError'
-  readonly code: WatchErrorCode
   /** The HTTP status, when the server answered (0 otherwise). */
   readonly status: number
   /** True when the watch stopped because of it (a refused request). */
   readonly fatal: boolean
   constructor(code: WatchErrorCode, message: string, options: { status?: number; fatal?: boolean; cause?: unknown } = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause })
-    this.code = code
+    super(code, message, { cause: options.cause })
     this.status = options.status ?? 0
     this.fatal = options.fatal ?? false
   }

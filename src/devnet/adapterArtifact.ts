@@ -1,13 +1,17 @@
 import { readFileSync } from 'node:fs'
 import { basename } from 'node:path'
 import { type Abi, type Hex, isHex } from 'viem'
+import { OrderRelayError } from '../errors/index.ts'
 
 /** A contract to deploy: its name, its ABI and its creation bytecode. */
 export type AdapterArtifact = { name: string; abi: Abi; bytecode: Hex }
 
-/** Thrown for an artifact that cannot be read or deployed; the message says what to fix. */
-export class AdapterArtifactError extends Error {
+/** Thrown for an artifact that cannot be read or deployed; the message says what to fix. A usage error (exit 2). */
+export class AdapterArtifactError extends OrderRelayError<'BAD_ADAPTER_ARTIFACT'> {
   override name = 'AdapterArtifactError'
+  constructor(message: string) {
+    super('BAD_ADAPTER_ARTIFACT', message, { exitCode: 2 })
+  }
 }
 
 /**

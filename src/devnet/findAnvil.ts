@@ -1,18 +1,20 @@
 import { existsSync, readdirSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
+import { OrderRelayError } from '../errors/index.ts'
 
 /** Where `findAnvil` looked, for the message that says how to get anvil. */
 export type AnvilSearch = { nodeModulesFrom: string[]; foundryBin: string }
 
 /** Thrown when no anvil can be found; says where it looked and exactly how to get one. */
-export class AnvilNotFoundError extends Error {
+export class AnvilNotFoundError extends OrderRelayError<'ANVIL_NOT_FOUND'> {
   override name = 'AnvilNotFoundError'
   constructor(searched: AnvilSearch) {
     const beside = dirname(process.execPath)
     // Run from the npm package (dist/cli/main.js, `npx order-relay`): anvil belongs in the project beside it.
     const fromPackage = /[\\/]dist[\\/]cli$/.test(import.meta.dir)
     super(
+      'ANVIL_NOT_FOUND',
       [
         'anvil not found: the devnet runs anvil, Foundry\'s local chain. Looked for',
         `  node_modules/@foundry-rs/anvil-<platform>/bin/anvil in ${searched.nodeModulesFrom.join(', ')} and each parent folder,`,

@@ -1,15 +1,17 @@
 import { accessSync, constants, existsSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { delimiter, dirname, join } from 'node:path'
+import { OrderRelayError } from '../errors/index.ts'
 
 /** The command that installs what the CLI and `order-relay/testing` run on, beside the package. */
 export const installRuntime = 'npm install --save-dev bun @foundry-rs/anvil'
 
 /** Thrown when no bun can be found; says where it looked and the command that installs it. */
-export class BunNotFoundError extends Error {
+export class BunNotFoundError extends OrderRelayError<'BUN_NOT_FOUND'> {
   override name = 'BunNotFoundError'
   constructor() {
     super(
+      'BUN_NOT_FOUND',
       [
         "bun not found: order-relay's servers run on Bun (bun:sqlite, Bun.serve), from the npm package `bun`.",
         'Looked for node_modules/bun beside order-relay and in each parent folder, and for bun on PATH.',

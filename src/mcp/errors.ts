@@ -1,4 +1,5 @@
 import { BaseError, HttpRequestError, TimeoutError } from 'viem'
+import { OrderRelayError } from '../errors/index.ts'
 import { errorLine } from '../shared/index.ts'
 
 /** What went wrong answering `is_encumbered` or replaying a receipt; `code` is stable, the message says what to do. */
@@ -13,13 +14,10 @@ export type McpErrorCode =
   | 'INVALID_RECEIPT'
 
 /** A failure with a code, reported as a tool error (`isError: true`) or by `verify-receipt`. */
-export class McpError extends Error {
+export class McpError extends OrderRelayError<McpErrorCode> {
   override name = 'McpError'
-  constructor(
-    readonly code: McpErrorCode,
-    message: string,
-  ) {
-    super(message)
+  constructor(code: McpErrorCode, message: string, options: { cause?: unknown } = {}) {
+    super(code, message, options)
   }
 }
 
@@ -74,11 +72,11 @@ export function isMissingState(error: unknown): boolean {
 /** Turns any failure talking to the node into an McpError naming the node by its origin. */
 export function toRpcError(error: unknown, rpcUrl: string, doing: string): McpError {
   if (error instanceof McpError) return error
-  if (isUnreachable(error)) return new McpError('RPC_UNREACHABLE', `cannot reach the RPC at ${rpcOrigin(rpcUrl)} (${doing}): ${errorLine(error)}`)
+  if (isUnreachable(error)) return new McpError('RPC_UNREACHABLE', `cannot reach the RPC at ${rpcOrigin(rpcUrl)} (${doing}): ${errorLine(error)}`, { cause: error })
   if (isMissingState(error)) {
-    return new McpError('NEEDS_ARCHIVE_NODE', `the RPC at ${rpcOrigin(rpcUrl)} has no state for that block (${errorLine(error)}): this needs an archive node`)
+    return new McpError('NEEDS_ARCHIVE_NODE', `the RPC at ${rpcOrigin(rpcUrl)} has no state for that block (${errorLine(error)}): this needs an archive node`, { cause: error })
   }
-  return new McpError('RPC_ERROR', `the RPC at ${rpcOrigin(rpcUrl)} failed ${doing}: ${errorLine(error)}`)
+  return new McpError('RPC_ERROR', `the RPC at ${rpcOrigin(rpcUrl)} failed ${doing}: ${errorLine(error)}`, { cause: error })
 }
 
 /** Runs one request against the node, turning any failure into an McpError (see toRpcError). */

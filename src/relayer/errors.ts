@@ -1,32 +1,29 @@
 import type { Hex } from 'viem'
-import { type RelayErrorCode, relayErrorCodes } from '../wire/index.ts'
+import { OrderRelayError } from '../errors/index.ts'
+import { fixFor, type RelayErrorCode, relayErrorCodes } from '../wire/index.ts'
 
 /**
  * A failure of the `POST /broker` pipeline that maps to one wire code and status.
  * Its message is what the client reads: it says what went wrong and never carries
- * the order, the signature or a key.
+ * the order, the signature or a key. `toBody()` is the RelayFailure body.
  */
-export class RelayError extends Error {
-  override name = 'RelayError'
-  readonly code: RelayErrorCode
-  readonly status: number
+export class RelayError extends OrderRelayError<RelayErrorCode> {
+  // Declared and assigned rather than initialized, as OrderRelayError's: a rejection is built per refused request.
+  declare readonly status: number
   /** The transaction this failure concerns, when one was signed (it may have reached the node). */
-  readonly txHash: Hex | undefined
+  declare readonly txHash: Hex | undefined
 
   constructor(code: RelayErrorCode, message: string, options?: { cause?: unknown; txHash?: Hex }) {
     // Built without a stack trace: a RelayError is an answer, not a fault (its `cause`
     // keeps its own), and capturing one under hono's async frames cost 2 µs of every rejection.
-    const stackTraceLimit = Error.stackTraceLimit
-    Error.stackTraceLimit = 0
-    super(message, options?.cause === undefined ? undefined : { cause: options.cause })
-    Error.stackTraceLimit = stackTraceLimit
-    this.code = code
+    super(code, message, { cause: options?.cause, stackTrace: false })
+    this.name = 'RelayError'
     this.status = relayErrorCodes[code].status
     this.txHash = options?.txHash
   }
 
-  /** The RelayFailure body. */
-  toBody() {
-    return { ok: false as const, code: this.code, message: this.message }
+  /** The fix a client should try for this code and message (`fixFor`, the table of docs/routes.md). */
+  override get fix(): string | undefined {
+    return fixFor(this.code, this.message)
   }
 }

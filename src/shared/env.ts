@@ -1,8 +1,16 @@
+import { OrderRelayError } from '../errors/index.ts'
 import { isAddressString, isBytes32String } from '../wire/primitives.ts'
 
-/** Thrown when configuration is invalid; the message names each bad variable (never its value when secret). */
-export class ConfigError extends Error {
+/**
+ * Thrown when configuration is invalid; the message names each bad variable (never its
+ * value when secret). The CLI answers it with the command's usage line and exit code 2.
+ */
+export class ConfigError<code extends string = 'CONFIG'> extends OrderRelayError<code> {
   override name = 'ConfigError'
+  /** `code`: a kind of configuration problem with a code of its own (StoreMismatchError). */
+  constructor(message: string, options: { details?: string; cause?: unknown } = {}, code = 'CONFIG' as code) {
+    super(code, message, { ...options, exitCode: 2 })
+  }
 }
 
 export type Env = Record<string, string | undefined>
@@ -116,7 +124,7 @@ export function createEnvReader(env: Env) {
   /** Throws one ConfigError listing every problem found. */
   function done(what: string) {
     if (problems.length > 0) {
-      throw new ConfigError(`invalid ${what} configuration:\n  - ${problems.join('\n  - ')}`)
+      throw new ConfigError(`invalid ${what} configuration:`, { details: `  - ${problems.join('\n  - ')}` })
     }
   }
 

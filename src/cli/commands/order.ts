@@ -3,7 +3,7 @@ import { privateKeyToAccount } from 'viem/accounts'
 import { chainFor, ManifestError, readManifest } from '../../chain/index.ts'
 import { chooseRelayer, createRelayClient, signOrder, SubmitError } from '../../client/index.ts'
 import { createEnvReader, redactUrl } from '../../shared/index.ts'
-import { fixFor, isAddressString, isDecimalString } from '../../wire/index.ts'
+import { isAddressString, isDecimalString } from '../../wire/index.ts'
 import { type Command, CommandError, httpUrlFlag, parseFlags, UsageError } from '../command.ts'
 import { type AdapterKind, buildOrderParams, orderPayment } from '../lib/buildOrderParams.ts'
 import { invocation } from '../lib/invocation.ts'
@@ -113,9 +113,8 @@ export const orderCommand: Command = {
       return 0
     } catch (error) {
       if (!(error instanceof SubmitError)) throw error
-      const fix = fixFor(error.code, error.message)
       io.err(`${error.code} (HTTP ${error.status}): ${error.message}`)
-      if (fix) io.err(`fix: ${fix}`)
+      if (error.fix) io.err(`fix: ${error.fix}`)
       return 1
     }
   },

@@ -64,7 +64,7 @@ export const verifyReceiptCommand: Command = {
     try {
       outcome = await verifyReceipt(receipt, values.rpc)
     } catch (error) {
-      if (error instanceof McpError) throw new CommandError(`${error.code}: ${error.message}`)
+      if (error instanceof McpError) throw new CommandError(`${error.code}: ${error.message}`, { cause: error })
       throw error
     }
     if (values.json) io.out(JSON.stringify(outcome, null, 2))

@@ -1,5 +1,6 @@
 import { SQL } from 'bun'
 import type { Hash } from 'viem'
+import { OrderRelayError } from '../../errors/index.ts'
 import { ConfigError, type Logger, redactUrl, redactUrls } from '../../shared/index.ts'
 import type { ActivityEvent } from '../../wire/index.ts'
 import { indexDigest } from './location.ts'
@@ -36,8 +37,11 @@ export type PostgresStoreOptions = {
 }
 
 /** The writer lock was lost (its connection closed): this process must stop writing. */
-export class WriterLockLostError extends Error {
+export class WriterLockLostError extends OrderRelayError<'WRITER_LOCK_LOST'> {
   override name = 'WriterLockLostError'
+  constructor(message: string) {
+    super('WRITER_LOCK_LOST', message)
+  }
 }
 
 /** Who holds the writer lock and how far the stored index is (what a standby watches to judge a hung writer). */

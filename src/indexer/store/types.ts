@@ -112,6 +112,9 @@ export interface IndexerStore {
 }
 
 /** The store file belongs to another chain or address set (a configuration problem: INDEXER_DB). */
-export class StoreMismatchError extends ConfigError {
+export class StoreMismatchError extends ConfigError<'STORE_MISMATCH'> {
   override name = 'StoreMismatchError'
+  constructor(message: string) {
+    super(message, {}, 'STORE_MISMATCH')
+  }
 }

@@ -1,4 +1,5 @@
 import { type Address, numberToHex, type PublicClient, type RpcLog } from 'viem'
+import { OrderRelayError } from '../../errors/index.ts'
 import { errorLine } from '../../shared/index.ts'
 
 /**
@@ -48,13 +49,16 @@ export function createRangeSizer(max: number, relearnAfter = 16) {
 export type RangeSizer = ReturnType<typeof createRangeSizer>
 
 /** Thrown when the node refuses even a one-block range. */
-export class LogsRefusedError extends Error {
+export class LogsRefusedError extends OrderRelayError<'LOGS_REFUSED'> {
   override name = 'LogsRefusedError'
   constructor(
     readonly block: bigint,
-    override readonly cause: unknown,
+    cause: unknown,
   ) {
-    super(`eth_getLogs refused block ${block}: ${errorLine(cause)}`)
+    super('LOGS_REFUSED', `eth_getLogs refused block ${block}: ${errorLine(cause)}`, {
+      cause,
+      fix: "point INDEXER_RPC_URL at a node that serves eth_getLogs for the registry's contracts",
+    })
   }
 }
 

@@ -1,10 +1,14 @@
 import { Database } from 'bun:sqlite'
 import { readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { hostname } from 'node:os'
+import { OrderRelayError } from '../../errors/index.ts'
 
 /** Another relayer process holds the journal. */
-export class JournalLockedError extends Error {
+export class JournalLockedError extends OrderRelayError<'JOURNAL_LOCKED'> {
   override name = 'JournalLockedError'
+  constructor(message: string) {
+    super('JOURNAL_LOCKED', message)
+  }
 }
 
 type Holder = { pid: number; host: string; since: number }

@@ -2,6 +2,7 @@ import { Database } from 'bun:sqlite'
 import { closeSync, fdatasync, mkdirSync, openSync } from 'node:fs'
 import { dirname } from 'node:path'
 import type { Address, Hex } from 'viem'
+import { OrderRelayError } from '../../errors/index.ts'
 import { parseEip1559 } from '../submitter/parseEip1559.ts'
 import { createAnswerCodes } from './answerCodes.ts'
 import { dropCopiedColumns } from './dropCopiedColumns.ts'
@@ -13,8 +14,11 @@ import { laterIndexes, schema, selectSlots, type SlotRow, slotOf, type TxRow, tx
 import type { JournalSlot, JournalTx, NewSlot, RevertRecord, SignedTx, SlotResolution, SpendObserver } from './types.ts'
 
 /** A journal opened for another chain or key. */
-export class JournalMismatchError extends Error {
+export class JournalMismatchError extends OrderRelayError<'JOURNAL_MISMATCH'> {
   override name = 'JournalMismatchError'
+  constructor(message: string) {
+    super('JOURNAL_MISMATCH', message)
+  }
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Database } from 'bun:sqlite'
+import { OrderRelayError } from '../../errors/index.ts'
 
 /**
  * The journal's schema version, kept in SQLite's `user_version`:
@@ -14,8 +15,11 @@ import type { Database } from 'bun:sqlite'
 export const journalVersion = 4
 
 /** A journal written by a later version, whose schema this one cannot be sure to read. */
-export class JournalVersionError extends Error {
+export class JournalVersionError extends OrderRelayError<'JOURNAL_VERSION'> {
   override name = 'JournalVersionError'
+  constructor(message: string) {
+    super('JOURNAL_VERSION', message)
+  }
 }
 
 /** The version the file says it was written at (0 when none: a new file, or one written at version 0). */

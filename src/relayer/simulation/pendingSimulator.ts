@@ -1,15 +1,20 @@
 import type { Address, Hex, PublicClient } from 'viem'
+import { OrderRelayError } from '../../errors/index.ts'
 import type { Logger } from '../../shared/index.ts'
 import { isTransportError, nodeSays } from '../rpcErrors.ts'
 import { type BatchItem, type BatchItemResult, batchGas, callBatch, type Fees, itemGas } from './batchCall.ts'
 import { cannotPay } from './cannotPay.ts'
 import { executionGas } from './intrinsicGas.ts'
 
-/** A call that reverted inside a batch: carries its revert data as a node's error would. */
-export class BatchedRevertError extends Error {
+/**
+ * A call that reverted inside a batch: carries its revert data as a node's error would.
+ * Built without a stack trace: it is the chain's answer, not a fault, and a burst of
+ * sold-out orders makes one per order.
+ */
+export class BatchedRevertError extends OrderRelayError<'BATCHED_REVERT'> {
   override name = 'BatchedRevertError'
   constructor(readonly data: Hex) {
-    super('execution reverted')
+    super('BATCHED_REVERT', 'execution reverted', { stackTrace: false })
   }
 }
 
