@@ -6,10 +6,10 @@
 // new chain made the order fail (its authorization cancelled), the nonce is filled and
 // nothing else is sent for it. anvil_reorg and evm_revert stand in for the chain.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { type Address, encodeFunctionData, type Hex } from 'viem'
-import { mockEIP3009TokenAbi } from '../../src/chain/generated/artifacts.ts'
+import type { Address, Hex } from 'viem'
 import { type Devnet, devnetAccounts, startDevnet } from '../../src/devnet/index.ts'
 import type { BrokerStatus, RelayRequest } from '../../src/wire/index.ts'
+import { cancellationCall } from '../chaos/support/cancelAuthorization.ts'
 import { type Answer, brokeredByOrder, expectMoneySafe, txsFrom } from '../chaos/support/ledger.ts'
 import { allocationOrder, consumerAccount, signed } from '../helpers/orders.ts'
 import { waitFor } from '../helpers/waitFor.ts'
@@ -128,20 +128,8 @@ test('money: every order settled once with the txHash its client was given, noth
 
 /** The consumer's signed cancelAuthorization of `orderHash`, as raw bytes (for anvil_reorg to mine). */
 async function cancellation(orderHash: Hex): Promise<Hex> {
-  const token = devnet.manifest.contracts.payToken as Address
-  const [, name, version, chainId, verifyingContract] = await devnet.publicClient.readContract({ address: token, abi: mockEIP3009TokenAbi, functionName: 'eip712Domain' })
-  const signature = await consumerAccount.signTypedData({
-    domain: { name, version, chainId, verifyingContract },
-    types: { CancelAuthorization: [{ name: 'authorizer', type: 'address' }, { name: 'nonce', type: 'bytes32' }] },
-    primaryType: 'CancelAuthorization',
-    message: { authorizer: consumerAccount.address, nonce: orderHash },
-  })
-  const data = encodeFunctionData({
-    abi: mockEIP3009TokenAbi,
-    functionName: 'cancelAuthorization',
-    args: [consumerAccount.address, orderHash, Number.parseInt(signature.slice(130, 132), 16), signature.slice(0, 66) as Hex, `0x${signature.slice(66, 130)}` as Hex],
-  })
+  const { token, data } = await cancellationCall(devnet, orderHash)
   const nonce = await devnet.publicClient.getTransactionCount({ address: consumerAccount.address })
   const gwei = 10n ** 9n
-  return consumerAccount.signTransaction({ type: 'eip1559', chainId: Number(chainId), nonce, to: token, data, gas: 150_000n, maxFeePerGas: 1_000n * gwei, maxPriorityFeePerGas: 2n * gwei })
+  return consumerAccount.signTransaction({ type: 'eip1559', chainId: devnet.chainId, nonce, to: token, data, gas: 150_000n, maxFeePerGas: 1_000n * gwei, maxPriorityFeePerGas: 2n * gwei })
 }

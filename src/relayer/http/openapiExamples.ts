@@ -155,6 +155,8 @@ export const brokerStatusExample: BrokerStatus = {
   status: 'settled',
   txHash: relaySuccessExample.txHash as BrokerStatus['txHash'],
   blockNumber: '1234567',
+  confirmations: 20,
+  final: true,
 }
 
 export const notFoundExample: RouteFailure = { ok: false, code: 'NOT_FOUND', message: 'no such route: GET /api/openapi.json lists the routes this relayer serves' }
