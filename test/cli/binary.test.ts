@@ -228,8 +228,11 @@ test('the executable runs a relayer with only RELAYER_PK, RELAYER_CHAIN_ID, RELA
   const payToken = devnet.manifest.contracts.payToken
   let output: ReturnType<typeof watchOutput> | undefined
   let priced: ReturnType<typeof watchOutput> | undefined
+  // Every relayer it starts is killed at the end, whether or not an expectation failed first.
+  const children: Array<ReturnType<typeof spawn>> = []
   try {
     const bare = spawn({})
+    children.push(bare)
     output = watchOutput(bare)
     await output.waitFor(/listening on/)
     expect(output.text).toContain(devnetAccounts.secondRelayer.address)
@@ -243,6 +246,7 @@ test('the executable runs a relayer with only RELAYER_PK, RELAYER_CHAIN_ID, RELA
     expect(await bare.exited).toBe(0)
 
     const pricedChild = spawn(manifestTokensVariable(devnet.manifest))
+    children.push(pricedChild)
     priced = watchOutput(pricedChild)
     await priced.waitFor(/listening on/)
     const success = await client.broker(await signed(devnet, allocationOrder(devnet)))
@@ -250,6 +254,7 @@ test('the executable runs a relayer with only RELAYER_PK, RELAYER_CHAIN_ID, RELA
     pricedChild.kill('SIGTERM')
     expect(await pricedChild.exited).toBe(0)
   } finally {
+    for (const child of children) if (child.exitCode === null) child.kill('SIGKILL')
     await devnet.stop()
   }
   const text = `${output?.text ?? ''}${priced?.text ?? ''}`
