@@ -13,6 +13,9 @@ export function errorText(error: unknown): string {
   return parts.join(' ')
 }
 
+/** The node refused a call because the key cannot pay gas × maxFeePerGas. */
+export const cannotPay = (error: unknown): boolean => /insufficient funds|insufficient balance/i.test(errorText(error))
+
 /** The node was not reached or did not answer (as opposed to answering with an error). */
 export function isTransportError(error: unknown): boolean {
   if (!(error instanceof BaseError)) return false

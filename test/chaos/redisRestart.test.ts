@@ -116,7 +116,7 @@ describe.skipIf(!hasRedisServer)('Redis SIGKILLed and restarted empty under load
       const message = String(answer.body.message ?? '')
       if (answer.status === 200) expect({ orderHash: answer.orderHash, txHash: answer.body.txHash }).toEqual({ orderHash: answer.orderHash, txHash: settledIn })
       if (/(build|sign) a new order/.test(message)) expect(message).toContain(`already settled in tx ${settledIn}`)
-      expect([200, 422, 502]).toContain(answer.status)
+      expect([200, 422, 502], `${answer.status} ${message}\n${replicas.map((replica) => replica.logger.lines.filter((line) => !/^(GET|POST) /.test(line)).join('\n')).join('\n---\n')}`).toContain(answer.status)
       if (answer.status === 422) expect(message).toBe(`would revert: authorization used (already settled in tx ${settledIn}); build a new order with a fresh nonce`)
     }
     // The outage was real: orders were refused while the shared state was not whole.

@@ -20,7 +20,7 @@ afterAll(async () => {
 
 test('runs under Node, and the devnet\'s relayer took RELAYER_FEE_FLOOR_BPS', async () => {
   expect(process.versions.bun).toBeUndefined()
-  expect(await devnet.relayer.info()).toEqual({ feeFloorBps: 25, supportedChainIds: [devnet.chainId], relayer: devnet.accounts.relayer.address })
+  expect(await devnet.relayer.info()).toMatchObject({ feeFloorBps: 25, supportedChainIds: [devnet.chainId], relayer: devnet.accounts.relayer.address })
   const cheap = await sendOrder(devnet, { adapter: 'TicketAdapter', params: seat(0n), amount: price, feeBps: 10 }).catch((e: unknown) => e)
   expect(cheap).toBeInstanceOf(SubmitError)
   expect((cheap as SubmitError).code).toBe('FEE_BELOW_FLOOR')

@@ -5,9 +5,7 @@ import type { Address, Hex } from 'viem'
 import { OrderRelayError } from '../../errors/index.ts'
 import { parseEip1559 } from '../submitter/parseEip1559.ts'
 import { createAnswerCodes } from './answerCodes.ts'
-import { dropCopiedColumns } from './dropCopiedColumns.ts'
-import { upgradeTo3 } from './upgradeTo3.ts'
-import { upgradeTo4 } from './upgradeTo4.ts'
+import { upgradeJournal } from './upgrades.ts'
 import { takeLock } from './lock.ts'
 import { journalVersion, refuseLaterVersion, stampJournalVersion } from './schemaVersion.ts'
 import { laterIndexes, schema, selectSlots, type SlotRow, slotOf, type TxRow, txOf } from './tables.ts'
@@ -68,9 +66,7 @@ export function openJournal(path: string, owner: { chainId: number; address: Add
   // The version says what to upgrade: a file stamped at this one has nothing left to change.
   const upgraded: string[] = []
   try {
-    if (version < 2) upgraded.push(...dropCopiedColumns(db).map((column) => `${column} dropped`))
-    if (version < 3) upgraded.push(...upgradeTo3(db))
-    if (version < 4) upgraded.push(...upgradeTo4(db))
+    upgraded.push(...upgradeJournal(db, version))
     if (version < journalVersion) stampJournalVersion(db)
     db.exec(laterIndexes)
   } catch (error) {

@@ -3,11 +3,11 @@ import { OrderRelayError } from '../../errors/index.ts'
 
 /**
  * The journal's schema version, kept in SQLite's `user_version`:
- * - 0: each tx's call and fees copied beside its signed bytes (dropCopiedColumns.ts drops them);
+ * - 0: each tx's call and fees copied beside its signed bytes (upgrades.ts drops them);
  * - 2: the signed tx the one record of its call and fees;
  * - 3: each slot keeps what its order earned and its tx cost; reverts are kept as events
- *   (upgradeTo3.ts);
- * - 4: each slot keeps its block's hash and whether it is confirmed (upgradeTo4.ts).
+ *   (upgrades.ts);
+ * - 4: each slot keeps its block's hash and whether it is confirmed (upgrades.ts).
  * A file at a lower number is upgraded step by step at open. A relayer that finds a higher
  * number refuses the file: a schema it does not know could be misread, and the key's
  * pending txs with it.

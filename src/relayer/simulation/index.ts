@@ -1,4 +1,3 @@
 export { BatchedRevertError, createPendingSimulator, type PendingSimulator, type PendingSimulatorOptions, type Simulation } from './pendingSimulator.ts'
 export type { Fees } from './batchCall.ts'
 export { minimumGasLimit, transactionGas } from './intrinsicGas.ts'
-export { cannotPay } from './cannotPay.ts'

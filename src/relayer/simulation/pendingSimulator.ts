@@ -3,7 +3,7 @@ import { OrderRelayError } from '../../errors/index.ts'
 import type { Logger } from '../../shared/index.ts'
 import { isTransportError, nodeSays } from '../rpcErrors.ts'
 import { type BatchItem, type BatchItemResult, batchGas, callBatch, type Fees, itemGas } from './batchCall.ts'
-import { cannotPay } from './cannotPay.ts'
+import { cannotPay } from '../rpcErrors.ts'
 import { executionGas } from './intrinsicGas.ts'
 
 /**
