@@ -32,8 +32,8 @@ contract BatchSimulatorTest is Test {
         counter = new Counter();
     }
 
-    function _decode(bytes memory result) private pure returns (bool ok, bytes memory out) {
-        return abi.decode(result, (bool, bytes));
+    function _decode(bytes memory result) private pure returns (bool ok, uint256 gasUsed, bytes memory out) {
+        return abi.decode(result, (bool, uint256, bytes));
     }
 
     function test_eachCallRunsAloneAndNothingStays() public {
@@ -44,10 +44,13 @@ contract BatchSimulatorTest is Test {
             gas[i] = 100_000;
         }
         bytes[] memory results = simulator.simulate(address(counter), calls, gas);
-        // Each saw count 0: the one before it was undone.
+        // Each saw count 0: the one before it was undone, so each used the same gas (two fresh slots written).
+        (, uint256 first,) = _decode(results[0]);
+        assertTrue(first > 40_000 && first < 100_000);
         for (uint256 i; i < 3; ++i) {
-            (bool ok,) = _decode(results[i]);
+            (bool ok, uint256 used,) = _decode(results[i]);
             assertTrue(ok);
+            assertEq(used, first);
         }
         assertEq(counter.count(), 0);
         assertEq(counter.lastCaller(), address(0));
@@ -63,12 +66,15 @@ contract BatchSimulatorTest is Test {
         gas[1] = 50_000;
         uint256 before = gasleft();
         bytes[] memory results = simulator.simulate(address(counter), calls, gas);
-        (bool ok, bytes memory out) = _decode(results[0]);
+        (bool ok, uint256 used, bytes memory out) = _decode(results[0]);
         assertFalse(ok);
         assertEq(out, abi.encodeWithSelector(Counter.TooMany.selector, 1));
-        (ok, out) = _decode(results[1]);
+        assertTrue(used < 100_000);
+        (ok, used, out) = _decode(results[1]);
         assertFalse(ok);
         assertEq(out.length, 0);
+        // Out of gas: it used all it was given, and the call's own cost beside it.
+        assertTrue(used >= 50_000 && used < 60_000);
         // The burning call had its 50,000 and no more.
         assertLe(before - gasleft(), 200_000);
     }
@@ -79,7 +85,7 @@ contract BatchSimulatorTest is Test {
         calls[0] = abi.encodeCall(Counter.bump, (1));
         gas[0] = 1_000_000;
         bytes[] memory results = simulator.simulate{gas: 300_000}(address(counter), calls, gas);
-        // Not an `(ok, out)` pair: the relayer simulates that order in its own call.
+        // Not an `(ok, gasUsed, out)` triple: the relayer simulates that order in its own call.
         assertEq(results[0], abi.encodeWithSelector(BatchSimulator.BatchOutOfGas.selector));
     }
 }
