@@ -5,22 +5,11 @@ import { resolveChain } from '../chain/resolveChain.ts'
 import { type MetricsListen, readMetricsListen } from '../metrics/config.ts'
 import { ConfigError, createEnvReader, type Env } from '../shared/index.ts'
 import { builtinTokenPrices, type EconomicsConfig, mergeTokenPrices, parseTokenPrices, splitTokenList, type TokenPrice } from './economics/index.ts'
+import type { EdgeConfig } from './edge/edgeConfig.ts'
 import { oneHop, parseTrustedProxies, type TrustedProxies } from './edge/trustedProxies.ts'
 
-/** Hardened-edge settings (SPEC.md 4.5); `enabled` is false unless asked for. */
-export type EdgeConfig = {
-  enabled: boolean
-  ratePerSec: number
-  rateBurst: number
-  maxInflight: number
-  gasFloorWei: bigint
-  corsOrigins: string[]
-  trustProxy: boolean
-  /** With `trustProxy`: which X-Forwarded-For hops are the operator's proxies (RELAYER_TRUSTED_PROXIES). */
-  trustedProxies: TrustedProxies
-  /** How often the gas breaker polls the relayer's balance. */
-  balancePollMs: number
-}
+
+export type { EdgeConfig }
 
 export type RelayerConfig = {
   /**

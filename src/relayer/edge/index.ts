@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from 'hono'
 import type { Address, PublicClient } from 'viem'
 import type { Logger } from '../../shared/index.ts'
-import type { EdgeConfig } from '../config.ts'
+import type { EdgeConfig } from './edgeConfig.ts'
 import { createBalanceWatch } from './balanceWatch.ts'
 import type { SocketReader } from './clientIp.ts'
 import { concurrencyCap } from './concurrencyCap.ts'

@@ -1,5 +1,5 @@
 import { createMiddleware } from 'hono/factory'
-import type { AccessLogVariables } from '../http/accessLog.ts'
+import type { AccessLogVariables } from '../accessLog.ts'
 import { clientIp, type SocketReader } from './clientIp.ts'
 import type { TrustedProxies } from './trustedProxies.ts'
 import { type EdgeRefusal, edgeReject } from './reject.ts'

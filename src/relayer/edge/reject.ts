@@ -1,6 +1,6 @@
 import type { Context } from 'hono'
 import { type EdgeErrorCode, type EdgeRejection, edgeErrorCodes } from '../../wire/index.ts'
-import type { AccessLogVariables } from '../http/accessLog.ts'
+import type { AccessLogVariables } from '../accessLog.ts'
 
 /** An edge rule's refusal of one request (SPEC.md 7.2): its code, message and headers. */
 export type EdgeRefusal = { code: EdgeErrorCode; message: string; headers?: Record<string, string> }

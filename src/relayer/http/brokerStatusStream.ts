@@ -3,7 +3,7 @@ import type { MiddlewareHandler } from 'hono'
 import { streamSSE } from 'hono/streaming'
 import { type BrokerStatus, isFinalStatus } from '../../wire/index.ts'
 import type { RelayerContext } from '../context.ts'
-import type { AccessLogVariables } from './accessLog.ts'
+import type { AccessLogVariables } from '../accessLog.ts'
 import { brokerStatus } from './brokerStatus.ts'
 
 /** A quiet stream gets a comment line this often, so proxies keep it open. */

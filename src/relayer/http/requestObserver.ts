@@ -1,5 +1,5 @@
 import type { Logger } from '../../shared/index.ts'
-import { loggablePath } from './accessLog.ts'
+import { loggablePath } from '../accessLog.ts'
 import type { RequestDrain } from './requestDrain.ts'
 
 /** The metrics' side of a request: in flight from `begin`, counted (and a settlement timed) at `answered`. */

@@ -1,6 +1,6 @@
 import type { Context } from 'hono'
 import type { RouteFailure } from '../../wire/index.ts'
-import type { AccessLogVariables } from './accessLog.ts'
+import type { AccessLogVariables } from '../accessLog.ts'
 
 /** A route as hono lists it (`app.routes`): middleware has the method `ALL`. */
 type Route = { method: string; path: string }

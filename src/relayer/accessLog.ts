@@ -1,7 +1,7 @@
 /**
  * The access log: one line per request, `METHOD PATH STATUS CODE`, and nothing else:
  * no query string, no client address, no body (SPEC.md 4.3); written by the request
- * observer (requestObserver.ts). A route sets `code` for its line. The path is hono's
+ * observer (http/requestObserver.ts). A route sets `code` for its line. The path is hono's
  * percent-decoded one, so a control character, a space or a line separator in it is
  * written back percent-encoded: `/%0Afake` can never forge a second log line.
  */
