@@ -54,6 +54,58 @@ test('a slot whose tx was mined, looked at by the keeper through backends one of
   journal.close()
 })
 
+/**
+ * A node whose head is read just before a block lands: `eth_blockNumber` answers one block
+ * behind what the node holds, alone or in a batch, as when the newest block is mined
+ * between the head's read and the next call.
+ */
+function startHeadBehindRpc(upstream: string) {
+  const forward = async (body: unknown) => (await fetch(upstream, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json()
+  const behind = (call: { method: string }, answer: { result?: unknown }) =>
+    call.method === 'eth_blockNumber' && typeof answer.result === 'string' ? { ...answer, result: `0x${(BigInt(answer.result) - 1n).toString(16)}` } : answer
+  const server = Bun.serve({
+    hostname: '127.0.0.1',
+    port: 0,
+    async fetch(request) {
+      const body = (await request.json()) as { method: string } | { method: string }[]
+      const answer = (await forward(body)) as { result?: unknown } | { result?: unknown }[]
+      if (!Array.isArray(body)) return Response.json(behind(body, answer as { result?: unknown }))
+      return Response.json((answer as { result?: unknown }[]).map((each, i) => behind(body[i]!, each)))
+    },
+  })
+  return { url: `http://127.0.0.1:${server.port}`, stop: () => server.stop(true) }
+}
+
+test("a block that lands between the head's read and the nonce's: the key's own tx in it is not taken by another process", async () => {
+  await keccakReady
+  const proxy = startHeadBehindRpc(devnet.rpcUrl)
+  const account = privateKeyToAccount(devnetAccounts.deployer.privateKey)
+  const nonce = await devnet.publicClient.getTransactionCount({ address: account.address })
+  const raw = await account.signTransaction({ type: 'eip1559', chainId: devnet.chainId, nonce, to: devnetAccounts.payee.address, value: 1n, gas: 21_000n, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 10n ** 9n })
+  const hash = keccak256(raw)
+  const journal = openJournal(':memory:', { chainId: devnet.chainId, address: account.address })
+  await journal.record([{ nonce, orderHash: `0x${'ef'.repeat(32)}`, consumer: null, adapter: null, payToken: null, tx: { hash, nonce, raw, kind: 'order', signedAt: 0 } }])
+  // Mined in the newest block: the head the proxy gives is the block before it.
+  await devnet.publicClient.request({ method: 'eth_sendRawTransaction', params: [raw] })
+  try {
+    for (const batch of [false, true]) {
+      const client = createPublicClient({ transport: http(proxy.url, { retryCount: 0, batch }) }) as PublicClient
+      const logger = createMemoryLogger()
+      const keyGuard = createKeyGuard({ logger, quietMs: 60_000 })
+      const watch = createSlotWatch({ client, batchClient: client, journal, logger, describe: async () => undefined })
+      const fees = { fresh: async () => ({ maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 10n ** 9n }) } as never
+      const keeper = createNonceKeeper({ client, account, chainId: devnet.chainId, fees, watch, logger, reviveAfterMs: 0, wouldRevert: async () => undefined, signer: createTxSigner({ account, logger }), keyGuard })
+      await keeper.tick()
+      expect(journal.slot(nonce)?.status).not.toBe('foreign')
+      expect(keyGuard.conflict()).toBeUndefined()
+      expect(logger.lines.filter((line) => /foreign|another process|not in this relayer's journal/.test(line))).toEqual([])
+    }
+  } finally {
+    proxy.stop()
+    journal.close()
+  }
+})
+
 test('a relayer behind that load balancer: every order settles once and is answered 200; no slot is called foreign', async () => {
   const relayer = await startTestRelayer(devnet, { env: { RELAYER_RPC_URL: rpc.url, RELAYER_PK: devnetAccounts.secondRelayer.privateKey } })
   const key = devnetAccounts.secondRelayer.address as Address

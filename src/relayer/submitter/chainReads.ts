@@ -47,21 +47,14 @@ export function createChainReads(options: { client: PublicClient; batchClient?: 
     batching,
     inBatch,
     /**
-     * The head and `address`'s nonce there, from one node (one JSON-RPC batch): a pair that
-     * agree. A node that takes no batches is asked the head, then the nonce at that block.
+     * The head, then `address`'s nonce at that very block: a pair that agree on any node.
+     * Not `latest` beside the head in one batch: a block can land between the two calls
+     * (a batch is no snapshot), and a nonce read past the head would make the key's own
+     * txs of the newer block look taken by another process.
      */
     async nonceAtHead(address: Hex): Promise<{ at: bigint; nonce: number }> {
-      const read = async (via: PublicClient) => {
-        const [head, count] = await Promise.all([
-          via.request({ method: 'eth_blockNumber' }) as Promise<Hex>,
-          via.request({ method: 'eth_getTransactionCount', params: [address, 'latest'] }) as Promise<Hex>,
-        ])
-        return { at: BigInt(head), nonce: Number(BigInt(count)) }
-      }
-      return inBatch(read, async () => {
-        const at = await client.getBlockNumber({ cacheTime: 0 })
-        return { at, nonce: await client.getTransactionCount({ address, blockNumber: at }) }
-      })
+      const at = await client.getBlockNumber({ cacheTime: 0 })
+      return { at, nonce: await client.getTransactionCount({ address, blockNumber: at }) }
     },
   }
 }

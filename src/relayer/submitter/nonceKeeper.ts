@@ -203,10 +203,10 @@ export function createNonceKeeper(options: {
     },
     /**
      * One round; RPC failures end it early (the next round tries again). What decides a
-     * slot's fate is read as of one block: the head N and the key's nonce there from one
-     * node (one batch), then N and the receipts together in one batch (lookupAt): a slot is
-     * called `foreign` only when a node that has block N holds no receipt of its txs, never
-     * from one node's nonce and another's receipts.
+     * slot's fate is read as of one block: the head N, the key's nonce at block N (not at
+     * `latest`, which may have moved on), then N and the receipts together in one batch
+     * (lookupAt): a slot is called `foreign` only when a node that has block N holds no
+     * receipt of its txs, never from one node's nonce and another's receipts.
      */
     async tick(): Promise<void> {
       // The slots the batch sender still holds (signed, their broadcast not answered) are its own.
