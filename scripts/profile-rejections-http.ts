@@ -76,7 +76,8 @@ async function serve(stage: string, port: number) {
     })
   } else if (stage === 'appBare' || stage === 'appOps') {
     const { createRelayerApp } = await import('../src/relayer/http/app.ts')
-    const { app, routes } = createRelayerApp(relayer.context, { version: 'profile', ...(stage === 'appOps' ? { operations: relayer.operations } : {}) })
+    const { orderPipeline } = await import('../src/relayer/pipeline.ts')
+    const { app, routes } = createRelayerApp(relayer.context, { version: 'profile', pipeline: orderPipeline(relayer.context), ...(stage === 'appOps' ? { operations: relayer.operations } : {}) })
     Bun.serve({ hostname, port, routes, fetch: app.fetch })
   } else if (stage === 'relayer') Bun.serve({ hostname, port, routes: relayer.routes, fetch: relayer.app.fetch })
   else if (stage === 'hono') Bun.serve({ hostname, port, fetch: relayer.app.fetch })

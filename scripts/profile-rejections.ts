@@ -10,7 +10,7 @@ import { createRequestDrain } from '../src/relayer/http/requestDrain.ts'
 import { readJsonBody } from '../src/relayer/http/readJsonBody.ts'
 import { validateRequest } from '../src/relayer/steps/validateRequest.ts'
 import { checkOrderHash } from '../src/relayer/steps/checkOrderHash.ts'
-import { checkRequest } from '../src/relayer/pipeline.ts'
+import { checkRequest, orderPipeline } from '../src/relayer/pipeline.ts'
 import { RelayError } from '../src/relayer/errors.ts'
 import { silentLogger } from '../src/shared/index.ts'
 import { rejectingRelayer, rejectionBodies } from './bench/lib/rejectionFixtures.ts'
@@ -69,8 +69,8 @@ steps.post('/broker', async (c) => {
 })
 
 // The relayer's POST /broker route without operations (metrics) and without the drain tracker.
-const plain = createRelayerApp(relayer.context, { version: 'profile' }).postBroker
-const tracked = createRelayerApp(relayer.context, { version: 'profile', drain: createRequestDrain() }).postBroker
+const plain = createRelayerApp(relayer.context, { version: 'profile', pipeline: orderPipeline(relayer.context) }).postBroker
+const tracked = createRelayerApp(relayer.context, { version: 'profile', pipeline: orderPipeline(relayer.context), drain: createRequestDrain() }).postBroker
 
 const pure = (name: string, f: () => unknown) => {
   if (values.only && !name.includes(values.only)) return

@@ -6,6 +6,7 @@ export { type Attestation, attestationTypedData, encodeAttestedParams } from './
 export { type Confirmation, confirmationTypedData } from './confirmation.ts'
 export { type BrokerCallOrder, decodeBrokerCall, encodeBrokerCall } from './encodeBrokerCall.ts'
 export { formatEventArgs } from './formatEventArgs.ts'
+export { executionGas, minimumGasLimit, transactionGas } from './intrinsicGas.ts'
 export { type ContractAddresses, type Manifest, type ManifestAdapter, ManifestError, ManifestSchema, readManifest } from './manifest.ts'
 export { type ResolveChainOptions, type ResolvedChain, resolveChain } from './resolveChain.ts'
 export { decodeRevert, type DecodedRevert, extractRevertData, isRevertError } from './revert.ts'

@@ -3,8 +3,7 @@ import { privateKeyToAccount } from 'viem/accounts'
 import { chainFor } from '../chain/index.ts'
 import { keccakReady } from '../wire/index.ts'
 import { listenUrl, type Logger, redactUrl } from '../shared/index.ts'
-import { checkJournalMatchesChain } from './checkJournalMatchesChain.ts'
-import { checkRpcChain } from './checkRpcChain.ts'
+import { checkJournalMatchesChain, checkRpcChain } from './startChecks.ts'
 import { type RelayerConfig, takePrivateKey } from './config.ts'
 import { learnAdapters } from './learnAdapters.ts'
 import { createChainClock } from './chainClock.ts'
@@ -15,6 +14,7 @@ import { createRequestDrain } from './http/requestDrain.ts'
 import { createJournalPruning, createLocalClaims, defaultJournalPath, journalVersion, openJournal } from './journal/index.ts'
 import { createEconomics, effectiveGasPrice, moneyNotReady } from './economics/index.ts'
 import { describeOutcome, recheckOrder } from './steps/broadcast.ts'
+import { orderPipeline } from './pipeline.ts'
 import { createSettlementFinder } from './settlementFinder.ts'
 import { createPendingSimulator } from './simulation/index.ts'
 import { maxServerBodyBytes } from './http/readJsonBody.ts'
@@ -211,7 +211,7 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
     readBalance: operations.readBalance,
     ...(replicas ? { shareBuckets: (local) => replicas.shareBuckets(local, { ratePerSec: config.edge.ratePerSec, burst: config.edge.rateBurst }) } : {}),
   })
-  const { app, routes } = createRelayerApp(context, { version: dependencies.version, edge, drain, operations, bodyTimeoutMs: config.bodyTimeoutMs })
+  const { app, routes } = createRelayerApp(context, { version: dependencies.version, pipeline: orderPipeline(context), edge, drain, operations, bodyTimeoutMs: config.bodyTimeoutMs })
 
   return {
     /** The HTTP surface for `app.request` (every route, `POST /broker` included). */

@@ -1,5 +1,6 @@
 import type { Hex } from 'viem'
 import { OrderRelayError } from '../errors/index.ts'
+import type { Logger } from '../shared/index.ts'
 import { fixFor, type RelayErrorCode, relayErrorCodes } from '../wire/index.ts'
 
 /**
@@ -26,4 +27,11 @@ export class RelayError extends OrderRelayError<RelayErrorCode> {
   override get fix(): string | undefined {
     return fixFor(this.code, this.message)
   }
+}
+
+/** Anything that is not already a RelayError failed between us and the node: UPSTREAM_RPC, logged without the order. */
+export function asRelayError(context: { logger: Logger }, error: unknown): RelayError {
+  if (error instanceof RelayError) return error
+  context.logger.error(`unexpected failure in the pipeline (${(error as Error)?.name ?? 'unknown'}); answered UPSTREAM_RPC`)
+  return new RelayError('UPSTREAM_RPC', "the relayer's RPC failed; retry or try another relayer", { cause: error })
 }

@@ -2,7 +2,7 @@ import type { Hex } from 'viem'
 import { encodeBrokerCall } from '../chain/index.ts'
 import type { RelayRequest, RelaySuccess } from '../wire/index.ts'
 import type { RelayerContext } from './context.ts'
-import { RelayError } from './errors.ts'
+import { asRelayError, RelayError } from './errors.ts'
 import { answerFromReplicas, publishOutcome } from './steps/answerFromReplicas.ts'
 import { broadcast } from './steps/broadcast.ts'
 import { checkAuthorizationWindow } from './steps/checkAuthorizationWindow.ts'
@@ -30,6 +30,20 @@ export async function relay(context: RelayerContext, body: unknown): Promise<Rel
   const checked = checkRequest(context, body)
   if (checked instanceof RelayError) throw checked
   return relayChecked(context, checked)
+}
+
+/**
+ * The pipeline bound to one relayer's context, as `POST /broker` runs it (http/brokerRoute.ts):
+ * `check` is `checkRequest`, `relay` is `relayChecked`.
+ *
+ * @example
+ * const { app } = createRelayerApp(context, { version, pipeline: orderPipeline(context) })
+ */
+export function orderPipeline(context: RelayerContext) {
+  return {
+    check: (body: unknown) => checkRequest(context, body),
+    relay: (checked: CheckedRequest, options?: RelayOptions) => relayChecked(context, checked, options),
+  }
 }
 
 /** A request that passed the checks needing no I/O, with its recomputed orderHash. */
@@ -133,10 +147,3 @@ function checkKeyAlone(context: Pick<RelayerContext, 'keyGuard'>) {
 
 /** A promise that never rejects: its error comes back as the value (awaited later, or never). */
 const settled = <T>(promise: Promise<T>): Promise<T | Error> => promise.catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))))
-
-/** Anything that is not already a RelayError failed between us and the node. */
-export function asRelayError(context: Pick<RelayerContext, 'logger'>, error: unknown): RelayError {
-  if (error instanceof RelayError) return error
-  context.logger.error(`unexpected failure in the pipeline (${(error as Error)?.name ?? 'unknown'}); answered UPSTREAM_RPC`)
-  return new RelayError('UPSTREAM_RPC', "the relayer's RPC failed; retry or try another relayer", { cause: error })
-}

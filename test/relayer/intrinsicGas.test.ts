@@ -1,7 +1,7 @@
 // The calldata cost is counted on the hex text; it must equal the byte-by-byte definition.
 import { expect, test } from 'bun:test'
 import { bytesToHex, type Hex } from 'viem'
-import { executionGas, minimumGasLimit } from '../../src/relayer/simulation/intrinsicGas.ts'
+import { executionGas, minimumGasLimit } from '../../src/chain/intrinsicGas.ts'
 
 function reference(data: Hex, gas: bigint) {
   const bytes = Buffer.from(data.slice(2), 'hex')

@@ -4,7 +4,7 @@
 import { expect, test } from 'bun:test'
 import { type Hex, serializeTransaction } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { parseEip1559 } from '../../src/relayer/submitter/parseEip1559.ts'
+import { parseEip1559 } from '../../src/relayer/journal/parseEip1559.ts'
 
 const account = privateKeyToAccount(generatePrivateKey())
 

@@ -6,7 +6,7 @@
 import { type Hex, parseGwei } from 'viem'
 import { devnetAccounts } from '../../../src/devnet/index.ts'
 import { batchGas, callBatch } from '../../../src/relayer/simulation/batchCall.ts'
-import { executionGas } from '../../../src/relayer/simulation/intrinsicGas.ts'
+import { executionGas } from '../../../src/chain/intrinsicGas.ts'
 import type { BenchContext } from './context.ts'
 import { cpuSeconds } from './cpu.ts'
 import { brokerCalldata } from './orders.ts'

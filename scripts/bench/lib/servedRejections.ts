@@ -3,7 +3,7 @@ import { createBodyDeadlines } from '../../../src/relayer/http/bodyDeadlines.ts'
 import { createBrokerRoute } from '../../../src/relayer/http/brokerRoute.ts'
 import { maxBodyBytes, readJsonBody } from '../../../src/relayer/http/readJsonBody.ts'
 import { createRequestObserver } from '../../../src/relayer/http/requestObserver.ts'
-import { checkRequest } from '../../../src/relayer/pipeline.ts'
+import { checkRequest, orderPipeline } from '../../../src/relayer/pipeline.ts'
 import { silentLogger } from '../../../src/shared/index.ts'
 import { type RejectionBody, rejectingRelayer, rejectionBodies } from './rejectionFixtures.ts'
 import { median } from './stats.ts'
@@ -57,7 +57,7 @@ export async function measureServedRejections(options: { body: RejectionBody; ro
     least: refuse(async (request) => JSON.parse(await request.text())),
     leastDeadline: refuse(async (request) => JSON.parse(await deadlines.within(request.text(), late))),
     leastRead: refuse((request) => readJsonBody(request, { maxBytes: maxBodyBytes, deadlineMs: 10_000, deadlines })),
-    route: createBrokerRoute(relayer.context, { limits: { maxBytes: maxBodyBytes, deadlineMs: 10_000, deadlines }, observer: createRequestObserver({ logger: silentLogger }) }),
+    route: createBrokerRoute(relayer.context, { pipeline: orderPipeline(relayer.context), limits: { maxBytes: maxBodyBytes, deadlineMs: 10_000, deadlines }, observer: createRequestObserver({ logger: silentLogger }) }),
     relayer: (request) => relayer.routes['/broker'].POST(request),
   }
   const server = Bun.serve({ hostname: '127.0.0.1', port: 0, routes: Object.fromEntries(stages.map((stage) => [`/${stage}`, { POST: routes[stage] }])) })

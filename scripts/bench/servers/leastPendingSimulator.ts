@@ -10,7 +10,7 @@ import type { Address, Hex } from 'viem'
 import { batchSimulatorRuntimeBytecode } from '../../../src/chain/index.ts'
 import { batchGas, type Fees, itemGas } from '../../../src/relayer/simulation/batchCall.ts'
 import { decodeSimulateResults, encodeSimulateCall, type SimulateCall } from '../../../src/relayer/simulation/batchAbi.ts'
-import { executionGas } from '../../../src/relayer/simulation/intrinsicGas.ts'
+import { executionGas } from '../../../src/chain/intrinsicGas.ts'
 import { rpcBatchAnswers } from '../lib/rpc.ts'
 
 type Waiting = { data: Hex; gas: bigint; resolve: (reverted: string | undefined) => void }

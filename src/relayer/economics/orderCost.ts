@@ -1,5 +1,5 @@
 import type { Hex } from 'viem'
-import { transactionGas } from '../simulation/index.ts'
+import { transactionGas } from '../../chain/index.ts'
 
 /** The fees a tx is signed with, and the base fee the next block is expected to charge. */
 export type FeeQuote = { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint; baseFeePerGas: bigint }

@@ -1,13 +1,14 @@
 import { Hono } from 'hono'
+import type { Hex } from 'viem'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { publicReadCors } from '../../shared/index.ts'
 import type { RelayerInfo } from '../../wire/index.ts'
 import type { RelayerContext } from '../context.ts'
 import { effectiveGasPrice } from '../economics/index.ts'
 import type { Edge, SocketReader } from '../edge/index.ts'
-import { asRelayError } from '../pipeline.ts'
+import { asRelayError } from '../errors.ts'
 import type { AccessLogVariables } from '../accessLog.ts'
-import { createBrokerRoute } from './brokerRoute.ts'
+import { type BrokerPipeline, createBrokerRoute } from './brokerRoute.ts'
 import { brokerStatus } from './brokerStatus.ts'
 import { brokerStatusStream } from './brokerStatusStream.ts'
 import { openApiDocument } from './openapi.ts'
@@ -15,11 +16,12 @@ import { maxBodyBytes } from './readJsonBody.ts'
 import { createBodyDeadlines } from './bodyDeadlines.ts'
 import type { RequestDrain } from './requestDrain.ts'
 import { createRequestObserver, type RequestMetrics } from './requestObserver.ts'
-import { headLikeGet } from './headLikeGet.ts'
-import { routeFallback } from './routeFallback.ts'
+import { headLikeGet, routeFallback } from './httpConventions.ts'
 
-export type RelayerAppOptions = {
+export type RelayerAppOptions<Checked extends { orderHash: Hex }> = {
   version: string
+  /** What `POST /broker` runs: the order pipeline (pipeline.ts), handed in by createRelayer. */
+  pipeline: BrokerPipeline<Checked>
   /** The hardened edge (SPEC.md 4.5): middleware for the hono routes, a gate for `POST /broker`. */
   edge?: Pick<Edge, 'middleware' | 'broker'>
   /**
@@ -45,10 +47,10 @@ export const relayerPublicReads = ['/info', '/api/openapi.json', '/health', '/re
  * `{ok:false, code, message}`.
  *
  * @example
- * const { app, routes } = createRelayerApp(context, { version })
+ * const { app, routes } = createRelayerApp(context, { version, pipeline })
  * Bun.serve({ routes, fetch: app.fetch })
  */
-export function createRelayerApp(context: RelayerContext, options: RelayerAppOptions) {
+export function createRelayerApp<Checked extends { orderHash: Hex }>(context: RelayerContext, options: RelayerAppOptions<Checked>) {
   const app = new Hono<{ Variables: AccessLogVariables }>()
   // SPEC's three fields, then what this relayer accepts as payment at current prices (docs/economics.md).
   const info = (): RelayerInfo => {
@@ -68,6 +70,7 @@ export function createRelayerApp(context: RelayerContext, options: RelayerAppOpt
   const observer = createRequestObserver({ logger: context.logger, ...(drain ? { drain } : {}), ...(metrics ? { metrics } : {}) })
   const deadlineMs = options.bodyTimeoutMs ?? 10_000
   const postBroker = createBrokerRoute(context, {
+    pipeline: options.pipeline,
     limits: { maxBytes: maxBodyBytes, deadlineMs, deadlines: createBodyDeadlines(deadlineMs) },
     observer,
     ...(options.edge?.broker ? { gate: options.edge.broker } : {}),

@@ -1,17 +1,27 @@
 import type { Hex } from 'viem'
-import type { BrokerStatus } from '../../wire/index.ts'
+import type { BrokerStatus, RelaySuccess } from '../../wire/index.ts'
 import { type BrokerGate, type EdgeRefusal, refusalAnswer, type SocketReader } from '../edge/index.ts'
 import type { RelayerContext } from '../context.ts'
-import { RelayError } from '../errors.ts'
-import { asRelayError, checkRequest, relayChecked } from '../pipeline.ts'
-import { prefersRespondAsync } from './preferAsync.ts'
+import { asRelayError, RelayError } from '../errors.ts'
 import { type BodyLimits, bodyLeftUnread, readJsonBody } from './readJsonBody.ts'
 import type { RequestObserver } from './requestObserver.ts'
 
 /** `POST /broker`, as a `Bun.serve` route: the request, and the server that tells its socket address. */
 export type BrokerRoute = (request: Request, server?: SocketReader) => Promise<Response>
 
-export type BrokerRouteOptions = {
+/**
+ * The pipeline as `POST /broker` runs it (pipeline.ts's `checkRequest` and `relayChecked`,
+ * handed in by createRelayer): the checks that need no I/O, whose refusal is answered at
+ * once, then the rest of the way to an outcome.
+ */
+export type BrokerPipeline<Checked extends { orderHash: Hex }> = {
+  check: (body: unknown) => Checked | RelayError
+  /** `onBroadcast` runs once the node accepted the order's tx (`Prefer: respond-async` answers 202 then). */
+  relay: (checked: Checked, options?: { onBroadcast?: (txHash: Hex) => void }) => Promise<RelaySuccess>
+}
+
+export type BrokerRouteOptions<Checked extends { orderHash: Hex }> = {
+  pipeline: BrokerPipeline<Checked>
   limits: BodyLimits
   /** The drain, the metrics and the access line, as for every route. */
   observer: RequestObserver
@@ -40,11 +50,12 @@ const json = { 'content-type': 'application/json' }
  * never clients slowly sending bytes), the checks that need no I/O, then the pipeline. Every failure is answered `{ok:false, code, message}`.
  *
  * @example
- * const postBroker = createBrokerRoute(context, { limits: { maxBytes: maxBodyBytes, deadlineMs: 10_000 }, observer })
+ * const pipeline = { check: (body: unknown) => checkRequest(context, body), relay: (checked: CheckedRequest, options?: RelayOptions) => relayChecked(context, checked, options) }
+ * const postBroker = createBrokerRoute(context, { pipeline, limits: { maxBytes: maxBodyBytes, deadlineMs: 10_000 }, observer })
  * Bun.serve({ routes: { '/broker': { POST: postBroker } }, fetch: app.fetch })
  */
-export function createBrokerRoute(context: RelayerContext, options: BrokerRouteOptions): BrokerRoute {
-  const { limits, observer, gate } = options
+export function createBrokerRoute<Checked extends { orderHash: Hex }>(context: Pick<RelayerContext, 'logger'>, options: BrokerRouteOptions<Checked>): BrokerRoute {
+  const { pipeline, limits, observer, gate } = options
   const failed = (failure: RelayError): Answer => ({
     status: failure.status,
     code: failure.code,
@@ -55,9 +66,9 @@ export function createBrokerRoute(context: RelayerContext, options: BrokerRouteO
 
   // A refusal by the checks is answered at once: no throw, no async frame.
   function settle(body: unknown): Answer | Promise<Answer> {
-    const checked = checkRequest(context, body)
+    const checked = pipeline.check(body)
     if (checked instanceof RelayError) return failed(checked)
-    return relayChecked(context, checked).then(
+    return pipeline.relay(checked).then(
       (success): Answer => ({ status: 200, code: 'OK', body: success }),
       (error: unknown) => failed(asRelayError(context, error)),
     )
@@ -72,7 +83,7 @@ export function createBrokerRoute(context: RelayerContext, options: BrokerRouteO
    * on to the receipt after the 202, held in the SIGTERM drain; `finished` runs when it ends.
    */
   function settleAsync(body: unknown, finished: () => void): Answer | Promise<Answer> {
-    const checked = checkRequest(context, body)
+    const checked = pipeline.check(body)
     if (checked instanceof RelayError) {
       finished()
       return failed(checked)
@@ -80,7 +91,7 @@ export function createBrokerRoute(context: RelayerContext, options: BrokerRouteO
     const release = observer.hold()
     return new Promise<Answer>((resolve) => {
       const onBroadcast = (txHash: Hex) => resolve(accepted(checked.orderHash, txHash))
-      relayChecked(context, checked, { onBroadcast })
+      pipeline.relay(checked, { onBroadcast })
         .then(
           (success): Answer => ({ status: 200, code: 'OK', body: success }),
           (error: unknown) => failed(asRelayError(context, error)),
@@ -134,4 +145,18 @@ export function createBrokerRoute(context: RelayerContext, options: BrokerRouteO
     observer.end(began, 'POST', '/broker', reply.status, reply.code)
     return response
   }
+}
+
+/**
+ * True when a `Prefer` header (RFC 7240) asks for `respond-async`: a comma-separated
+ * list of preferences, each a token with an optional value and parameters, matched
+ * case-insensitively; other preferences (`wait=10`, `return=minimal`) are ignored.
+ *
+ * @example
+ * prefersRespondAsync('respond-async, wait=10') // true
+ * prefersRespondAsync(null) // false
+ */
+export function prefersRespondAsync(header: string | null): boolean {
+  if (!header) return false
+  return header.split(',').some((preference) => preference.split(/[;=]/, 1)[0]!.trim().toLowerCase() === 'respond-async')
 }

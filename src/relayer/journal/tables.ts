@@ -1,5 +1,5 @@
 import type { Address, Hex } from 'viem'
-import { parseEip1559 } from '../submitter/parseEip1559.ts'
+import { parseEip1559 } from './parseEip1559.ts'
 import type { JournalSlot, JournalTx, SlotStatus } from './types.ts'
 
 // The journal's tables, and how their rows become slots and txs. A tx's fees and call are

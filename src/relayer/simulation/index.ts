@@ -1,3 +1,2 @@
 export { BatchedRevertError, createPendingSimulator, type PendingSimulator, type PendingSimulatorOptions, type Simulation } from './pendingSimulator.ts'
 export type { Fees } from './batchCall.ts'
-export { minimumGasLimit, transactionGas } from './intrinsicGas.ts'

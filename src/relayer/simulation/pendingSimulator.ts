@@ -4,7 +4,7 @@ import type { Logger } from '../../shared/index.ts'
 import { isTransportError, nodeSays } from '../rpcErrors.ts'
 import { type BatchItem, type BatchItemResult, batchGas, callBatch, type Fees, itemGas } from './batchCall.ts'
 import { cannotPay } from '../rpcErrors.ts'
-import { executionGas } from './intrinsicGas.ts'
+import { executionGas } from '../../chain/index.ts'
 
 /**
  * A call that reverted inside a batch: carries its revert data as a node's error would.

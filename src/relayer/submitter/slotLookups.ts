@@ -1,10 +1,9 @@
 import type { Hex, PublicClient, RpcTransactionReceipt } from 'viem'
 import type { Logger } from '../../shared/index.ts'
-import type { JournalSlot, JournalTx, SlotResolution } from '../journal/index.ts'
+import { type JournalSlot, type JournalTx, parseEip1559, type SlotResolution } from '../journal/index.ts'
 import type { BlockPace } from './blockPace.ts'
 import type { ChainReads } from './chainReads.ts'
 import { type Mined, type MinedReceipt, minedReceipt } from './minedTxs.ts'
-import { parseEip1559 } from './parseEip1559.ts'
 import type { SlotLife } from './slotLife.ts'
 
 /** What a mined tx means for its slot: the outcome JSON to store (see JournalSlot.outcome). */

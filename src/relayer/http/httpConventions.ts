@@ -1,4 +1,6 @@
-import type { Context } from 'hono'
+// The HTTP conventions every relayer route keeps: HEAD answers as GET would, and a miss is
+// a JSON 404, or a 405 with Allow where the path is served with other methods.
+import type { Context, MiddlewareHandler } from 'hono'
 import type { RouteFailure } from '../../wire/index.ts'
 import type { AccessLogVariables } from '../accessLog.ts'
 
@@ -55,4 +57,21 @@ export function routeFallback(routes: () => readonly Route[]) {
     c.set('code', 'METHOD_NOT_ALLOWED')
     return c.json({ ok: false, code: 'METHOD_NOT_ALLOWED', message: `this route answers ${methods} only (the Allow header lists them)` } satisfies RouteFailure, 405)
   }
+}
+
+/**
+ * HEAD answers with the headers GET would, Content-Length included: hono runs the GET
+ * route for a HEAD and drops the body, after which Bun would send `Content-Length: 0`.
+ * A stream (`text/event-stream`) has no length to give and is left as it is.
+ *
+ * @example
+ * app.use(headLikeGet)
+ */
+export const headLikeGet: MiddlewareHandler = async function headLikeGet(c, next) {
+  await next()
+  if (c.req.method !== 'HEAD' || !c.res.body || c.res.headers.get('content-type')?.startsWith('text/event-stream')) return
+  const length = (await c.res.clone().arrayBuffer()).byteLength
+  const headers = new Headers(c.res.headers)
+  headers.set('Content-Length', String(length))
+  c.res = new Response(null, { status: c.res.status, headers })
 }
