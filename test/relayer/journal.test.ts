@@ -95,12 +95,18 @@ test('a second live process is refused, naming the holder; the kernel frees the 
   const path = join(dir, 'lock.sqlite')
   const holder = Bun.spawn(
     [process.execPath, '-e', `const { openJournal } = await import(${JSON.stringify(join(import.meta.dir, '../../src/relayer/journal/index.ts'))}); openJournal(${JSON.stringify(path)}, { chainId: 31337, address: '${owner.address}' }); console.log('held'); setInterval(() => {}, 1000)`],
-    { stdout: 'pipe', stderr: 'inherit' },
+    { stdout: 'pipe', stderr: 'pipe' },
   )
   try {
+    // Its stdout up to 'held' (in as many chunks as it comes), or, when it ends first, why.
+    let said = ''
     const reader = holder.stdout.getReader()
-    const first = await reader.read()
-    expect(new TextDecoder().decode(first.value)).toBe('held\n')
+    while (!said.includes('held\n')) {
+      const chunk = await reader.read()
+      if (chunk.done) throw new Error(`the holder process ended (exit ${await holder.exited}) without taking the lock: ${said}${await new Response(holder.stderr).text()}`)
+      said += new TextDecoder().decode(chunk.value)
+    }
+    expect(said).toBe('held\n')
     let refusal: unknown
     try {
       openJournal(path, owner)
