@@ -9,9 +9,9 @@ import { afterAll, beforeAll, expect, test } from 'bun:test'
 import type { Address, Hex } from 'viem'
 import { type Devnet, devnetAccounts, startDevnet } from '../../src/devnet/index.ts'
 import type { BrokerStatus, RelayRequest } from '../../src/wire/index.ts'
-import { cancellationCall } from '../chaos/support/cancelAuthorization.ts'
+import { signedCancellation } from '../chaos/support/cancelAuthorization.ts'
 import { type Answer, brokeredByOrder, expectMoneySafe, txsFrom } from '../chaos/support/ledger.ts'
-import { allocationOrder, consumerAccount, signed } from '../helpers/orders.ts'
+import { allocationOrder, signed } from '../helpers/orders.ts'
 import { waitFor } from '../helpers/waitFor.ts'
 import { createExposure } from './support/exposure.ts'
 import { startWatchedRelayer, type WatchedRelayer } from './support/watchedRelayer.ts'
@@ -90,7 +90,7 @@ test("a reorg puts the consumer's cancellation in place of the settlement: the o
   const request = await order()
   const { txHash } = await settle(request, false)
   const slot = relayer.relayer.context.journal.byOrder(request.orderHash)!
-  await reorg(1, [[await cancellation(request.orderHash), 0]])
+  await reorg(1, [[await signedCancellation(devnet, request.orderHash), 0]])
   await devnet.testClient.mine({ blocks: 1 })
   await waitFor('the nonce filled', () => relayer.relayer.context.journal.byOrder(request.orderHash)?.status === 'filled', 10_000)
   expect(relayer.relayer.context.journal.byOrder(request.orderHash)!.nonce).toBe(slot.nonce)
@@ -126,10 +126,3 @@ test('money: every order settled once with the txHash its client was given, noth
   expect(books.gasSpentWei).toBe(spent)
 }, 30_000)
 
-/** The consumer's signed cancelAuthorization of `orderHash`, as raw bytes (for anvil_reorg to mine). */
-async function cancellation(orderHash: Hex): Promise<Hex> {
-  const { token, data } = await cancellationCall(devnet, orderHash)
-  const nonce = await devnet.publicClient.getTransactionCount({ address: consumerAccount.address })
-  const gwei = 10n ** 9n
-  return consumerAccount.signTransaction({ type: 'eip1559', chainId: devnet.chainId, nonce, to: token, data, gas: 150_000n, maxFeePerGas: 1_000n * gwei, maxPriorityFeePerGas: 2n * gwei })
-}

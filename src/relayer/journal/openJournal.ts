@@ -9,7 +9,7 @@ import { upgradeJournal } from './upgrades.ts'
 import { takeLock } from './lock.ts'
 import { journalVersion, refuseLaterVersion, stampJournalVersion } from './schemaVersion.ts'
 import { laterIndexes, schema, selectSlots, type SlotRow, slotOf, type TxRow, txOf } from './tables.ts'
-import type { JournalSlot, JournalTx, NewSlot, RevertRecord, SignedTx, SlotResolution, SpendObserver } from './types.ts'
+import type { JournalSlot, JournalTx, NewSlot, RevertRecord, SignedTx, SlotResolution, JournalObserver } from './types.ts'
 
 /** A journal opened for another chain or key. */
 export class JournalMismatchError extends OrderRelayError<'JOURNAL_MISMATCH'> {
@@ -76,7 +76,7 @@ export function openJournal(path: string, owner: { chainId: number; address: Add
   }
 
   const answers = createAnswerCodes(db, options.answerDelayMs ?? 200)
-  const observers: SpendObserver[] = []
+  const observers: JournalObserver[] = []
   const insertSlot = db.query(
     `INSERT INTO slots (nonce, order_hash, consumer, adapter, pay_token, status, tx_hash, sent_at, fee_amount, fee_value_wei)
      VALUES ($nonce, $orderHash, $consumer, $adapter, $payToken, 'pending', $txHash, $sentAt, $feeAmount, $feeValueWei)`,
@@ -183,10 +183,11 @@ export function openJournal(path: string, owner: { chainId: number; address: Add
     return resolved
   })
   const feeAt = db.query<{ pay_token: string | null; fee_amount: string | null; fee_value_wei: string | null }, [number]>('SELECT pay_token, fee_amount, fee_value_wei FROM slots WHERE nonce = ?')
-  /** Tells the observers what the resolved slots mean for spending and earning. */
+  /** Tells the observers which slots were resolved and what that means for spending and earning. */
   const noteResolved = (resolved: readonly SlotResolution[], at: number) => {
     if (observers.length === 0) return
     for (const result of resolved) {
+      for (const observer of observers) observer.resolved?.(result.nonce)
       if (result.status === 'foreign') for (const observer of observers) observer.released?.(result.nonce)
       else if (result.spentWei !== undefined) {
         const unpriced = unpricedAt(result.nonce)
@@ -302,6 +303,7 @@ export function openJournal(path: string, owner: { chainId: number; address: Add
     /** A slot's tx was mined in another block than recorded (a reorg that kept it): its block is this one. */
     moveBlock(nonce: number, blockNumber: bigint, blockHash: Hex) {
       db.query('UPDATE slots SET block_number = ?, block_hash = ?, confirmed = 0 WHERE nonce = ?').run(Number(blockNumber), blockHash.toLowerCase(), nonce)
+      for (const observer of observers) observer.moved?.(nonce)
     },
     /**
      * A reorg took these slots' mined txs out of the chain: each is pending again (its txs
@@ -349,11 +351,11 @@ export function openJournal(path: string, owner: { chainId: number; address: Add
       }
     },
     /**
-     * Follows spending and earning from now on, after being handed what the journal holds:
-     * every pending slot's reservation (its txs' highest gas limit × fee cap), every cost of
-     * a tx seen mined since `since`, and every settled order's fee.
+     * Follows the slots from now on (JournalObserver), after being handed what the journal
+     * holds: every pending slot's reservation (its txs' highest gas limit × fee cap), every
+     * cost of a tx seen mined since `since`, and every settled order's fee.
      */
-    observe(observer: SpendObserver, since: number) {
+    observe(observer: JournalObserver, since: number) {
       if (observer.earned) {
         for (const row of db
           .query<{ pay_token: string; fee_amount: string; fee_value_wei: string | null }, []>(

@@ -74,8 +74,12 @@ export type NewSlot = Omit<JournalSlot, 'to' | 'data' | 'gas' | 'status' | 'bloc
 /** An order that passed simulation and reverted on chain, no other tx's settlement explaining it. */
 export type RevertRecord = { at: number; consumer: Address; adapter: Address | null; payToken: Address | null; txHash: Hex }
 
-/** What the gas key's nonces hold, cost and earn, as the spend ledger and the books follow them (see Journal.observe). */
-export type SpendObserver = {
+/**
+ * What the journal tells those who follow it (see Journal.observe): what the gas key's
+ * nonces hold, cost and earn (the spend ledger and the books), and which slots a reorg
+ * made pending again and which pending slots were resolved (the replicas' outcomes).
+ */
+export type JournalObserver = {
   /** A tx was signed at `nonce`; it may cost up to `worstWei`. */
   reserved?(nonce: number, worstWei: bigint, unpriced: boolean): void
   /** The nonce's mined tx cost `wei`, seen mined at `at`. */
@@ -89,6 +93,10 @@ export type SpendObserver = {
    * (`spentWei`, seen at `minedAt`) and earning no longer holds; its slot is pending again.
    */
   reopened?(slot: ReopenedSlot): void
+  /** The nonce's pending slot was resolved: mined (settled, reverted, filled) or taken by another tx. */
+  resolved?(nonce: number): void
+  /** A reorg kept the nonce's mined tx, in another block. */
+  moved?(nonce: number): void
 }
 
 /** A slot a reorg made pending again, with what it had been counted as costing and earning, and what it may cost now. */

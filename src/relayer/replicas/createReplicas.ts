@@ -5,6 +5,7 @@ import { RelayError } from '../errors.ts'
 import type { Journal } from '../journal/index.ts'
 import { checkRedisSettings } from './checkRedisSettings.ts'
 import { createRedisClaims } from './redisClaims.ts'
+import { followReorgs } from './followReorgs.ts'
 import { republishOutcomes } from './republishOutcomes.ts'
 import { createSharedBuckets } from './sharedBuckets.ts'
 import { createSharedOutcomes } from './sharedOutcomes.ts'
@@ -19,7 +20,7 @@ export type ReplicasOptions = {
   /** Prefix of every key (chain and Broker). */
   prefix: string
   /** The journal this replica publishes from (read only): the pending tx of an order it holds, everything once Redis lost its state. */
-  journal: Pick<Journal, 'pending' | 'nextNonce' | 'slots' | 'byOrder'>
+  journal: Pick<Journal, 'pending' | 'nextNonce' | 'slots' | 'slot' | 'byOrder' | 'observe'>
   /** RELAYER_REDIS_RESTORE_MS: how long after Redis lost its state no replica takes a new order. */
   restoreWindowMs: number
   /** The Redis gauges and counters, and the shared state's (metrics). */
@@ -30,7 +31,8 @@ export type ReplicasOptions = {
 /**
  * Relayer replicas sharing one Redis (docs/scaling.md): the connection, the claims
  * (leases fenced by the epoch, renewed by the heartbeat, which also publishes the
- * pending tx of every order held here), the outcomes, the rate-limit buckets, and the
+ * pending tx of every order held here), the outcomes (kept true across reorgs,
+ * followReorgs.ts), the rate-limit buckets, and the
  * shared state that fails closed. `refusal` is the pipeline's gate for a new order.
  */
 export function createReplicas(url: string, options: ReplicasOptions) {
@@ -40,6 +42,7 @@ export function createReplicas(url: string, options: ReplicasOptions) {
   const state = createSharedState(redis, { logger, restoreWindowMs: options.restoreWindowMs, heartbeatMs, ...(options.stateHooks ? { hooks: options.stateHooks } : {}) })
   const claims = createRedisClaims(redis, { leaseMs: claimLeaseMs, fence: state })
   const outcomes = createSharedOutcomes(redis)
+  followReorgs(options.journal, outcomes)
   let refused = 0
   // The pending tx published for each order held here, so that a replica dying with it
   // in the pool leaves the others its hash (answerFromReplicas reads it once the lease ends).

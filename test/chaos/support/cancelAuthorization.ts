@@ -32,3 +32,11 @@ export async function cancelAuthorization(devnet: Devnet, orderHash: Hex): Promi
     maxFeePerGas: 1_000n * gwei,
   })
 }
+
+/** The consumer's cancellation of `orderHash` signed as a raw tx (for `anvil_reorg` to mine in place of the chain's blocks). */
+export async function signedCancellation(devnet: Devnet, orderHash: Hex): Promise<Hex> {
+  const { token, data } = await cancellationCall(devnet, orderHash)
+  const nonce = await devnet.publicClient.getTransactionCount({ address: consumerAccount.address })
+  const gwei = 10n ** 9n
+  return consumerAccount.signTransaction({ type: 'eip1559', chainId: devnet.chainId, nonce, to: token, data, gas: 150_000n, maxFeePerGas: 1_000n * gwei, maxPriorityFeePerGas: 2n * gwei })
+}
