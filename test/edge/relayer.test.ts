@@ -43,7 +43,7 @@ async function until(what: string, predicate: () => boolean | Promise<boolean>, 
 }
 
 describe('edge off (the default)', () => {
-  test('no limit, public reads open to any origin (issue 13), and the start-up line says how to turn it on', async () => {
+  test('no limit, public reads open to any origin, and the start-up line says how to turn it on', async () => {
     const relayer = await hardened({})
     const answers = await Promise.all(Array.from({ length: 40 }, () => fetch(`${relayer.url}/info`)))
     expect(answers.map((r) => r.status)).toEqual(Array(40).fill(200))
