@@ -2,7 +2,9 @@
 // a slot `foreign` (its nonce taken by another process) from one backend's nonce and
 // another's missing receipt: that told the client of a settled order "not settled,
 // retry". The keeper reads the key's nonce at a block number, and that block and the
-// receipts together in one batch, so a backend behind that block says nothing.
+// receipts together in one batch, so a backend behind that block says nothing; and a
+// node that serves a block's receipts a moment after the block is looked at again
+// before anything is called foreign.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { type Address, createPublicClient, type Hex, http, type PublicClient } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
@@ -100,6 +102,63 @@ test("a block that lands between the head's read and the nonce's: the key's own 
       expect(keyGuard.conflict()).toBeUndefined()
       expect(logger.lines.filter((line) => /foreign|another process|not in this relayer's journal/.test(line))).toEqual([])
     }
+  } finally {
+    proxy.stop()
+    journal.close()
+  }
+})
+
+/**
+ * A node that serves a block's receipts a moment after the block itself (its head and its
+ * nonces already include it): `eth_getTransactionReceipt` answers null for a receipt in
+ * the newest block, alone or in a batch.
+ */
+function startLateReceiptsRpc(upstream: string) {
+  const forward = async (body: unknown) => (await fetch(upstream, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json()
+  const head = async () => BigInt(((await forward({ jsonrpc: '2.0', id: 0, method: 'eth_blockNumber' })) as { result: string }).result)
+  const late = (call: { method: string }, answer: { result?: { blockNumber?: string } | null }, newest: bigint) =>
+    call.method === 'eth_getTransactionReceipt' && answer.result?.blockNumber !== undefined && BigInt(answer.result.blockNumber) >= newest ? { ...answer, result: null } : answer
+  const server = Bun.serve({
+    hostname: '127.0.0.1',
+    port: 0,
+    async fetch(request) {
+      const body = (await request.json()) as { method: string } | { method: string }[]
+      const newest = await head()
+      const answer = (await forward(body)) as { result?: { blockNumber?: string } | null } | { result?: { blockNumber?: string } | null }[]
+      if (!Array.isArray(body)) return Response.json(late(body, answer as { result?: { blockNumber?: string } | null }, newest))
+      return Response.json((answer as { result?: { blockNumber?: string } | null }[]).map((each, i) => late(body[i]!, each, newest)))
+    },
+  })
+  return { url: `http://127.0.0.1:${server.port}`, stop: () => server.stop(true) }
+}
+
+test("receipts served a moment after their block: the key's own tx in the newest block is not taken by another process; it is settled once the receipt comes", async () => {
+  await keccakReady
+  const proxy = startLateReceiptsRpc(devnet.rpcUrl)
+  const account = privateKeyToAccount(devnetAccounts.laneOperator.privateKey)
+  const nonce = await devnet.publicClient.getTransactionCount({ address: account.address })
+  const raw = await account.signTransaction({ type: 'eip1559', chainId: devnet.chainId, nonce, to: devnetAccounts.payee.address, value: 1n, gas: 21_000n, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 10n ** 9n })
+  const hash = keccak256(raw)
+  const journal = openJournal(':memory:', { chainId: devnet.chainId, address: account.address })
+  await journal.record([{ nonce, orderHash: `0x${'ed'.repeat(32)}`, consumer: null, adapter: null, payToken: null, tx: { hash, nonce, raw, kind: 'order', signedAt: 0 } }])
+  await devnet.publicClient.request({ method: 'eth_sendRawTransaction', params: [raw] })
+  try {
+    const client = createPublicClient({ transport: http(proxy.url, { retryCount: 0, batch: true }) }) as PublicClient
+    const logger = createMemoryLogger()
+    const keyGuard = createKeyGuard({ logger, quietMs: 60_000 })
+    const watch = createSlotWatch({ client, batchClient: client, journal, logger, describe: async () => undefined })
+    const fees = { fresh: async () => ({ maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 10n ** 9n }) } as never
+    const keeper = createNonceKeeper({ client, account, chainId: devnet.chainId, fees, watch, logger, reviveAfterMs: 0, wouldRevert: async () => undefined, signer: createTxSigner({ account, logger }), keyGuard })
+    // Two looks at the same head, right after each other: the receipt is not served yet.
+    await keeper.tick()
+    await keeper.tick()
+    expect(journal.slot(nonce)?.status).toBe('pending')
+    // The next block: the receipt is served, and the slot is settled by it.
+    await devnet.testClient.mine({ blocks: 1 })
+    await keeper.tick()
+    expect(journal.slot(nonce)).toMatchObject({ status: 'settled', txHash: hash })
+    expect(keyGuard.conflict()).toBeUndefined()
+    expect(logger.lines.filter((line) => /foreign|another process|not in this relayer's journal/.test(line))).toEqual([])
   } finally {
     proxy.stop()
     journal.close()

@@ -21,12 +21,17 @@ type Reason = NonNullable<Awaited<ReturnType<WouldRevert>>>
 /** Pending slots looked at per round. */
 const slotsPerRound = 32
 
+/** How long apart two looks at the same head must be to call a slot `foreign` (see `tick`). */
+export const foreignAfterMs = 1_000
+
 /**
  * Keeps the gas key's nonces moving, whether or not a client still waits
  * (docs/relayer-safety.md). Each round compares the chain's `latest` nonce with the
  * journal's pending slots:
  * - below it, a slot none of whose txs has a receipt lost its nonce to a tx the
- *   journal does not know (another process on the same key): resolved `foreign`;
+ *   journal does not know (another process on the same key): resolved `foreign`, once
+ *   two looks at two heads, or `foreignAfterMs` apart, both said so (a node may serve a
+ *   block's receipts a moment after the block and its nonces);
  * - at or above it, a tx unseen for `reviveAfterMs` is checked: one the node lost is
  *   sent again exactly as signed, or, when its order can no longer settle, its
  *   nonce is filled with a 0-value self-transfer; one refused as underpriced, or
@@ -184,6 +189,11 @@ export function createNonceKeeper(options: {
     }
   }
 
+  // Nonces seen taken with no receipt of their txs, and the head and time of that first
+  // look: a slot is called foreign only when a look at a later head, or `foreignAfterMs`
+  // later, says so again.
+  const suspects = new Map<number, { at: bigint; time: number }>()
+
   return {
     /**
      * Fills a nonce whose tx the node refused while later txs of the key may be pooled
@@ -206,11 +216,13 @@ export function createNonceKeeper(options: {
      * slot's fate is read as of one block: the head N, the key's nonce at block N (not at
      * `latest`, which may have moved on), then N and the receipts together in one batch
      * (lookupAt): a slot is called `foreign` only when a node that has block N holds no
-     * receipt of its txs, never from one node's nonce and another's receipts.
+     * receipt of its txs, never from one node's nonce and another's receipts, and only
+     * when an earlier look, at a lower head or `foreignAfterMs` before, found the same.
      */
     async tick(): Promise<void> {
       // The slots the batch sender still holds (signed, their broadcast not answered) are its own.
       const slots = journal.pending(slotsPerRound).filter((slot) => !life.held(slot.nonce))
+      for (const nonce of suspects.keys()) if (!slots.some((slot) => slot.nonce === nonce)) suspects.delete(nonce)
       if (slots.length === 0) return
       const { at, nonce: latest } = await reads.nonceAtHead(account.address)
       const next = journal.nextNonce()
@@ -221,6 +233,12 @@ export function createNonceKeeper(options: {
       if (taken.length > 0) {
         const looked = await lookups.lookupAt(taken, at)
         for (const nonce of looked.lagging ? [] : looked.unmined) {
+          const first = suspects.get(nonce)
+          if (!first || (first.at >= at && Date.now() - first.time < foreignAfterMs)) {
+            if (!first) suspects.set(nonce, { at, time: Date.now() })
+            continue
+          }
+          suspects.delete(nonce)
           const slot = taken.find((each) => each.nonce === nonce)!
           const message = `not settled: nonce ${nonce} of the relayer's key was taken by a transaction this relayer did not send (another process is signing with the same key); retry`
           life.taken(nonce, message)
