@@ -14,9 +14,11 @@ import { outcomeTtlMs, type SharedOutcomes } from './sharedOutcomes.ts'
  * - a reorg keeps the tx in another block: its settlement is published with that block.
  * Best effort, as every publication: Redis failing leaves the old value until its TTL.
  */
-export function followReorgs(journal: Pick<Journal, 'observe' | 'slot'>, outcomes: Pick<SharedOutcomes, 'publish' | 'withdraw'>): void {
-  // The slots a reorg reopened, with their order and the tx published for it.
+export function followReorgs(journal: Pick<Journal, 'observe' | 'slot' | 'pending'>, outcomes: Pick<SharedOutcomes, 'publish' | 'withdraw'>): void {
+  // The slots a reorg reopened, with their order and the tx published for it; and the
+  // slots pending at start, which a reorg may have reopened before a restart.
   const reopened = new Map<number, { orderHash: Hex; txHash: Hex }>()
+  for (const slot of journal.pending()) if (slot.orderHash) reopened.set(slot.nonce, { orderHash: slot.orderHash, txHash: slot.txHash })
   const republish = (nonce: number) => {
     const slot = journal.slot(nonce)
     const outcome = slot?.orderHash ? outcomeOfSlot(slot) : undefined
