@@ -30,77 +30,82 @@ afterAll(async () => {
   await devnet?.stop()
 })
 
-test('a slot whose tx was mined, looked at by the keeper through backends one of which is 3 blocks behind: never foreign; resolved settled from a backend that has the block', async () => {
-  await keccakReady
-  const account = privateKeyToAccount(devnetAccounts.spare.privateKey)
-  const nonce = await devnet.publicClient.getTransactionCount({ address: account.address })
-  const raw = await account.signTransaction({ type: 'eip1559', chainId: devnet.chainId, nonce, to: devnetAccounts.payee.address, value: 1n, gas: 21_000n, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 10n ** 9n })
-  const hash = keccak256(raw)
-  const journal = openJournal(':memory:', { chainId: devnet.chainId, address: account.address })
-  await journal.record([{ nonce, orderHash: `0x${'ee'.repeat(32)}`, consumer: null, adapter: null, payToken: null, tx: { hash, nonce, raw, kind: 'order', signedAt: 0 } }])
-  await devnet.publicClient.request({ method: 'eth_sendRawTransaction', params: [raw] })
-  // Two more blocks: the lagging backend has not seen the tx's block.
-  await devnet.testClient.mine({ blocks: 2 })
-  const client = createPublicClient({ transport: http(rpc.url, { retryCount: 0 }) }) as PublicClient
-  const batchClient = createPublicClient({ transport: http(rpc.url, { retryCount: 0, batch: true }) }) as PublicClient
-  const logger = createMemoryLogger()
-  const keyGuard = createKeyGuard({ logger, quietMs: 60_000 })
-  const watch = createSlotWatch({ client, batchClient, journal, logger, describe: async () => undefined })
-  const fees = { fresh: async () => ({ maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 10n ** 9n }) } as never
-  const keeper = createNonceKeeper({ client, account, chainId: devnet.chainId, fees, watch, logger, reviveAfterMs: 0, wouldRevert: async () => undefined, signer: createTxSigner({ account, logger }), keyGuard })
-  // Every turn of the balancer: each round asks both backends in some order.
-  for (let round = 0; round < 12 && journal.slot(nonce)?.status === 'pending'; round++) await keeper.tick().catch(() => undefined)
-  expect(journal.slot(nonce)).toMatchObject({ status: 'settled', txHash: hash })
-  expect(keyGuard.conflict()).toBeUndefined()
-  expect(logger.lines.filter((line) => /foreign|another process/.test(line))).toEqual([])
-  journal.close()
-})
+type Rpc = { method: string }
+type RpcAnswer = { result?: unknown }
 
-/**
- * A node whose head is read just before a block lands: `eth_blockNumber` answers one block
- * behind what the node holds, alone or in a batch, as when the newest block is mined
- * between the head's read and the next call.
- */
-function startHeadBehindRpc(upstream: string) {
+/** A proxy to `upstream` that rewrites each answer (alone or in a batch) with `rewrite`, given the call and the node's head. */
+function startRewritingRpc(upstream: string, rewrite: (call: Rpc, answer: RpcAnswer, head: bigint) => RpcAnswer) {
   const forward = async (body: unknown) => (await fetch(upstream, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json()
-  const behind = (call: { method: string }, answer: { result?: unknown }) =>
-    call.method === 'eth_blockNumber' && typeof answer.result === 'string' ? { ...answer, result: `0x${(BigInt(answer.result) - 1n).toString(16)}` } : answer
   const server = Bun.serve({
     hostname: '127.0.0.1',
     port: 0,
     async fetch(request) {
-      const body = (await request.json()) as { method: string } | { method: string }[]
-      const answer = (await forward(body)) as { result?: unknown } | { result?: unknown }[]
-      if (!Array.isArray(body)) return Response.json(behind(body, answer as { result?: unknown }))
-      return Response.json((answer as { result?: unknown }[]).map((each, i) => behind(body[i]!, each)))
+      const body = (await request.json()) as Rpc | Rpc[]
+      const head = BigInt(((await forward({ jsonrpc: '2.0', id: 0, method: 'eth_blockNumber' })) as { result: string }).result)
+      const answer = (await forward(body)) as RpcAnswer | RpcAnswer[]
+      if (!Array.isArray(body)) return Response.json(rewrite(body, answer as RpcAnswer, head))
+      return Response.json((answer as RpcAnswer[]).map((each, i) => rewrite(body[i]!, each, head)))
     },
   })
   return { url: `http://127.0.0.1:${server.port}`, stop: () => server.stop(true) }
 }
 
-test("a block that lands between the head's read and the nonce's: the key's own tx in it is not taken by another process", async () => {
+/**
+ * A journal holding one slot of `key`: a transfer signed at its next nonce and sent to the
+ * devnet, and a nonce keeper that looks at it through `url` (`batchUrl` for its batches).
+ */
+async function slotLookedAtThrough(key: Hex, url: string, batchUrl = url) {
   await keccakReady
-  const proxy = startHeadBehindRpc(devnet.rpcUrl)
-  const account = privateKeyToAccount(devnetAccounts.deployer.privateKey)
+  const account = privateKeyToAccount(key)
   const nonce = await devnet.publicClient.getTransactionCount({ address: account.address })
   const raw = await account.signTransaction({ type: 'eip1559', chainId: devnet.chainId, nonce, to: devnetAccounts.payee.address, value: 1n, gas: 21_000n, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 10n ** 9n })
   const hash = keccak256(raw)
   const journal = openJournal(':memory:', { chainId: devnet.chainId, address: account.address })
-  await journal.record([{ nonce, orderHash: `0x${'ef'.repeat(32)}`, consumer: null, adapter: null, payToken: null, tx: { hash, nonce, raw, kind: 'order', signedAt: 0 } }])
-  // Mined in the newest block: the head the proxy gives is the block before it.
+  await journal.record([{ nonce, orderHash: keccak256(hash), consumer: null, adapter: null, payToken: null, tx: { hash, nonce, raw, kind: 'order', signedAt: 0 } }])
   await devnet.publicClient.request({ method: 'eth_sendRawTransaction', params: [raw] })
-  try {
-    for (const batch of [false, true]) {
-      const client = createPublicClient({ transport: http(proxy.url, { retryCount: 0, batch }) }) as PublicClient
-      const logger = createMemoryLogger()
-      const keyGuard = createKeyGuard({ logger, quietMs: 60_000 })
-      const watch = createSlotWatch({ client, batchClient: client, journal, logger, describe: async () => undefined })
-      const fees = { fresh: async () => ({ maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 10n ** 9n }) } as never
-      const keeper = createNonceKeeper({ client, account, chainId: devnet.chainId, fees, watch, logger, reviveAfterMs: 0, wouldRevert: async () => undefined, signer: createTxSigner({ account, logger }), keyGuard })
-      await keeper.tick()
+  const keeperThrough = (batch: boolean) => {
+    const client = createPublicClient({ transport: http(url, { retryCount: 0, batch }) }) as PublicClient
+    const batchClient = createPublicClient({ transport: http(batchUrl, { retryCount: 0, batch: true }) }) as PublicClient
+    const logger = createMemoryLogger()
+    const keyGuard = createKeyGuard({ logger, quietMs: 60_000 })
+    const watch = createSlotWatch({ client, batchClient, journal, logger, describe: async () => undefined })
+    const fees = { fresh: async () => ({ maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 10n ** 9n }) } as never
+    const keeper = createNonceKeeper({ client, account, chainId: devnet.chainId, fees, watch, logger, reviveAfterMs: 0, wouldRevert: async () => undefined, signer: createTxSigner({ account, logger }), keyGuard })
+    /** Nothing called foreign, no conflict on the key. */
+    const expectNoForeign = () => {
       expect(journal.slot(nonce)?.status).not.toBe('foreign')
       expect(keyGuard.conflict()).toBeUndefined()
       expect(logger.lines.filter((line) => /foreign|another process|not in this relayer's journal/.test(line))).toEqual([])
+    }
+    return { keeper, expectNoForeign }
+  }
+  return { journal, nonce, hash, keeperThrough }
+}
+
+test('a slot whose tx was mined, looked at by the keeper through backends one of which is 3 blocks behind: never foreign; resolved settled from a backend that has the block', async () => {
+  const { journal, nonce, hash, keeperThrough } = await slotLookedAtThrough(devnetAccounts.spare.privateKey, rpc.url)
+  // Two more blocks: the lagging backend has not seen the tx's block.
+  await devnet.testClient.mine({ blocks: 2 })
+  const { keeper, expectNoForeign } = keeperThrough(false)
+  // Every turn of the balancer: each round asks both backends in some order.
+  for (let round = 0; round < 12 && journal.slot(nonce)?.status === 'pending'; round++) await keeper.tick().catch(() => undefined)
+  expect(journal.slot(nonce)).toMatchObject({ status: 'settled', txHash: hash })
+  expectNoForeign()
+  journal.close()
+})
+
+test("a block that lands between the head's read and the nonce's: the key's own tx in it is not taken by another process", async () => {
+  // `eth_blockNumber` answers one block behind what the node holds, as when the newest block is mined between the head's read and the next call.
+  const proxy = startRewritingRpc(devnet.rpcUrl, (call, answer) =>
+    call.method === 'eth_blockNumber' && typeof answer.result === 'string' ? { ...answer, result: `0x${(BigInt(answer.result) - 1n).toString(16)}` } : answer,
+  )
+  // Mined in the newest block: the head the proxy gives is the block before it.
+  const { journal, keeperThrough } = await slotLookedAtThrough(devnetAccounts.deployer.privateKey, proxy.url)
+  try {
+    for (const batch of [false, true]) {
+      const { keeper, expectNoForeign } = keeperThrough(batch)
+      await keeper.tick()
+      expectNoForeign()
     }
   } finally {
     proxy.stop()
@@ -108,47 +113,15 @@ test("a block that lands between the head's read and the nonce's: the key's own 
   }
 })
 
-/**
- * A node that serves a block's receipts a moment after the block itself (its head and its
- * nonces already include it): `eth_getTransactionReceipt` answers null for a receipt in
- * the newest block, alone or in a batch.
- */
-function startLateReceiptsRpc(upstream: string) {
-  const forward = async (body: unknown) => (await fetch(upstream, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json()
-  const head = async () => BigInt(((await forward({ jsonrpc: '2.0', id: 0, method: 'eth_blockNumber' })) as { result: string }).result)
-  const late = (call: { method: string }, answer: { result?: { blockNumber?: string } | null }, newest: bigint) =>
-    call.method === 'eth_getTransactionReceipt' && answer.result?.blockNumber !== undefined && BigInt(answer.result.blockNumber) >= newest ? { ...answer, result: null } : answer
-  const server = Bun.serve({
-    hostname: '127.0.0.1',
-    port: 0,
-    async fetch(request) {
-      const body = (await request.json()) as { method: string } | { method: string }[]
-      const newest = await head()
-      const answer = (await forward(body)) as { result?: { blockNumber?: string } | null } | { result?: { blockNumber?: string } | null }[]
-      if (!Array.isArray(body)) return Response.json(late(body, answer as { result?: { blockNumber?: string } | null }, newest))
-      return Response.json((answer as { result?: { blockNumber?: string } | null }[]).map((each, i) => late(body[i]!, each, newest)))
-    },
-  })
-  return { url: `http://127.0.0.1:${server.port}`, stop: () => server.stop(true) }
-}
-
 test("receipts served a moment after their block: the key's own tx in the newest block is not taken by another process; it is settled once the receipt comes", async () => {
-  await keccakReady
-  const proxy = startLateReceiptsRpc(devnet.rpcUrl)
-  const account = privateKeyToAccount(devnetAccounts.laneOperator.privateKey)
-  const nonce = await devnet.publicClient.getTransactionCount({ address: account.address })
-  const raw = await account.signTransaction({ type: 'eip1559', chainId: devnet.chainId, nonce, to: devnetAccounts.payee.address, value: 1n, gas: 21_000n, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 10n ** 9n })
-  const hash = keccak256(raw)
-  const journal = openJournal(':memory:', { chainId: devnet.chainId, address: account.address })
-  await journal.record([{ nonce, orderHash: `0x${'ed'.repeat(32)}`, consumer: null, adapter: null, payToken: null, tx: { hash, nonce, raw, kind: 'order', signedAt: 0 } }])
-  await devnet.publicClient.request({ method: 'eth_sendRawTransaction', params: [raw] })
+  // `eth_getTransactionReceipt` answers null for a receipt in the newest block, while the head and the nonces already include that block.
+  const proxy = startRewritingRpc(devnet.rpcUrl, (call, answer, head) => {
+    const receipt = answer.result as { blockNumber?: string } | null | undefined
+    return call.method === 'eth_getTransactionReceipt' && receipt?.blockNumber !== undefined && BigInt(receipt.blockNumber) >= head ? { ...answer, result: null } : answer
+  })
+  const { journal, nonce, hash, keeperThrough } = await slotLookedAtThrough(devnetAccounts.laneOperator.privateKey, proxy.url)
   try {
-    const client = createPublicClient({ transport: http(proxy.url, { retryCount: 0, batch: true }) }) as PublicClient
-    const logger = createMemoryLogger()
-    const keyGuard = createKeyGuard({ logger, quietMs: 60_000 })
-    const watch = createSlotWatch({ client, batchClient: client, journal, logger, describe: async () => undefined })
-    const fees = { fresh: async () => ({ maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 10n ** 9n }) } as never
-    const keeper = createNonceKeeper({ client, account, chainId: devnet.chainId, fees, watch, logger, reviveAfterMs: 0, wouldRevert: async () => undefined, signer: createTxSigner({ account, logger }), keyGuard })
+    const { keeper, expectNoForeign } = keeperThrough(true)
     // Two looks at the same head, right after each other: the receipt is not served yet.
     await keeper.tick()
     await keeper.tick()
@@ -157,8 +130,7 @@ test("receipts served a moment after their block: the key's own tx in the newest
     await devnet.testClient.mine({ blocks: 1 })
     await keeper.tick()
     expect(journal.slot(nonce)).toMatchObject({ status: 'settled', txHash: hash })
-    expect(keyGuard.conflict()).toBeUndefined()
-    expect(logger.lines.filter((line) => /foreign|another process|not in this relayer's journal/.test(line))).toEqual([])
+    expectNoForeign()
   } finally {
     proxy.stop()
     journal.close()
