@@ -32,6 +32,17 @@ describe.skipIf(!hasRedisServer)("a replica's published outcome across reorgs", 
   const status = async (replica: TestRelayer, orderHash: Hex) => (await (await fetch(`${replica.url}/broker/${orderHash}`)).json()) as BrokerStatus
   const reorg = (depth: number, txs: Array<[Hex, number]> = []) => devnet.testClient.request({ method: 'anvil_reorg' as never, params: [depth, txs] as never })
 
+  /** An order settled by replica A, which replica B says settled in that tx and block. */
+  async function settledByA() {
+    const request = await order()
+    const sent = await a.post(request)
+    expect(sent.status).toBe(200)
+    const txHash = sent.body.txHash as Hex
+    const block = (await devnet.publicClient.getTransactionReceipt({ hash: txHash })).blockNumber
+    expect(await status(b, request.orderHash)).toMatchObject({ status: 'settled', txHash, blockNumber: block.toString() })
+    return { request, txHash, block }
+  }
+
   beforeAll(async () => {
     redis = await startTestRedis()
     devnet = await startDevnet()
@@ -47,12 +58,7 @@ describe.skipIf(!hasRedisServer)("a replica's published outcome across reorgs", 
   }, 30_000)
 
   test('a tx mined again in a later block: the other replica names that block, not the one the reorg took', async () => {
-    const request = await order()
-    const sent = await a.post(request)
-    expect(sent.status).toBe(200)
-    const txHash = sent.body.txHash as Hex
-    const first = (await devnet.publicClient.getTransactionReceipt({ hash: txHash })).blockNumber
-    expect(await status(b, request.orderHash)).toMatchObject({ status: 'settled', txHash, blockNumber: first.toString() })
+    const { request, txHash, block: first } = await settledByA()
     await reorg(1)
     await devnet.testClient.mine({ blocks: 1 })
     await waitFor('the same tx mined again', async () => (await devnet.publicClient.getTransactionReceipt({ hash: txHash }).catch(() => null)) !== null, 10_000)
@@ -65,11 +71,7 @@ describe.skipIf(!hasRedisServer)("a replica's published outcome across reorgs", 
   }, 60_000)
 
   test('the order cancelled in place of its settlement: the other replica stops saying settled, and a retry there is not told it settled', async () => {
-    const request = await order()
-    const sent = await a.post(request)
-    expect(sent.status).toBe(200)
-    const txHash = sent.body.txHash as Hex
-    expect((await status(b, request.orderHash)).status).toBe('settled')
+    const { request, txHash } = await settledByA()
     await reorg(1, [[await signedCancellation(devnet, request.orderHash), 0]])
     await devnet.testClient.mine({ blocks: 1 })
     await waitFor("replica A's nonce filled", () => a.relayer.context.journal.byOrder(request.orderHash)?.status === 'filled', 10_000)
