@@ -212,7 +212,11 @@ test.skipIf(postgresMissing !== undefined)(
     await devnet.testClient.mine({ blocks: 8 })
     const head = (await chainHead()).toString()
     for (const replica of [writer, reader]) {
-      await until('the replica to read the new head while PostgreSQL is down', async () => (await readiness(replica.url)).head === head, 10_000)
+      // The head is read on its own clock, the outage seen at the next poll of PostgreSQL: both, in either order.
+      await until('the replica to read the new head and see PostgreSQL down', async () => {
+        const ready = await readiness(replica.url)
+        return ready.head === head && ready.reason === 'database-unreachable'
+      }, 10_000)
       const ready = await readiness(replica.url)
       expect([ready.reason, ready.lagBlocks]).toEqual(['database-unreachable', Number(BigInt(head) - BigInt(ready.indexedThrough))])
       expect(ready.lagBlocks).toBeGreaterThanOrEqual(8)
