@@ -159,7 +159,7 @@ test('on a 0.25 s-block anvil, receipts come once per block, reverted txs from a
   const devnet = await startChain(context, 'interval', 10)
   try {
     expect(await devnet.testClient.getAutomine()).toBe(false)
-    const startBlock = await devnet.publicClient.getBlockNumber()
+    const startBlock = await devnet.publicClient.getBlockNumber({ cacheTime: 0 })
     const watcher = await watchBlockReceipts(devnet.rpcUrl)
     try {
       const wallet = devnet.wallet('deployer')

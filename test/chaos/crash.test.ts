@@ -34,7 +34,7 @@ async function pooled(): Promise<Hex[]> {
 
 test('kill -9 with 20 txs pending, restart on the same journal, clients retry: every order settles once, every retry gets its 200', async () => {
   const env = { RELAYER_RPC_URL: devnet.rpcUrl, RELAYER_DB: scratch.file('journal.sqlite'), RELAYER_RECEIPT_TIMEOUT_MS: '5000', RELAYER_RECEIPT_POLL_MS: '100' }
-  const fromBlock = (await devnet.publicClient.getBlockNumber()) + 1n
+  const fromBlock = (await devnet.publicClient.getBlockNumber({ cacheTime: 0 })) + 1n
   const first = await startRelayerProcess(devnet, env)
   const requests: RelayRequest[] = []
   for (let i = 0; i < 20; i++) requests.push(await signed(devnet, allocationOrder(devnet)))

@@ -33,7 +33,7 @@ describe.skipIf(!hasRedisServer)('a replica SIGKILLed holding claims', () => {
   beforeAll(async () => {
     redis = await startTestRedis()
     devnet = await startDevnet()
-    fromBlock = (await devnet.publicClient.getBlockNumber()) + 1n
+    fromBlock = (await devnet.publicClient.getBlockNumber({ cacheTime: 0 })) + 1n
     replicaB = await startTestRelayer(devnet, { env: { RELAYER_PK: b.privateKey, RELAYER_REDIS_URL: redis.url, RELAYER_REDIS_RESTORE_MS: '500', RELAYER_RECEIPT_TIMEOUT_MS: '30000' } })
   }, 60_000)
   afterAll(async () => {

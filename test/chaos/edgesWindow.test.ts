@@ -107,7 +107,7 @@ test('money safety: every 200 settled exactly once, no tx from the relayer key r
   const { latest, pending } = await nonces()
   expect(latest).toBe(pending)
   // Every tx the key ever sent succeeded (the devnet's relayer key sends only orders).
-  const head = await devnet.publicClient.getBlockNumber()
+  const head = await devnet.publicClient.getBlockNumber({ cacheTime: 0 })
   let sent = 0
   for (let n = 0n; n <= head; n++) {
     const block = await devnet.publicClient.getBlock({ blockNumber: n, includeTransactions: true })

@@ -35,7 +35,7 @@ test('the answer to one eth_sendRawTransaction is lost on the way back: the hash
   const relayer = await startTestRelayer(devnet, { env: { RELAYER_RPC_URL: proxy.url, RELAYER_PK: devnetAccounts.secondRelayer.privateKey } })
   relayers.push(relayer)
   try {
-    const fromBlock = (await devnet.publicClient.getBlockNumber()) + 1n
+    const fromBlock = (await devnet.publicClient.getBlockNumber({ cacheTime: 0 })) + 1n
     const warm = await order()
     const answers = [answerOf(warm, await relayer.post(warm))]
     const nonce = await devnet.publicClient.getTransactionCount({ address: key })
@@ -60,7 +60,7 @@ test('receipt waits give up, then the node drops its whole pool: the nonce keepe
   const key = devnetAccounts.spare.address
   const relayer = await startTestRelayer(devnet, { env: { RELAYER_PK: devnetAccounts.spare.privateKey, RELAYER_RECEIPT_TIMEOUT_MS: '400' } })
   relayers.push(relayer)
-  const fromBlock = (await devnet.publicClient.getBlockNumber()) + 1n
+  const fromBlock = (await devnet.publicClient.getBlockNumber({ cacheTime: 0 })) + 1n
   const warm = await order()
   const answers = [answerOf(warm, await relayer.post(warm))]
   await devnet.testClient.setAutomine(false)
@@ -97,7 +97,7 @@ test('a dropped tx whose order can no longer settle (the consumer cancelled it m
   const key = devnetAccounts.relayer.address
   const relayer = await startTestRelayer(devnet, { env: { RELAYER_RECEIPT_TIMEOUT_MS: '400' } })
   relayers.push(relayer)
-  const fromBlock = (await devnet.publicClient.getBlockNumber()) + 1n
+  const fromBlock = (await devnet.publicClient.getBlockNumber({ cacheTime: 0 })) + 1n
   const warm = await order()
   const answers = [answerOf(warm, await relayer.post(warm))]
   await devnet.testClient.setAutomine(false)

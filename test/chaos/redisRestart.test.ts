@@ -29,7 +29,7 @@ describe.skipIf(!hasRedisServer)('Redis SIGKILLed and restarted empty under load
   beforeAll(async () => {
     redis = await startTestRedis()
     devnet = await startDevnet()
-    fromBlock = (await devnet.publicClient.getBlockNumber()) + 1n
+    fromBlock = (await devnet.publicClient.getBlockNumber({ cacheTime: 0 })) + 1n
     for (const key of keys) {
       replicas.push(
         await startTestRelayer(devnet, {

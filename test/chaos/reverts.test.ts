@@ -29,7 +29,7 @@ afterAll(async () => {
 const answerOf = (request: RelayRequest, answer: { status: number; body: Record<string, unknown> }): Answer => ({ orderHash: request.orderHash as Hex, status: answer.status, body: answer.body })
 
 test('an order cancelled ahead of the relayer in the same block: WOULD_REVERT naming the tx; the replay is refused without a broadcast; the consumer cools down', async () => {
-  const fromBlock = (await devnet.publicClient.getBlockNumber()) + 1n
+  const fromBlock = (await devnet.publicClient.getBlockNumber({ cacheTime: 0 })) + 1n
   const warm = await signed(devnet, allocationOrder(devnet))
   const answers = [answerOf(warm, await relayer.post(warm))]
   expect(answers[0]!.status).toBe(200)

@@ -57,7 +57,7 @@ test('two processes on one key with separate journals: the one that meets the ot
   const a = await startTestRelayer(devnet, { env })
   const b = await startTestRelayer(devnet, { env })
   relayers.push(a, b)
-  const fromBlock = (await devnet.publicClient.getBlockNumber()) + 1n
+  const fromBlock = (await devnet.publicClient.getBlockNumber({ cacheTime: 0 })) + 1n
   const requests: RelayRequest[] = []
   for (let i = 0; i < 20; i++) requests.push(await signed(devnet, allocationOrder(devnet)))
   const answers: Answer[] = []

@@ -50,7 +50,7 @@ describe('RELAYER_MAX_FEE_PER_GAS_WEI', () => {
 
   beforeAll(async () => {
     relayer = await startTestRelayer(devnet, { env: { RELAYER_MAX_FEE_PER_GAS_WEI: String(cap) } })
-    fromBlock = (await devnet.publicClient.getBlockNumber()) + 1n
+    fromBlock = (await devnet.publicClient.getBlockNumber({ cacheTime: 0 })) + 1n
   })
   afterAll(async () => {
     await relayer?.stop()
@@ -126,7 +126,7 @@ describe('RELAYER_MAX_SPEND_WEI_PER_HOUR', () => {
       env: { RELAYER_PK: devnetAccounts.secondRelayer.privateKey, RELAYER_MAX_SPEND_WEI_PER_HOUR: String(cap) },
       overrides: { economics: { spendWindowMs: 8_000 } },
     })
-    fromBlock = (await devnet.publicClient.getBlockNumber()) + 1n
+    fromBlock = (await devnet.publicClient.getBlockNumber({ cacheTime: 0 })) + 1n
   })
   afterAll(async () => {
     await relayer?.stop()

@@ -29,7 +29,7 @@ afterAll(async () => {
 })
 
 test('an order whose window passes while its tx is priced out of blocks: filled, never bumped into a revert; answered; nothing reverts', async () => {
-  const fromBlock = (await devnet.publicClient.getBlockNumber()) + 1n
+  const fromBlock = (await devnet.publicClient.getBlockNumber({ cacheTime: 0 })) + 1n
   const startingBaseFee = (await devnet.publicClient.getBlock()).baseFeePerGas!
   const chainNow = (await devnet.publicClient.getBlock()).timestamp
   // 10 % of the amount: a fee that would pay for a bump, so only the expiry stops it.

@@ -25,7 +25,7 @@ beforeAll(async () => {
   devnet = await startDevnet()
   trap = getAddress(await deploy(devnet, trapAdapterAbi, trapAdapterBytecode))
   relayer = await startTestRelayer(devnet)
-  fromBlock = (await devnet.publicClient.getBlockNumber()) + 1n
+  fromBlock = (await devnet.publicClient.getBlockNumber({ cacheTime: 0 })) + 1n
 }, 60_000)
 afterAll(async () => {
   await devnet?.testClient.setAutomine(true).catch(() => {})

@@ -68,7 +68,7 @@ test('a range with more events than the retention decodes only the newest ones',
   const addresses = [registry, inbox, pool, escrow] as const
   const decodeLog = createLogDecoder(addresses)
   let decoded = 0
-  const head = await devnet.publicClient.getBlockNumber()
+  const head = await devnet.publicClient.getBlockNumber({ cacheTime: 0 })
   const parameters = {
     address: addresses,
     fromBlock: BigInt(devnet.manifest.deployedAt),

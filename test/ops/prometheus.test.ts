@@ -109,7 +109,7 @@ describe.skipIf(!hasPrometheus)('Prometheus scrapes both listeners', () => {
 
   test("the indexer's head series follows the chain", async () => {
     await devnet.testClient.mine({ blocks: 1 })
-    const head = await devnet.publicClient.getBlockNumber()
+    const head = await devnet.publicClient.getBlockNumber({ cacheTime: 0 })
     await queryUntil('order_relay_indexer_head_block', (samples) => samples.length === 1 && samples[0]!.value[1] === String(head), `order_relay_indexer_head_block never reached ${head}`)
     await queryUntil('order_relay_indexer_indexed_through', (samples) => samples[0]?.value[1] === String(head), `order_relay_indexer_indexed_through never reached ${head}`)
     const stale = await queryUntil('order_relay_indexer_stale', (samples) => samples.length === 1, 'no stale series')

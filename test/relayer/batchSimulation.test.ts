@@ -129,7 +129,7 @@ describe('the relayer under load', () => {
       // Money: one tx per order that settled, none for the refused ones, none reverted.
       await waitFor('the pool to drain', async () => (await devnet.publicClient.getTransactionCount({ address: relayerAddress })) === nonceBefore + 25)
       expect(await devnet.publicClient.getTransactionCount({ address: relayerAddress, blockTag: 'pending' })).toBe(nonceBefore + 25)
-      const latest = await devnet.publicClient.getBlockNumber()
+      const latest = await devnet.publicClient.getBlockNumber({ cacheTime: 0 })
       for (let block = latest - 10n; block <= latest; block++) {
         const receipts = (await devnet.publicClient.request({ method: 'eth_getBlockReceipts', params: [`0x${block.toString(16)}` as Hex] })) as Array<{ from: string; status: Hex }>
         expect(receipts.filter((receipt) => receipt.from.toLowerCase() === relayerAddress.toLowerCase() && receipt.status !== '0x1')).toEqual([])

@@ -140,7 +140,7 @@ test("receipts served a moment after their block: the key's own tx in the newest
 test('a relayer behind that load balancer: every order settles once and is answered 200; no slot is called foreign', async () => {
   const relayer = await startTestRelayer(devnet, { env: { RELAYER_RPC_URL: rpc.url, RELAYER_PK: devnetAccounts.secondRelayer.privateKey } })
   const key = devnetAccounts.secondRelayer.address as Address
-  const fromBlock = (await devnet.publicClient.getBlockNumber()) + 1n
+  const fromBlock = (await devnet.publicClient.getBlockNumber({ cacheTime: 0 })) + 1n
   const answers: Answer[] = []
   try {
     for (let wave = 0; wave < 4; wave++) {

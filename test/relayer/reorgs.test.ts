@@ -27,7 +27,7 @@ const answers: Answer[] = []
 beforeAll(async () => {
   devnet = await startDevnet()
   relayer = await startWatchedRelayer(devnet, exposure, { env: { RELAYER_CONFIRMATIONS: '3' } })
-  fromBlock = (await devnet.publicClient.getBlockNumber()) + 1n
+  fromBlock = (await devnet.publicClient.getBlockNumber({ cacheTime: 0 })) + 1n
 }, 60_000)
 afterAll(async () => {
   await relayer?.stop()

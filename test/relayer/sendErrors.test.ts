@@ -24,7 +24,7 @@ beforeAll(async () => {
   devnet = await startDevnet()
   rpc = startFlakyRpc(devnet.rpcUrl)
   relayer = await startTestRelayer(devnet, { env: { RELAYER_RPC_URL: rpc.url } })
-  fromBlock = (await devnet.publicClient.getBlockNumber()) + 1n
+  fromBlock = (await devnet.publicClient.getBlockNumber({ cacheTime: 0 })) + 1n
   const warm = await signed(devnet, allocationOrder(devnet))
   const answer = await relayer.post(warm)
   answers.push({ orderHash: warm.orderHash as Hex, status: answer.status, body: answer.body })
