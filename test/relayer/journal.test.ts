@@ -94,7 +94,7 @@ test('a journal of another chain or key is refused', () => {
 test('a second live process is refused, naming the holder; the kernel frees the lock of a killed holder; a holder file naming another host without a lock is no lock', async () => {
   const path = join(dir, 'lock.sqlite')
   const holder = Bun.spawn(
-    [process.execPath, '-e', `const { openJournal } = await import(${JSON.stringify(join(import.meta.dir, '../../src/relayer/journal/index.ts'))}); openJournal(${JSON.stringify(path)}, { chainId: 31337, address: '${owner.address}' }); console.log('held'); setInterval(() => {}, 1000)`],
+    [process.execPath, '-e', `const { openJournal } = await import(${JSON.stringify(join(import.meta.dir, '../../src/relayer/journal/index.ts'))}); openJournal(${JSON.stringify(path)}, { chainId: 31337, address: '${owner.address}' }); Bun.gc(true); await Bun.sleep(20); Bun.gc(true); console.log('held'); setInterval(() => {}, 1000)`],
     { stdout: 'pipe', stderr: 'pipe' },
   )
   try {

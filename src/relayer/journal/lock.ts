@@ -13,6 +13,13 @@ export class JournalLockedError extends OrderRelayError<'JOURNAL_LOCKED'> {
 
 type Holder = { pid: number; host: string; since: number }
 
+/**
+ * The lock files this process holds, kept reachable until `unlock`: a Database no longer
+ * referenced is closed when it is garbage-collected, and its lock would go with it while
+ * the process still runs.
+ */
+const held = new Set<Database>()
+
 /** The holder file beside the journal: who holds its lock, for the message another process gives. */
 const holderPath = (path: string) => `${path}.holder`
 
@@ -21,7 +28,8 @@ const holderPath = (path: string) => `${path}.holder`
  * beside the journal (`<path>.lock`, an empty SQLite database) is opened in SQLite's
  * exclusive locking mode and an exclusive transaction begun and committed at once, so this
  * process keeps the file's exclusive lock until `unlock` (or until it ends, however it
- * ends: the kernel drops a dead process's locks with its descriptors). No two processes
+ * ends: the kernel drops a dead process's locks with its descriptors), whether or not
+ * the journal that took it is still referenced. No two processes
  * can hold it, whichever host or pid they have. The journal itself stays an ordinary
  * database. The holder's pid, host and start are written beside it (`<path>.holder`) only
  * so that a refused process can name it.
@@ -39,11 +47,13 @@ export function takeLock(path: string): () => void {
     if (!/locked|busy/i.test((error as Error).message)) throw error
     throw new JournalLockedError(`RELAYER_DB ${path} is in use by ${describeHolder(path)}; run one relayer process per gas key, or stop that one first`)
   }
+  held.add(lock)
   const me: Holder = { pid: process.pid, host: hostname(), since: Date.now() }
   try {
     writeFileSync(holderPath(path), `${JSON.stringify(me)}\n`)
   } catch {}
   return () => {
+    held.delete(lock)
     lock.close()
     try {
       const written = JSON.parse(readFileSync(holderPath(path), 'utf8')) as Holder
