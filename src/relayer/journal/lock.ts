@@ -14,9 +14,9 @@ export class JournalLockedError extends OrderRelayError<'JOURNAL_LOCKED'> {
 type Holder = { pid: number; host: string; since: number }
 
 /**
- * The lock files this process holds, kept reachable until `unlock`: a Database no longer
- * referenced is closed when it is garbage-collected, and its lock would go with it while
- * the process still runs.
+ * The lock files this process holds, kept reachable until `unlock`: a Database that
+ * nothing references is closed when it is garbage-collected, and its lock would go with
+ * it while the process still runs.
  */
 const held = new Set<Database>()
 
