@@ -20,7 +20,7 @@ import { generateRegistryEvents } from './lib/registryEvents.ts'
 import { formatTable, machine, type Row, row, writeResults } from './lib/report.ts'
 import { benchRejections } from './rejections.ts'
 import { benchReplicas } from './replicas.ts'
-import { hasRedisServer, redisServerPath } from './lib/redisServer.ts'
+import { hasRedisServer, redisServerPath } from '../lib/index.ts'
 import { benchRestart } from './restart.ts'
 import { benchSettlement } from './settlement.ts'
 import { benchStartup } from './startup.ts'
@@ -104,7 +104,7 @@ try {
   if (only.has('journal')) rows.push(...withLoad(await benchJournal(context, { orders, clients: 32 })))
   if (only.has('flood')) rows.push(...withLoad(await benchFlood(context, { orders, clients: 32, rate: 5_000 })))
   if (only.has('replicas')) {
-    if (hasRedisServer()) rows.push(...withLoad(await benchReplicas(context, { orders, clients: 32 })))
+    if (hasRedisServer) rows.push(...withLoad(await benchReplicas(context, { orders, clients: 32 })))
     else context.log(`replicas: skipped, ${redisServerPath} is absent (apt-get install -y redis-server)`)
   }
   if (only.has('backfill') || only.has('activity') || only.has('restart') || only.has('replica')) {

@@ -3,7 +3,7 @@
 // one relayer process, on anvil's automine with the same pre-signed orders. What the
 // shared claims, outcomes and Redis round trips cost or gain in orders/s and p99.
 import type { BenchContext } from './lib/context.ts'
-import { startRedisServer } from './lib/redisServer.ts'
+import { startRedis } from '../lib/index.ts'
 import { type Row, row } from './lib/report.ts'
 import { relayerRun, type RunResult, settlementChecks } from './lib/settlementRuns.ts'
 import { prepareWork } from './lib/settlementWork.ts'
@@ -18,7 +18,7 @@ export async function benchReplicas(context: BenchContext, options: ReplicasOpti
     for (const side of run % 2 === 0 ? (['single', 'replicas'] as const) : (['replicas', 'single'] as const)) {
       let result: RunResult
       if (side === 'replicas') {
-        const redis = await startRedisServer(context.dir)
+        const redis = await startRedis({ parentDir: context.dir })
         try {
           result = await relayerRun(context, work, { replicas: { redisUrl: redis.url } })
         } finally {

@@ -12,7 +12,7 @@ import type { Address, Hex } from 'viem'
 import { type Devnet, devnetAccounts, startDevnet } from '../../src/devnet/index.ts'
 import type { RelayRequest } from '../../src/wire/index.ts'
 import { allocationOrder, signed } from '../helpers/orders.ts'
-import { hasRedisServer, startTestRedis, type TestRedis } from '../helpers/redis.ts'
+import { hasRedisServer, startRedis, type TestRedis } from '../../scripts/lib/index.ts'
 import { startTestRelayer, type TestRelayer } from '../helpers/relayer.ts'
 import { waitFor } from '../helpers/waitFor.ts'
 import { startRelayerProcess } from '../load/support/relayerProcess.ts'
@@ -31,7 +31,7 @@ describe.skipIf(!hasRedisServer)('a replica SIGKILLed holding claims', () => {
   const settle: Hex[] = []
 
   beforeAll(async () => {
-    redis = await startTestRedis()
+    redis = await startRedis()
     devnet = await startDevnet()
     fromBlock = (await devnet.publicClient.getBlockNumber({ cacheTime: 0 })) + 1n
     replicaB = await startTestRelayer(devnet, { env: { RELAYER_PK: b.privateKey, RELAYER_REDIS_URL: redis.url, RELAYER_REDIS_RESTORE_MS: '500', RELAYER_RECEIPT_TIMEOUT_MS: '30000' } })

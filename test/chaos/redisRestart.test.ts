@@ -12,7 +12,7 @@ import type { Address, Hex } from 'viem'
 import { type Devnet, devnetAccounts, startDevnet } from '../../src/devnet/index.ts'
 import type { RelayRequest } from '../../src/wire/index.ts'
 import { allocationOrder, signed } from '../helpers/orders.ts'
-import { hasRedisServer, startTestRedis, type TestRedis } from '../helpers/redis.ts'
+import { hasRedisServer, startRedis, type TestRedis } from '../../scripts/lib/index.ts'
 import { startTestRelayer, type TestRelayer } from '../helpers/relayer.ts'
 import { waitFor } from '../helpers/waitFor.ts'
 import { type Answer, brokeredByOrder, noncesSettle, txsFrom } from './support/ledger.ts'
@@ -27,7 +27,7 @@ describe.skipIf(!hasRedisServer)('Redis SIGKILLed and restarted empty under load
   let fromBlock: bigint
 
   beforeAll(async () => {
-    redis = await startTestRedis()
+    redis = await startRedis()
     devnet = await startDevnet()
     fromBlock = (await devnet.publicClient.getBlockNumber({ cacheTime: 0 })) + 1n
     for (const key of keys) {

@@ -11,7 +11,7 @@ import { silentLogger } from '../../src/shared/index.ts'
 import type { RelayRequest } from '../../src/wire/index.ts'
 import { brokeredByOrder, txsFrom } from '../chaos/support/ledger.ts'
 import { allocationOrder, signed } from '../helpers/orders.ts'
-import { hasRedisServer, redisServerPath, startTestRedis, type TestRedis } from '../helpers/redis.ts'
+import { hasRedisServer, redisServerPath, startRedis, type TestRedis } from '../../scripts/lib/index.ts'
 import { startTestRelayer, type TestRelayer } from '../helpers/relayer.ts'
 import { waitFor } from '../helpers/waitFor.ts'
 
@@ -41,7 +41,7 @@ describe.skipIf(!hasRedisServer)('two relayer replicas sharing one Redis', () =>
   }
 
   beforeAll(async () => {
-    redis = await startTestRedis()
+    redis = await startRedis()
     devnet = await startDevnet()
     fromBlock = await devnet.publicClient.getBlockNumber({ cacheTime: 0 })
     replicas = [await startReplica(0), await startReplica(1)]

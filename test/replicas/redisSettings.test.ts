@@ -7,7 +7,7 @@ import { afterAll, describe, expect, test } from 'bun:test'
 import { createSharedRedis } from '../../src/relayer/replicas/index.ts'
 import { checkRedisSettings } from '../../src/relayer/replicas/checkRedisSettings.ts'
 import { silentLogger } from '../../src/shared/index.ts'
-import { hasRedisServer, startTestRedis, type TestRedis } from '../helpers/redis.ts'
+import { hasRedisServer, startRedis, type TestRedis } from '../../scripts/lib/index.ts'
 
 const started: TestRedis[] = []
 afterAll(async () => {
@@ -15,7 +15,7 @@ afterAll(async () => {
 })
 
 async function redisWith(args: string[]) {
-  const redis = await startTestRedis({ args })
+  const redis = await startRedis({ args })
   started.push(redis)
   return redis
 }

@@ -9,7 +9,7 @@ import type { BrokerStatus, RelayRequest } from '../../src/wire/index.ts'
 import { signedCancellation } from '../chaos/support/cancelAuthorization.ts'
 import { brokeredByOrder, txsFrom } from '../chaos/support/ledger.ts'
 import { allocationOrder, signed } from '../helpers/orders.ts'
-import { hasRedisServer, redisServerPath, startTestRedis, type TestRedis } from '../helpers/redis.ts'
+import { hasRedisServer, redisServerPath, startRedis, type TestRedis } from '../../scripts/lib/index.ts'
 import { startTestRelayer, type TestRelayer } from '../helpers/relayer.ts'
 import { waitFor } from '../helpers/waitFor.ts'
 
@@ -44,7 +44,7 @@ describe.skipIf(!hasRedisServer)("a replica's published outcome across reorgs", 
   }
 
   beforeAll(async () => {
-    redis = await startTestRedis()
+    redis = await startRedis()
     devnet = await startDevnet()
     fromBlock = (await devnet.publicClient.getBlockNumber({ cacheTime: 0 })) + 1n
     a = await startReplica(0)
