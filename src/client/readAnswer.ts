@@ -1,5 +1,5 @@
 import * as v from 'valibot'
-import { edgeErrorCodeList, edgeErrorCodes, relayErrorCodeList, relayErrorCodes } from '../wire/index.ts'
+import { edgeErrorCodeList, edgeErrorCodes, relayErrorCodeList, relayErrorCodes, RouteFailureSchema } from '../wire/index.ts'
 import { parseRetryAfter } from './retryAfter.ts'
 import { SubmitError } from './SubmitError.ts'
 
@@ -14,7 +14,8 @@ const FailureSchema = v.object({
  * Reads a relayer's answer: a 200 whose JSON matches `schema` is the result; a
  * RelayFailure or edge rejection with the status its code belongs to is a
  * SubmitError with that code; anything else (HTML, wrong JSON, a status that does
- * not fit the code) is a SubmitError `BAD_RESPONSE`.
+ * not fit the code, the relayer's own 404 or 405 for a path it does not serve) is a
+ * SubmitError `BAD_RESPONSE`.
  *
  * @example
  * const info = await readAnswer(await fetch(`${url}/info`), RelayerInfoSchema, 'GET /info')
@@ -45,6 +46,11 @@ export async function readAnswer<const TSchema extends v.GenericSchema>(
     throw new SubmitError('BAD_RESPONSE', `${what}: answered 200 with unexpected JSON (${describe(parsed.issues)})`, { status })
   }
 
+  // A relayer's own 404 or 405: the URL or its path is not one this relayer serves.
+  const route = v.safeParse(RouteFailureSchema, body)
+  if (route.success && (status === 404 || status === 405)) {
+    throw new SubmitError('BAD_RESPONSE', `${what}: the server answered ${status} ${route.output.code} (${route.output.message}); check the relayer URL: it should be the relayer's root, without a path`, { status })
+  }
   const failure = v.safeParse(FailureSchema, body)
   if (!failure.success) {
     throw new SubmitError('BAD_RESPONSE', `${what}: answered ${status} with JSON that is not a relayer failure (${describe(failure.issues)})`, { status })

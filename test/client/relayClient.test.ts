@@ -129,6 +129,22 @@ describe('every relayer code surfaces as a SubmitError with its status', () => {
   })
 })
 
+test("a relayer URL with a path: the relayer's own 404 is BAD_RESPONSE naming its code and message and saying to check the URL", async () => {
+  const relayer = relayers[0]!
+  const misplaced = createRelayClient({ url: `${relayer.url}/api`, fetch: fetchAndRecord })
+  expect(await failureOf(misplaced.info())).toEqual(
+    submitError(
+      'BAD_RESPONSE',
+      404,
+      "GET /info: the server answered 404 NOT_FOUND (no such route: GET /api/openapi.json lists the routes this relayer serves); check the relayer URL: it should be the relayer's root, without a path",
+    ),
+  )
+  const request = await signed(devnet, allocationOrder(devnet))
+  expect(await failureOf(misplaced.broker(request))).toMatchObject({ code: 'BAD_RESPONSE', status: 404 })
+  relayer.expect('GET /api/info 404 NOT_FOUND')
+  relayer.expect('POST /api/broker 404 NOT_FOUND')
+})
+
 describe('hardened-edge codes, with Retry-After', () => {
   test('RATE_LIMITED 429: retryAfter in seconds', async () => {
     const { client: limited } = await relayerWith({ RELAYER_RATE_BURST: '1', RELAYER_RATE_PER_SEC: '0.25', RELAYER_PK: devnetAccounts.spare.privateKey })
