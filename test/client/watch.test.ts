@@ -13,6 +13,7 @@ import { proposeLien, runRegistryFlow } from '../indexer/registryFlow.ts'
 import { openSse } from '../indexer/sseReader.ts'
 import { startTcpProxy } from '../indexer/tcpProxy.ts'
 import { startTestIndexer, type TestIndexer } from '../indexer/startTestIndexer.ts'
+import { waitFor } from '../helpers/waitFor.ts'
 
 let devnet: Devnet
 let indexer: TestIndexer
@@ -26,7 +27,7 @@ beforeAll(async () => {
   indexer = await startTestIndexer(devnet, { loop: true })
   relayer = await startTestRelayer(devnet)
   relayerNonceBefore = await devnet.publicClient.getTransactionCount({ address: devnetAccounts.relayer.address })
-  await until('the indexer to reach the head', async () => (await indexer.get('/ready')).status === 200)
+  await waitFor('the indexer to reach the head', async () => (await indexer.get('/ready')).status === 200)
 }, 60_000)
 
 afterAll(async () => {
@@ -36,14 +37,6 @@ afterAll(async () => {
   await indexer?.stop()
   await devnet?.stop()
 })
-
-async function until(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for: ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
-}
 
 const served = async (on = indexer) => ((await on.get('/activity')).json as ActivitySnapshot).events
 const key = (event: ActivityEvent) => `${event.blockNumber}.${event.logIndex}.${event.transactionHash}`
@@ -76,16 +69,16 @@ describe('watchActivity', () => {
     const { inbox } = devnet.manifest.contracts
     const unwatchProposed = watchActivity({ url: `${indexer.url}/`, filters: { name: ['LienProposed'], address: inbox, fromBlock: 0 }, ...proposed.callbacks })
     stops.push(unwatchProposed)
-    await until('the replay', async () => all.held().length === (await served()).length)
+    await waitFor('the replay', async () => all.held().length === (await served()).length)
 
     const snapshot = await devnet.testClient.snapshot()
     const orphan = await proposeLien(devnet, 'watched orphan')
     await devnet.testClient.mine({ blocks: 1 })
-    await until('the orphan', () => proposed.held().some((event) => event.transactionHash === orphan.receipt.transactionHash))
+    await waitFor('the orphan', () => proposed.held().some((event) => event.transactionHash === orphan.receipt.transactionHash))
     await devnet.testClient.revert({ id: snapshot })
     const replacement = await proposeLien(devnet, 'watched replacement')
     await devnet.testClient.mine({ blocks: 1 })
-    await until('the replacement', () => all.held().some((event) => event.transactionHash === replacement.receipt.transactionHash))
+    await waitFor('the replacement', () => all.held().some((event) => event.transactionHash === replacement.receipt.transactionHash))
     expect(all.seen.removed.map((event) => event.transactionHash)).toEqual([orphan.receipt.transactionHash])
     expect(proposed.seen.removed.map((event) => event.transactionHash)).toEqual([orphan.receipt.transactionHash])
     expect(all.held()).toEqual(await served())
@@ -96,7 +89,7 @@ describe('watchActivity', () => {
     unwatch()
     const count = all.seen.added.length
     const after = await proposeLien(devnet, 'after unwatch')
-    await until('the still-watching client to get it', () => proposed.held().some((event) => event.transactionHash === after.receipt.transactionHash))
+    await waitFor('the still-watching client to get it', () => proposed.held().some((event) => event.transactionHash === after.receipt.transactionHash))
     expect(all.seen.added.length).toBe(count)
     unwatchProposed()
   })
@@ -107,17 +100,17 @@ describe('watchActivity', () => {
     const client = collector()
     const unwatch = watchActivity({ url: `http://127.0.0.1:${path.port}`, ...client.callbacks })
     stops.push(unwatch)
-    await until('the first status', () => client.seen.statuses.length > 0)
+    await waitFor('the first status', () => client.seen.statuses.length > 0)
     const first = await proposeLien(devnet, 'before the drop')
-    await until('the first proposal', () => client.held().some((event) => event.transactionHash === first.receipt.transactionHash))
+    await waitFor('the first proposal', () => client.held().some((event) => event.transactionHash === first.receipt.transactionHash))
     const cursor = unwatch.cursor()
     expect(cursor).toMatch(/^\d+\.[0-9a-f]{8}$/)
 
     await path.down()
     const missed = [await proposeLien(devnet, 'during the drop 1'), await proposeLien(devnet, 'during the drop 2')]
-    await until('the drop to be reported', () => client.seen.errors.some((error) => error.code === 'NETWORK'))
+    await waitFor('the drop to be reported', () => client.seen.errors.some((error) => error.code === 'NETWORK'))
     await path.up()
-    await until('the missed proposals', () => client.held().some((event) => event.transactionHash === missed[1]!.receipt.transactionHash))
+    await waitFor('the missed proposals', () => client.held().some((event) => event.transactionHash === missed[1]!.receipt.transactionHash))
     const now = await served()
     const since = now.filter((event) => BigInt(event.blockNumber) >= first.receipt.blockNumber)
     expect(client.held()).toEqual(since)
@@ -129,7 +122,7 @@ describe('watchActivity', () => {
     const later = collector()
     const resumed = watchActivity({ url: indexer.url, cursor, ...later.callbacks })
     stops.push(resumed)
-    await until('the events after the cursor', () => later.held().length === since.length - 1)
+    await waitFor('the events after the cursor', () => later.held().length === since.length - 1)
     expect(later.held()).toEqual(since.slice(1))
     resumed()
   })
@@ -137,7 +130,7 @@ describe('watchActivity', () => {
   test('a refused request (a bad filter) is a fatal WatchError naming the problem; the watch stops', async () => {
     const client = collector()
     stops.push(watchActivity({ url: indexer.url, filters: { address: 'not-an-address' }, ...client.callbacks }))
-    await until('the error', () => client.seen.errors.length > 0)
+    await waitFor('the error', () => client.seen.errors.length > 0)
     const [error] = client.seen.errors
     expect([error!.code, error!.status, error!.fatal]).toEqual(['REFUSED', 400, true])
     expect(error!.message).toContain('(BAD_QUERY: address: must be an address (0x followed by 40 hex digits), or several separated by commas)')
@@ -153,17 +146,17 @@ describe('watchOrder and GET /broker/{orderHash} as Server-Sent Events', () => {
     let settledTx: Hex | undefined
     try {
       const answer = relayer.post(request)
-      await until('the relayer to broadcast it', async () => ((await (await fetch(`${relayer.url}/broker/${request.orderHash}`)).json()) as BrokerStatus).status === 'pending')
+      await waitFor('the relayer to broadcast it', async () => ((await (await fetch(`${relayer.url}/broker/${request.orderHash}`)).json()) as BrokerStatus).status === 'pending')
       const raw = await openSse(`${relayer.url}/broker/${request.orderHash}`)
       stops.push(() => raw.close())
       expect([raw.response.status, raw.response.headers.get('content-type'), raw.response.headers.get('access-control-allow-origin')]).toEqual([200, 'text/event-stream', '*'])
       const unwatch = watchOrder({ url: relayer.url, orderHash: request.orderHash!, onStatus: (status) => statuses.push(status), onError: (error) => errors.push(error) })
       stops.push(unwatch)
-      await until('the pending status', () => statuses.length === 1)
+      await waitFor('the pending status', () => statuses.length === 1)
       await raw.until('the pending status on the raw stream', () => raw.messages.length === 1)
       await devnet.testClient.mine({ blocks: 1 })
       settledTx = (await answer).body.txHash as Hex
-      await until('the settled status', () => statuses.at(-1)?.status === 'settled')
+      await waitFor('the settled status', () => statuses.at(-1)?.status === 'settled')
       await raw.until('the raw stream to end after the final status', () => raw.ended)
     } finally {
       await devnet.testClient.setAutomine(true)

@@ -14,6 +14,7 @@ import { proposeLien, runRegistryFlow } from './registryFlow.ts'
 import { applyMessages, openSse, type SseMessage } from './sseReader.ts'
 import { startTcpProxy } from './tcpProxy.ts'
 import { startTestIndexer, type TestIndexer } from './startTestIndexer.ts'
+import { waitFor } from '../helpers/waitFor.ts'
 
 if (postgresMissing) console.log(`hungWriter.test.ts skipped: ${postgresMissing}`)
 
@@ -32,14 +33,6 @@ afterAll(async () => {
   await devnet?.stop()
 })
 
-async function until(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for: ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 25))
-  }
-}
-
 const hasTx = (messages: readonly SseMessage[], tx: string) => applyMessages(messages).some((event) => event.transactionHash === tx)
 
 /** Proposes liens one after another (the chain moves a block each) until stopped; returns their receipts. */
@@ -55,7 +48,7 @@ function produce() {
     /** The next proposal after this call, once it is mined. */
     async next(): Promise<string> {
       const count = made.length
-      await until('a new proposal', () => made.length > count)
+      await waitFor('a new proposal', () => made.length > count)
       return made[count]!
     },
     async stop() {
@@ -70,7 +63,7 @@ async function replicas(databaseUrl: string, writerUrl = databaseUrl) {
   const writer = await startIndexerProcess(devnet, { INDEXER_DATABASE_URL: writerUrl, INDEXER_WRITER_TIMEOUT_MS: String(writerTimeoutMs) })
   cleanup.push(() => writer.stop())
   await writer.output.waitFor(/role writer/, 30_000)
-  await until('the writer to reach the head', async () => (await writer.ready()).status === 200)
+  await waitFor('the writer to reach the head', async () => (await writer.ready()).status === 200)
   const standby = await startTestIndexer(devnet, { loop: true, overrides: { databaseUrl, pollMs: 50, writerTimeoutMs } })
   cleanup.push(() => standby.stop())
   const reader = await startTestIndexer(devnet, { loop: true, overrides: { databaseUrl, role: 'reader', pollMs: 50 } })
@@ -87,9 +80,9 @@ async function checkAfter(databaseUrl: string, old: IndexerProcess, standby: Tes
   await fresh.sync.syncOnce()
   const expected = [...fresh.sync.snapshot().events]
   const served = async (url: string) => ((await (await fetch(`${url}/activity`)).json()) as ActivitySnapshot).events
-  await until('the new writer to serve every event', async () => JSON.stringify(await served(standby.url)) === JSON.stringify(expected))
-  await until('the old writer, now a reader, to serve the same events', async () => JSON.stringify(await served(old.url)) === JSON.stringify(expected))
-  await until('the read replica’s stream to hold the same events', () => JSON.stringify(applyMessages(live.messages)) === JSON.stringify(expected))
+  await waitFor('the new writer to serve every event', async () => JSON.stringify(await served(standby.url)) === JSON.stringify(expected))
+  await waitFor('the old writer, now a reader, to serve the same events', async () => JSON.stringify(await served(old.url)) === JSON.stringify(expected))
+  await waitFor('the read replica’s stream to hold the same events', () => JSON.stringify(applyMessages(live.messages)) === JSON.stringify(expected))
   expect((await old.ready()).role).toBe('reader')
   expect(standby.sync.replica()?.role).toBe('writer')
   expect(reader.sync.replica()?.role).toBe('reader')
@@ -123,7 +116,7 @@ test.skipIf(postgresMissing !== undefined)(
     await live.until('a proposal from the writer', async () => hasTx(live.messages, await producer.next()))
 
     writer.signal('SIGSTOP')
-    await until('the standby to take over from the stopped writer', () => standby.sync.replica()?.role === 'writer', 30_000)
+    await waitFor('the standby to take over from the stopped writer', () => standby.sync.replica()?.role === 'writer', 30_000)
     const takeover = standby.logger.lines.find((line) => line.includes('committed nothing for'))
     expect(takeover).toMatch(
       new RegExp(`^warn: indexer: the writer \\(PostgreSQL session \\d+\\) committed nothing for \\d+ ms while the chain moved ahead \\(head \\d+, stored checkpoint \\d+\\): ended its session \\(INDEXER_WRITER_TIMEOUT_MS=${writerTimeoutMs}\\); taking over$`),
@@ -153,7 +146,7 @@ test.skipIf(postgresMissing !== undefined)(
     await live.until('a proposal from the writer', async () => hasTx(live.messages, await producer.next()))
 
     path.blackhole()
-    await until('the standby to take over from the cut-off writer', () => standby.sync.replica()?.role === 'writer', 30_000)
+    await waitFor('the standby to take over from the cut-off writer', () => standby.sync.replica()?.role === 'writer', 30_000)
     expect(standby.logger.lines.some((line) => line.includes('committed nothing for') && line.includes('ended its session'))).toBe(true)
     await live.until('a proposal indexed by the new writer', async () => hasTx(live.messages, await producer.next()))
     // Cut off, the old writer still reads the head: it knows how far behind it is.

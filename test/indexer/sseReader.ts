@@ -1,4 +1,5 @@
 import type { ActivityEvent } from '../../src/wire/index.ts'
+import { waitFor } from '../helpers/waitFor.ts'
 
 /** One Server-Sent Events message as a client sees it (data parsed as JSON). */
 export type SseMessage = { event: string; id: string | undefined; data: unknown; retry?: number }
@@ -69,11 +70,12 @@ export async function openSse(url: string, headers: Record<string, string> = {})
       return lastEventId
     },
     of: (event: string) => messages.filter((message) => message.event === event),
+    /** `waitFor`, its failure naming the last messages received. */
     async until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 30_000) {
-      const deadline = Date.now() + timeoutMs
-      while (!(await check())) {
-        if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for: ${what}; messages: ${JSON.stringify(messages).slice(-2000)}`)
-        await new Promise((resolve) => setTimeout(resolve, 10))
+      try {
+        await waitFor(what, check, timeoutMs, 10)
+      } catch (error) {
+        throw new Error(`${(error as Error).message}; messages: ${JSON.stringify(messages).slice(-2000)}`)
       }
     },
     async close() {

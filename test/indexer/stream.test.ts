@@ -9,6 +9,7 @@ import { proposeLien, runRegistryFlow } from './registryFlow.ts'
 import { startRpcProxy } from './rpcProxy.ts'
 import { applyMessages, openSse, type SseStream } from './sseReader.ts'
 import { startTestIndexer, type TestIndexer } from './startTestIndexer.ts'
+import { waitFor } from '../helpers/waitFor.ts'
 
 let devnet: Devnet
 let indexer: TestIndexer
@@ -18,7 +19,7 @@ beforeAll(async () => {
   devnet = await startDevnet()
   await runRegistryFlow(devnet, 'stream seed')
   indexer = await startTestIndexer(devnet, { loop: true, overrides: { stream: { heartbeatMs: 300, stallMs: 10_000, maxClients: 50 } } })
-  await until('the indexer to reach the head', async () => (await indexer.get('/ready')).status === 200)
+  await waitFor('the indexer to reach the head', async () => (await indexer.get('/ready')).status === 200)
 }, 60_000)
 
 afterAll(async () => {
@@ -26,14 +27,6 @@ afterAll(async () => {
   await indexer?.stop()
   await devnet?.stop()
 })
-
-async function until(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for: ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
-}
 
 async function open(path: string, headers: Record<string, string> = {}, on: TestIndexer = indexer) {
   const stream = await openSse(`${on.url}${path}`, headers)
@@ -102,7 +95,7 @@ describe('GET /activity/stream', () => {
     const held = applyMessages(first.messages)
     await first.close()
     const missed = [await proposeLien(devnet, 'missed one'), await proposeLien(devnet, 'missed two')]
-    await until('the indexer to index both', async () => hasTx(await served(), missed[1]!.receipt.transactionHash))
+    await waitFor('the indexer to index both', async () => hasTx(await served(), missed[1]!.receipt.transactionHash))
     const now = await served()
 
     const resumed = await open('/activity/stream?fromBlock=0', { 'last-event-id': resumeAt })
@@ -167,7 +160,7 @@ describe('GET /activity/stream', () => {
     await live.until('the retraction', () => live.of('removed').length > 0)
     expect((live.of('removed')[0]!.data as { events: ActivityEvent[] }).events.map((event) => event.transactionHash)).toEqual([orphan.receipt.transactionHash])
     expect(applyMessages(live.messages)).toEqual([])
-    await until('the indexer to repair', async () => (await indexer.get('/ready')).status === 200)
+    await waitFor('the indexer to repair', async () => (await indexer.get('/ready')).status === 200)
     expect(await served()).toEqual(await freshEvents())
   })
 
@@ -191,7 +184,7 @@ describe('GET /activity/stream: freshness and limits', () => {
     const proxy = await startRpcProxy(devnet.rpcUrl)
     const own = await startTestIndexer(devnet, { rpcUrl: proxy.url, loop: true, overrides: { headStaleMs: 400, stream: { heartbeatMs: 5_000, stallMs: 10_000, maxClients: 5 } } })
     try {
-      await until('the indexer to reach the head', async () => (await own.get('/ready')).status === 200)
+      await waitFor('the indexer to reach the head', async () => (await own.get('/ready')).status === 200)
       const stream = await open('/activity/stream', {}, own)
       await stream.until('a fresh status', () => stream.of('status').some((message) => (message.data as ActivityStreamStatus).stale === false))
       await proxy.down()
@@ -228,7 +221,7 @@ describe('GET /activity/stream: freshness and limits', () => {
       const refused = await own.get('/activity/stream')
       expect([refused.status, refused.headers.get('retry-after'), (refused.json as { code: string }).code]).toEqual([503, '5', 'UNAVAILABLE'])
       await a.close()
-      await until('the closed stream to free its place', () => own.indexer.streams().open === 1)
+      await waitFor('the closed stream to free its place', () => own.indexer.streams().open === 1)
       const again = await open('/activity/stream', {}, own)
       await again.until('a third stream to start', () => again.messages.length > 0)
     } finally {

@@ -14,6 +14,7 @@ import { proposeLien, runRegistryFlow } from './registryFlow.ts'
 import { startRpcProxy } from './rpcProxy.ts'
 import { applyMessages, openSse, type SseMessage, type SseStream } from './sseReader.ts'
 import { startTestIndexer, type TestIndexer } from './startTestIndexer.ts'
+import { waitFor } from '../helpers/waitFor.ts'
 
 if (postgresMissing) console.log(`streamReplicas.test.ts skipped: ${postgresMissing}`)
 
@@ -30,14 +31,6 @@ afterAll(async () => {
   for (const stop of cleanup.reverse()) await stop()
   await devnet?.stop()
 })
-
-async function until(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for: ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 25))
-  }
-}
 
 async function postgres(name: string): Promise<TestPostgres> {
   const server = await startPostgres(name)
@@ -85,7 +78,7 @@ test.skipIf(postgresMissing !== undefined)(
   async () => {
     const pg = await postgres('listen')
     const writer = await indexer({ overrides: { databaseUrl: pg.url, pollMs: 20 } })
-    await until('the writer to reach the head', async () => (await writer.get('/ready')).status === 200)
+    await waitFor('the writer to reach the head', async () => (await writer.get('/ready')).status === 200)
     const reader = await indexer({ overrides: { databaseUrl: pg.url, role: 'reader', pollMs: 60_000, headStaleMs: 600_000 } })
     expect(reader.sync.replica()?.role).toBe('reader')
     const live = await stream(reader.url)
@@ -105,7 +98,7 @@ test.skipIf(postgresMissing !== undefined)(
     const writer = await startIndexerProcess(devnet, { INDEXER_DATABASE_URL: pg.url })
     cleanup.push(() => writer.stop())
     await writer.output.waitFor(/role writer/, 30_000)
-    await until('the writer to reach the head', async () => (await writer.ready()).status === 200)
+    await waitFor('the writer to reach the head', async () => (await writer.ready()).status === 200)
     const standby = await indexer({ overrides: { databaseUrl: pg.url, pollMs: 50 } })
     const reader = await indexer({ overrides: { databaseUrl: pg.url, role: 'reader', pollMs: 50 } })
     expect([standby.sync.replica()?.role, reader.sync.replica()?.role]).toEqual(['reader', 'reader'])
@@ -122,7 +115,7 @@ test.skipIf(postgresMissing !== undefined)(
     const resumeAt = onWriter.lastEventId!
     const during = await proposeLien(devnet, 'failover during')
     const resumed = await stream(standby.url, { 'last-event-id': resumeAt })
-    await until('the standby to become the writer', () => standby.sync.replica()?.role === 'writer', 15_000)
+    await waitFor('the standby to become the writer', () => standby.sync.replica()?.role === 'writer', 15_000)
     await resumed.until('the proposal made during the failover', () => hasTx([...onWriter.messages, ...resumed.messages], during.receipt.transactionHash))
 
     // A reorg under the new writer: both streams retract the orphan.
@@ -158,7 +151,7 @@ test.skipIf(postgresMissing !== undefined)(
   async () => {
     const pg = await postgres('readonly')
     const writer = await indexer({ overrides: { databaseUrl: pg.url, pollMs: 20 } })
-    await until('the writer to reach the head', async () => (await writer.get('/ready')).status === 200)
+    await waitFor('the writer to reach the head', async () => (await writer.get('/ready')).status === 200)
     const schema = (writer.logger.lines.join('\n').match(/lock of (indexer_\w+)/) ?? [])[1]!
     const admin = new SQL(pg.url)
     cleanup.push(() => admin.close())
@@ -171,7 +164,7 @@ test.skipIf(postgresMissing !== undefined)(
     cleanup.push(() => proxy.stop())
     const reader = await indexer({ rpcUrl: proxy.url, overrides: { databaseUrl: readerUrl, role: 'reader', pollMs: 50 } })
     const expected = ((await writer.get('/activity')).json as ActivitySnapshot).events
-    await until('the reader to serve the writer’s events', async () => ((await reader.get('/activity')).json as ActivitySnapshot).events.length === expected.length)
+    await waitFor('the reader to serve the writer’s events', async () => ((await reader.get('/activity')).json as ActivitySnapshot).events.length === expected.length)
     expect(((await reader.get('/activity')).json as ActivitySnapshot).events).toEqual(expected)
     expect(await readiness(reader.url)).toMatchObject({ ready: true, role: 'reader' })
     expect((await reader.get('/status')).status).toBe(200)
@@ -187,7 +180,7 @@ test.skipIf(postgresMissing !== undefined)(
     await writer.stop()
     await devnet.testClient.mine({ blocks: 5 })
     const head = await chainHead()
-    await until('the reader to see the head move without a writer', async () => (await readiness(reader.url)).head === head.toString())
+    await waitFor('the reader to see the head move without a writer', async () => (await readiness(reader.url)).head === head.toString())
     const ready = await readiness(reader.url)
     expect([ready.role, ready.lagBlocks]).toEqual(['reader', Number(head - BigInt(ready.indexedThrough))])
     expect(ready.lagBlocks).toBeGreaterThanOrEqual(5)
@@ -202,9 +195,9 @@ test.skipIf(postgresMissing !== undefined)(
   async () => {
     const pg = await postgres('outage')
     const writer = await indexer({ overrides: { databaseUrl: pg.url, pollMs: 20, staleBlocks: 4 } })
-    await until('the writer to reach the head', async () => (await writer.get('/ready')).status === 200)
+    await waitFor('the writer to reach the head', async () => (await writer.get('/ready')).status === 200)
     const reader = await indexer({ overrides: { databaseUrl: pg.url, role: 'reader', pollMs: 20, staleBlocks: 4 } })
-    await until('the reader to be ready', async () => (await reader.get('/ready')).status === 200)
+    await waitFor('the reader to be ready', async () => (await reader.get('/ready')).status === 200)
     const live = await stream(reader.url)
     await live.until('a fresh status', () => live.of('status').some((message) => !(message.data as ActivityStreamStatus).stale))
 
@@ -213,7 +206,7 @@ test.skipIf(postgresMissing !== undefined)(
     const head = (await chainHead()).toString()
     for (const replica of [writer, reader]) {
       // The head is read on its own clock, the outage seen at the next poll of PostgreSQL: both, in either order.
-      await until('the replica to read the new head and see PostgreSQL down', async () => {
+      await waitFor('the replica to read the new head and see PostgreSQL down', async () => {
         const ready = await readiness(replica.url)
         return ready.head === head && ready.reason === 'database-unreachable'
       }, 10_000)
@@ -231,7 +224,7 @@ test.skipIf(postgresMissing !== undefined)(
     )
 
     await pg.resume()
-    for (const replica of [writer, reader]) await until('ready again', async () => (await replica.get('/ready')).status === 200, 30_000)
+    for (const replica of [writer, reader]) await waitFor('ready again', async () => (await replica.get('/ready')).status === 200, 30_000)
     await live.until('fresh again', () => !(live.of('status').at(-1)!.data as ActivityStreamStatus).stale)
     expect(applyMessages(live.messages)).toEqual(await freshEvents())
   },

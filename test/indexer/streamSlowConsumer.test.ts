@@ -11,6 +11,7 @@ import type { ActivityEvent } from '../../src/wire/index.ts'
 import { depositMany } from './registryFlow.ts'
 import { applyMessages, openSse, type SseMessage } from './sseReader.ts'
 import { startTestIndexer, type TestIndexer } from './startTestIndexer.ts'
+import { waitFor } from '../helpers/waitFor.ts'
 
 const eventCount = 24_000
 let devnet: Devnet
@@ -27,14 +28,6 @@ afterAll(async () => {
   await indexer?.stop()
   await devnet?.stop()
 })
-
-async function until(what: string, check: () => boolean, timeoutMs = 60_000) {
-  const deadline = Date.now() + timeoutMs
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for: ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
-}
 
 /** The SSE messages of a raw HTTP/1.1 answer with a chunked body (what the paused client finally reads). */
 function messagesOf(raw: Buffer): SseMessage[] {
@@ -74,7 +67,7 @@ test(
     socket.write(`GET /activity/stream?fromBlock=0 HTTP/1.1\r\nHost: ${hostname}\r\nAccept: text/event-stream\r\nConnection: close\r\n\r\n`)
     // The client stops reading: the indexer's writes wait once the socket buffers are full.
     socket.pause()
-    await until('the indexer to cut the stream off', () => indexer.indexer.streams().cutoffs === 1)
+    await waitFor('the indexer to cut the stream off', () => indexer.indexer.streams().cutoffs === 1, 60_000)
     expect(indexer.indexer.streams().open).toBe(0)
     // The client reads again: everything written before the cutoff, the cutoff, the end.
     socket.resume()
