@@ -108,7 +108,7 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
   }
   const journal = openJournal(journalPath, { chainId: config.chainId, address: account.address })
   if (journal.upgraded.length > 0) {
-    logger.info(`RELAYER_DB ${journalPath}: upgraded to journal version ${journalVersion} (${journal.upgraded.join(', ')}); order-relay builds that read an earlier version cannot open it now`)
+    logger.info(`RELAYER_DB ${journalPath}: upgraded to journal version ${journalVersion} (${journal.upgraded.join(', ')}); a build of order-relay that reads only a lower journal version refuses it`)
   }
   operations.useJournal({
     async check() {

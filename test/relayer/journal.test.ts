@@ -93,6 +93,7 @@ test('a journal of another chain or key is refused', () => {
 
 test('a second live process is refused, naming the holder; the kernel frees the lock of a killed holder; a holder file naming another host without a lock is no lock', async () => {
   const path = join(dir, 'lock.sqlite')
+  // The holder drops its journal and collects garbage (twice, a finalizer's turn between) before it says it holds the lock.
   const holder = Bun.spawn(
     [process.execPath, '-e', `const { openJournal } = await import(${JSON.stringify(join(import.meta.dir, '../../src/relayer/journal/index.ts'))}); openJournal(${JSON.stringify(path)}, { chainId: 31337, address: '${owner.address}' }); Bun.gc(true); await Bun.sleep(20); Bun.gc(true); console.log('held'); setInterval(() => {}, 1000)`],
     { stdout: 'pipe', stderr: 'pipe' },
@@ -454,7 +455,7 @@ test('the relayer says at start that it upgraded a journal of an earlier schema 
   const config = chainlessConfig(path)
   const relayer = createRelayer(config, { logger, version: 'test' })
   expect(logger.lines).toEqual([
-    `RELAYER_DB ${path}: upgraded to journal version 4 (slots.to_address dropped, slots.data dropped, slots.gas dropped, txs.max_fee_per_gas dropped, txs.max_priority_fee_per_gas dropped, slots.fee_amount added, slots.fee_value_wei added, slots.spent_wei added, slots.mined_at added, cooldowns moved to reverts, slots.block_hash added, slots.confirmed added); order-relay builds that read an earlier version cannot open it now`,
+    `RELAYER_DB ${path}: upgraded to journal version 4 (slots.to_address dropped, slots.data dropped, slots.gas dropped, txs.max_fee_per_gas dropped, txs.max_priority_fee_per_gas dropped, slots.fee_amount added, slots.fee_value_wei added, slots.spent_wei added, slots.mined_at added, cooldowns moved to reverts, slots.block_hash added, slots.confirmed added); a build of order-relay that reads only a lower journal version refuses it`,
   ])
   relayer.context.journal.close()
 })
