@@ -10,16 +10,14 @@
 //   reads `/info`, signs with a viem local account and posts `/broker`.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { existsSync } from 'node:fs'
-import { copyFile, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { type Browser, chromium } from 'playwright-core'
 import { type Devnet, devnetAccounts, startDevnet } from '../../src/devnet/index.ts'
 import { freshNonce } from '../helpers/orders.ts'
 import { startTestRelayer, type TestRelayer } from '../helpers/relayer.ts'
+import { fixtures, installPackedProject, repo, run } from './support/packedProject.ts'
 
-const repo = join(import.meta.dir, '../..')
-const fixtures = join(import.meta.dir, 'package')
 const chromiumPath = '/usr/bin/chromium'
 const hasChromium = existsSync(chromiumPath)
 if (!hasChromium) {
@@ -42,12 +40,6 @@ const html = '<!doctype html><title>order-relay dApp</title><script type="module
  * Runs a command to completion (asynchronously: the relayer it talks to runs in this
  * process) and returns its stdout; throws with its output when it fails.
  */
-async function run(cmd: string[], cwd: string): Promise<string> {
-  const child = Bun.spawn(cmd, { cwd, stdout: 'pipe', stderr: 'pipe', env: { ...process.env, npm_config_update_notifier: 'false' } })
-  const [stdout, stderr, exitCode] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited])
-  if (exitCode !== 0) throw new Error(`${cmd.join(' ')} exited ${exitCode}:\n${`${stdout}${stderr}`.slice(-4000)}`)
-  return stdout
-}
 
 /** What every order in this file needs to know about the devnet and the relayer. */
 const orderInput = () => ({
@@ -63,15 +55,9 @@ const orderInput = () => ({
 })
 
 beforeAll(async () => {
-  work = await mkdtemp(join(tmpdir(), 'order-relay-package-'))
-  project = join(work, 'project')
-  await run(['npm', 'pack', '--pack-destination', work], repo)
-  const tarball = (await readdir(work)).find((name) => name.endsWith('.tgz'))
-  if (!tarball) throw new Error(`npm pack wrote no tarball into ${work}`)
-  await mkdir(project)
-  await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'consumer-app', private: true, type: 'module' }))
-  await run(['npm', 'install', '--prefer-offline', '--no-audit', '--no-fund', join(work, tarball)], project)
-  for (const file of ['order.mjs', 'check.ts', 'page.mjs']) await copyFile(join(fixtures, file), join(project, file))
+  const installed = await installPackedProject('consumer-app', ['order.mjs', 'check.ts', 'page.mjs'])
+  work = installed.work
+  project = installed.project
   pageServer = Bun.serve({
     hostname: '127.0.0.1',
     port: 0,

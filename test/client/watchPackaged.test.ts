@@ -7,8 +7,7 @@
 // every event once, none missed.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { existsSync } from 'node:fs'
-import { copyFile, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { type Browser, chromium } from 'playwright-core'
 import type { Hex } from 'viem'
@@ -20,9 +19,9 @@ import { startTestRelayer, type TestRelayer } from '../helpers/relayer.ts'
 import { proposeLien, runRegistryFlow } from '../indexer/registryFlow.ts'
 import { startTcpProxy } from '../indexer/tcpProxy.ts'
 import { startTestIndexer, type TestIndexer } from '../indexer/startTestIndexer.ts'
+import { waitFor } from '../helpers/waitFor.ts'
+import { installPackedProject, run } from './support/packedProject.ts'
 
-const repo = join(import.meta.dir, '../..')
-const fixtures = join(import.meta.dir, 'package')
 const chromiumPath = '/usr/bin/chromium'
 const hasChromium = existsSync(chromiumPath)
 if (!hasChromium) console.log(`test/client/watchPackaged.test.ts: skipping the browser page: ${chromiumPath} is absent (apt-get install -y chromium)`)
@@ -39,33 +38,13 @@ let orderHash: Hex
 let orderTx: Hex
 let relayerNonceBefore = 0
 
-async function run(cmd: string[], cwd: string): Promise<string> {
-  const child = Bun.spawn(cmd, { cwd, stdout: 'pipe', stderr: 'pipe', env: { ...process.env, npm_config_update_notifier: 'false' } })
-  const [stdout, stderr, exitCode] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited])
-  if (exitCode !== 0) throw new Error(`${cmd.join(' ')} exited ${exitCode}:\n${`${stdout}${stderr}`.slice(-4000)}`)
-  return stdout
-}
-
-async function until(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for: ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 25))
-  }
-}
 
 const served = async () => ((await indexer.get('/activity')).json as ActivitySnapshot).events
 
 beforeAll(async () => {
-  work = await mkdtemp(join(tmpdir(), 'order-relay-watch-package-'))
-  project = join(work, 'project')
-  await run(['npm', 'pack', '--pack-destination', work], repo)
-  const tarball = (await readdir(work)).find((name) => name.endsWith('.tgz'))
-  if (!tarball) throw new Error(`npm pack wrote no tarball into ${work}`)
-  await mkdir(project)
-  await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'watching-app', private: true, type: 'module' }))
-  await run(['npm', 'install', '--prefer-offline', '--no-audit', '--no-fund', join(work, tarball)], project)
-  for (const file of ['watch.mjs', 'watchPage.mjs']) await copyFile(join(fixtures, file), join(project, file))
+  const installed = await installPackedProject('watching-app', ['watch.mjs', 'watchPage.mjs'])
+  work = installed.work
+  project = installed.project
   devnet = await startDevnet()
   await runRegistryFlow(devnet, 'packaged watch')
   indexer = await startTestIndexer(devnet, { loop: true })
@@ -76,7 +55,7 @@ beforeAll(async () => {
   expect(settled.status).toBe(200)
   orderHash = request.orderHash as Hex
   orderTx = settled.body.txHash as Hex
-  await until('the indexer to reach the head', async () => (await indexer.get('/ready')).status === 200)
+  await waitFor('the indexer to reach the head', async () => (await indexer.get('/ready')).status === 200)
   pageServer = Bun.serve({
     hostname: '127.0.0.1',
     port: 0,
@@ -149,20 +128,20 @@ test.skipIf(!hasChromium)(
       type Seen = { held: ActivityEvent[]; errors: string[]; statuses: BrokerStatus[]; native: ActivityEvent[]; nativeIds: string[]; nativeErrors: number }
       const seen = () => page.evaluate(() => (window as unknown as { watched: unknown }).watched) as Promise<Seen>
       const count = (await served()).length
-      await until('both to replay the activity', async () => {
+      await waitFor('both to replay the activity', async () => {
         const now = await seen()
         return now.held.length === count && now.native.length === count
       })
       await path.down()
       const missed = await proposeLien(devnet, 'missed by the browser')
-      await until('both to notice the drop', async () => {
+      await waitFor('both to notice the drop', async () => {
         const now = await seen()
         return now.errors.includes('NETWORK') && now.nativeErrors > 0
       })
       await path.up()
-      await until('the indexer to index the missed event', async () => (await served()).some((event) => event.transactionHash === missed.receipt.transactionHash))
+      await waitFor('the indexer to index the missed event', async () => (await served()).some((event) => event.transactionHash === missed.receipt.transactionHash))
       const expected = await served()
-      await until('both to resume with the missed event', async () => {
+      await waitFor('both to resume with the missed event', async () => {
         const now = await seen()
         return now.held.length === expected.length && now.native.length === expected.length
       }, 30_000)
