@@ -12,14 +12,13 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { existsSync } from 'node:fs'
 import { rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { type Browser, chromium } from 'playwright-core'
+import type { Browser } from 'playwright-core'
 import { type Devnet, devnetAccounts, startDevnet } from '../../src/devnet/index.ts'
 import { freshNonce } from '../helpers/orders.ts'
 import { startTestRelayer, type TestRelayer } from '../helpers/relayer.ts'
 import { fixtures, installPackedProject, repo, run } from './support/packedProject.ts'
+import { chromiumPath, hasChromium, launchChromium } from '../helpers/chromium.ts'
 
-const chromiumPath = '/usr/bin/chromium'
-const hasChromium = existsSync(chromiumPath)
 if (!hasChromium) {
   console.log(`test/client/packaged.test.ts: skipping the browser page: ${chromiumPath} is absent (install Debian's package: apt-get install -y chromium)`)
 }
@@ -127,10 +126,7 @@ describe('the packed package', () => {
       // The bundler took the built JavaScript (the `import` condition), not the sources.
       expect(bundle).toContain('node_modules/order-relay/dist/lib/client/createRelayClient.js')
       const before = relayer.logger.lines.length
-      browser = await chromium.launch({
-        executablePath: chromiumPath,
-        args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-      })
+      browser = await launchChromium()
       const page = await browser.newPage()
       const errors: string[] = []
       page.on('pageerror', (error) => errors.push(String(error)))

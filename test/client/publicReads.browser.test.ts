@@ -3,15 +3,13 @@
 // GET of a relayer started WITHOUT the hardened edge, and of an indexer, including a
 // preflighted GET; its POST /broker is still refused (no origin is listed).
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { existsSync } from 'node:fs'
-import { type Browser, chromium, type Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { type Devnet, startDevnet } from '../../src/devnet/index.ts'
 import { startTestIndexer, type TestIndexer } from '../indexer/startTestIndexer.ts'
 import { allocationOrder, signed } from '../helpers/orders.ts'
 import { startTestRelayer, type TestRelayer } from '../helpers/relayer.ts'
+import { chromiumPath, hasChromium, launchChromium } from '../helpers/chromium.ts'
 
-const chromiumPath = '/usr/bin/chromium'
-const hasChromium = existsSync(chromiumPath)
 if (!hasChromium) {
   console.log(`test/client/publicReads.browser.test.ts: skipping: ${chromiumPath} is absent (install Debian's package: apt-get install -y chromium)`)
 }
@@ -40,10 +38,7 @@ beforeAll(async () => {
     port: 0,
     fetch: () => new Response('<!doctype html><title>a dApp</title>', { headers: { 'content-type': 'text/html' } }),
   })
-  browser = await chromium.launch({
-    executablePath: chromiumPath,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  })
+  browser = await launchChromium()
   page = await browser.newPage()
   await page.goto(`http://127.0.0.1:${pageServer.port}/`)
 }, 90_000)

@@ -6,10 +6,9 @@
 // connection once (the network between them goes down) and resume with Last-Event-ID:
 // every event once, none missed.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { existsSync } from 'node:fs'
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
-import { type Browser, chromium } from 'playwright-core'
+import type { Browser } from 'playwright-core'
 import type { Hex } from 'viem'
 import { type Devnet, devnetAccounts, startDevnet } from '../../src/devnet/index.ts'
 import type { ActivityEvent, ActivitySnapshot, BrokerStatus } from '../../src/wire/index.ts'
@@ -21,9 +20,8 @@ import { startTcpProxy } from '../indexer/tcpProxy.ts'
 import { startTestIndexer, type TestIndexer } from '../indexer/startTestIndexer.ts'
 import { waitFor } from '../helpers/waitFor.ts'
 import { installPackedProject, run } from './support/packedProject.ts'
+import { chromiumPath, hasChromium, launchChromium } from '../helpers/chromium.ts'
 
-const chromiumPath = '/usr/bin/chromium'
-const hasChromium = existsSync(chromiumPath)
 if (!hasChromium) console.log(`test/client/watchPackaged.test.ts: skipping the browser page: ${chromiumPath} is absent (apt-get install -y chromium)`)
 
 let work: string
@@ -111,10 +109,7 @@ test.skipIf(!hasChromium)(
     expect(bundle).toContain('node_modules/order-relay/dist/lib/client/watchActivity.js')
     const path = await startTcpProxy(Number(new URL(indexer.url).port))
     try {
-      browser = await chromium.launch({
-        executablePath: chromiumPath,
-        args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-      })
+      browser = await launchChromium()
       const page = await browser.newPage()
       const errors: string[] = []
       page.on('pageerror', (error) => errors.push(String(error)))

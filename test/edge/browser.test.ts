@@ -2,15 +2,13 @@
 // /usr/bin/chromium, driven by playwright-core) loads a page from an allowed origin
 // and one from another origin (another port), and each calls the hardened relayer.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { existsSync } from 'node:fs'
-import { type Browser, chromium, type Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { type Devnet, devnetAccounts, startDevnet } from '../../src/devnet/index.ts'
 import { hashOrder } from '../../src/wire/index.ts'
 import { allocationOrder, signed } from '../helpers/orders.ts'
 import { startTestRelayer, type TestRelayer } from '../helpers/relayer.ts'
+import { chromiumPath, hasChromium, launchChromium } from '../helpers/chromium.ts'
 
-const chromiumPath = '/usr/bin/chromium'
-const hasChromium = existsSync(chromiumPath)
 if (!hasChromium) {
   console.log(`test/edge/browser.test.ts: skipping the browser CORS checks: ${chromiumPath} is absent (install Debian's package: apt-get install -y chromium)`)
 }
@@ -65,10 +63,7 @@ beforeAll(async () => {
     // Three requests per client at once, then nearly nothing: the fourth is refused.
     env: { RELAYER_CORS_ORIGINS: allowedPage.origin, RELAYER_RATE_BURST: '3', RELAYER_RATE_PER_SEC: '0.001' },
   })
-  browser = await chromium.launch({
-    executablePath: chromiumPath,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  })
+  browser = await launchChromium()
 }, 90_000)
 
 afterAll(async () => {

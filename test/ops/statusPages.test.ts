@@ -3,16 +3,15 @@
 // numbers, and a number changes after an order settles (relayer) or a block with
 // registry events is indexed (indexer). Screenshots go to test-output/.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { existsSync, mkdirSync } from 'node:fs'
-import { type Browser, chromium, type Page } from 'playwright-core'
+import { mkdirSync } from 'node:fs'
+import type { Browser, Page } from 'playwright-core'
 import { type Devnet, startDevnet } from '../../src/devnet/index.ts'
 import { startTestIndexer, type TestIndexer } from '../indexer/startTestIndexer.ts'
 import { runRegistryFlow } from '../indexer/registryFlow.ts'
 import { allocationOrder, signed } from '../helpers/orders.ts'
 import { startTestRelayer, type TestRelayer } from '../helpers/relayer.ts'
+import { chromiumPath, hasChromium, launchChromium } from '../helpers/chromium.ts'
 
-const chromiumPath = '/usr/bin/chromium'
-const hasChromium = existsSync(chromiumPath)
 if (!hasChromium) {
   console.log(`test/ops/statusPages.test.ts: skipping the status page checks: ${chromiumPath} is absent (install Debian's package: apt-get install -y chromium)`)
 }
@@ -29,10 +28,7 @@ beforeAll(async () => {
   devnet = await startDevnet()
   relayer = await startTestRelayer(devnet)
   indexer = await startTestIndexer(devnet, { loop: true })
-  browser = await chromium.launch({
-    executablePath: chromiumPath,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  })
+  browser = await launchChromium()
 }, 90_000)
 
 afterAll(async () => {
