@@ -13,7 +13,7 @@ const path = new URL('../package-lock.json', import.meta.url)
 const lock = JSON.parse(readFileSync(path, 'utf8'))
 let added = 0
 for (const [key, entry] of Object.entries(lock.packages)) {
-  if (!/^node_modules\/@foundry-rs\/(anvil|forge)$/.test(key)) continue
+  if (!/^node_modules\/@foundry-rs\/(anvil|forge|cast)$/.test(key)) continue
   for (const [name, version] of Object.entries(entry.optionalDependencies ?? {})) {
     const target = `node_modules/${name}`
     if (lock.packages[target]) continue
