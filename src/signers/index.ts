@@ -1,0 +1,3 @@
+// The gas key's signers: one port (GasSigner), four sources.
+export { type GasSigner, type GasSignerKind, SignerError, type SignerErrorCode } from './gasSigner.ts'
+export { privateKeySigner } from './privateKeySigner.ts'
