@@ -151,9 +151,12 @@ describe('payment token (EIP-3009)', () => {
     expect(first.status).toBe(200)
     const txHash = String(first.body.txHash)
 
-    const replay = await postWithoutGas(request)
     const expected = wouldRevert(`would revert: authorization used (already settled in tx ${txHash}); build a new order with a fresh nonce`)
-    expect({ status: replay.status, body: replay.body }).toEqual(expected)
+    // Every replay gets the same answer while nothing on chain changes, however often it comes.
+    for (let i = 0; i < 7; i++) {
+      const replay = await postWithoutGas(request)
+      expect({ replay: i, status: replay.status, body: replay.body }).toEqual({ replay: i, ...expected })
+    }
 
     // A relayer that did not settle it finds the tx in the Broker's Brokered logs.
     const other = await startWatchedRelayer(devnet, exposure, { env: { RELAYER_PK: devnetAccounts.secondRelayer.privateKey } })

@@ -41,7 +41,9 @@ export async function answerSlot(context: RelayerContext, slot: JournalSlot, how
       return fail(new RelayError('UPSTREAM_RPC', text, { txHash: slot.txHash }))
     }
     case 'settled': {
-      if (!how.fresh && !how.shared && slot.answer === 'OK') return fail(replayError(slot.txHash))
+      // A replay after a client had its 200: the journal keeps 'OK', so every later replay
+      // is answered the same way for as long as the chain says the same.
+      if (!how.fresh && !how.shared && slot.answer === 'OK') throw replayError(slot.txHash)
       const success = await settledSuccessOf(context, slot, stored)
       answer('OK')
       return success
