@@ -259,6 +259,30 @@ test('a subscription that goes quiet while polling sees new blocks: said once, a
   }
 })
 
+test('an idle chain: a subscription that pushed nothing while polling sees the same head is left alone; a block mined and not pushed is said', async () => {
+  // A node that answers the subscription and pushes no head: no block is mined.
+  const node = wsNode((ws, id) => ws.send(JSON.stringify({ jsonrpc: '2.0', id, result: '0xs1' })))
+  const logger = createMemoryLogger()
+  const feed = createHeadFeed({ url: `ws://127.0.0.1:${node.port}`, logger, onHead: () => {}, silentMs: 300 })
+  try {
+    await waitFor('the subscription', () => node.connections() === 1, 5_000)
+    const subscribedBy = Date.now()
+    feed.polledHead(25n)
+    await waitFor('the quiet allowed to pass', () => Date.now() - subscribedBy > 400, 5_000)
+    // The head polling saw when the subscription began, again and again: nothing was mined, nothing to say.
+    for (let i = 0; i < 3; i++) feed.polledHead(25n)
+    feed.polledHead(26n)
+    expect({ connections: node.connections(), lines: logger.lines }).toEqual({ connections: 1, lines: [] })
+    // Two blocks past it and nothing pushed: the subscription went quiet.
+    feed.polledHead(27n)
+    await waitFor('the feed subscribed again', () => node.connections() === 2, 5_000)
+    expect(logger.lines[0]).toMatch(/^warn: new block heads: the subscription pushed no head for \d+ s while the node mined block 27 at /)
+  } finally {
+    feed.stop()
+    node.stop()
+  }
+})
+
 test('a refused eth_subscribe: said once with the node\'s reason, and the feed connects again', async () => {
   const refusing = wsNode((ws, id) => ws.send(JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32601, message: 'the method eth_subscribe does not exist' } })))
   const logger = createMemoryLogger()

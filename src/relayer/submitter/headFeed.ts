@@ -61,6 +61,8 @@ export function createHeadFeed(options: {
   let lastHeadAt = 0
   let subscribedAt = 0
   let lastPushed: bigint | undefined
+  /** The first head polling saw after subscribing: the mark for a feed that has pushed nothing yet. */
+  let polledSinceSubscribed: bigint | undefined
   let down = false
 
   function connect() {
@@ -101,6 +103,7 @@ export function createHeadFeed(options: {
         if (!live()) return
         subscribed = true
         subscribedAt = Date.now()
+        polledSinceSubscribed = undefined
         backoffMs = 500
         if (down) logger.info(`new block heads: subscribed again at ${shown} (RELAYER_WS_URL)`)
         down = false
@@ -138,8 +141,12 @@ export function createHeadFeed(options: {
     },
     polledHead(blockNumber) {
       if (stopped || !subscribed) return
-      // Two blocks at least past the last pushed head: a push racing the poll is not silence.
-      if (lastPushed !== undefined && blockNumber <= lastPushed + 1n) return
+      // An idle chain mines nothing to push: a feed that pushed nothing yet is measured
+      // against the head polling saw when it began, not against no head at all.
+      polledSinceSubscribed ??= blockNumber
+      const mark = lastPushed ?? polledSinceSubscribed
+      // Two blocks at least past the mark: a push racing the poll is not silence.
+      if (blockNumber <= mark + 1n) return
       const quietMs = Date.now() - Math.max(lastHeadAt, subscribedAt)
       if (quietMs < silentMs) return
       lost(`the subscription pushed no head for ${Math.round(quietMs / 1000)} s while the node mined block ${blockNumber}`)
