@@ -24,17 +24,31 @@ export let errorAbis: readonly Abi[] = [
   mockEIP3009TokenAbi,
 ]
 
+/** The contract each of `errorAbis` belongs to: a decoded revert's `contract` (the first ABI that declares its error). */
+const contractNames = new WeakMap<Abi, string>([
+  [brokerAbi, 'Broker'],
+  [allocationAdapterAbi, 'AllocationAdapter'],
+  [expressLaneAdapterAbi, 'ExpressLaneAdapter'],
+  [attestedAdapterAbi, 'AttestedAdapter'],
+  [mockEIP3009TokenAbi, 'MockEIP3009Token'],
+])
+
+/** The contract name an ABI of `errorAbis` was given, if any. */
+export const contractNameOf = (abi: Abi): string | undefined => contractNames.get(abi)
+
 /**
  * Adds the errors of an ABI the project does not ship (a contract developer's own
  * adapter, named in a devnet manifest) to those reverts are decoded against, so its
- * custom errors read with their arguments by name. The project's own errors keep
- * their meaning: a selector already known is not taken over.
+ * custom errors read with their arguments by name, under `contract` (the manifest's
+ * name for it). The project's own errors keep their meaning: a selector already known
+ * is not taken over.
  *
  * @example
- * learnErrorAbi(myAdapterAbi)
+ * learnErrorAbi(myAdapterAbi, 'QuotaAdapter')
  * decodeRevert(data, errorAbis).text // 'SoldOut(sold=2, max=2)'
  */
-export function learnErrorAbi(abi: Abi): void {
+export function learnErrorAbi(abi: Abi, contract?: string): void {
+  if (contract !== undefined && !contractNames.has(abi)) contractNames.set(abi, contract)
   if (!errorAbis.includes(abi)) errorAbis = [...errorAbis, abi]
 }
 

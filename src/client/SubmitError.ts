@@ -1,5 +1,5 @@
 import { OrderRelayError } from '../errors/index.ts'
-import { type EdgeErrorCode, fixFor, type RelayErrorCode } from '../wire/index.ts'
+import { type EdgeErrorCode, fixFor, type RelayErrorCode, type Revert } from '../wire/index.ts'
 
 /**
  * Why a relayer call failed: a relayer code (SPEC.md 7.1), a hardened-edge code
@@ -14,6 +14,8 @@ export type SubmitErrorOptions = {
   status: number
   /** Seconds to wait before retrying, from the `Retry-After` header (429 answers). */
   retryAfter?: number | undefined
+  /** The decoded revert a WOULD_REVERT or AUTH_EXPIRED answer carried. */
+  revert?: Revert | undefined
   cause?: unknown
 }
 
@@ -37,11 +39,18 @@ export class SubmitError extends OrderRelayError<SubmitErrorCode> {
   readonly status: number
   /** Seconds to wait before retrying (from `Retry-After`), when the relayer said. */
   readonly retryAfter: number | undefined
+  /**
+   * The revert the relayer's simulation met, decoded (`{ contract, name, args, selector, data }`),
+   * on WOULD_REVERT and AUTH_EXPIRED answers that came from one: match `revert.name` and
+   * `revert.args` rather than the message's text.
+   */
+  readonly revert: Revert | undefined
 
   constructor(code: SubmitErrorCode, message: string, options: SubmitErrorOptions) {
     super(code, message, { cause: options.cause })
     this.status = options.status
     this.retryAfter = options.retryAfter
+    this.revert = options.revert
   }
 
   /** What to do about it, for this code and message (`fixFor`). */

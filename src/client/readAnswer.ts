@@ -1,5 +1,5 @@
 import * as v from 'valibot'
-import { edgeErrorCodeList, edgeErrorCodes, relayErrorCodeList, relayErrorCodes, RouteFailureSchema } from '../wire/index.ts'
+import { edgeErrorCodeList, edgeErrorCodes, relayErrorCodeList, relayErrorCodes, RevertSchema, RouteFailureSchema } from '../wire/index.ts'
 import { parseRetryAfter } from './retryAfter.ts'
 import { SubmitError } from './SubmitError.ts'
 
@@ -62,7 +62,9 @@ export async function readAnswer<const TSchema extends v.GenericSchema>(
   if (!expected.includes(status)) {
     throw new SubmitError('BAD_RESPONSE', `${what}: answered ${status} with code ${code}, which belongs to HTTP ${expected.join(' or ')}`, { status })
   }
-  throw new SubmitError(code, message, { status, retryAfter: parseRetryAfter(response.headers.get('retry-after')) })
+  // A revert the schema does not read is left out; the message still says it.
+  const revert = v.safeParse(RevertSchema, (body as { revert?: unknown }).revert)
+  throw new SubmitError(code, message, { status, retryAfter: parseRetryAfter(response.headers.get('retry-after')), revert: revert.success ? revert.output : undefined })
 }
 
 // Names the failing fields and what was expected; never quotes the received values.

@@ -1,7 +1,7 @@
 import type { Hex } from 'viem'
 import { OrderRelayError } from '../errors/index.ts'
 import type { Logger } from '../shared/index.ts'
-import { fixFor, type RelayErrorCode, relayErrorCodes } from '../wire/index.ts'
+import { fixFor, type RelayErrorCode, relayErrorCodes, type RelayFailure, type Revert } from '../wire/index.ts'
 
 /**
  * A failure of the `POST /broker` pipeline that maps to one wire code and status.
@@ -13,14 +13,24 @@ export class RelayError extends OrderRelayError<RelayErrorCode> {
   declare readonly status: number
   /** The transaction this failure concerns, when one was signed (it may have reached the node). */
   declare readonly txHash: Hex | undefined
+  /** The decoded revert behind a WOULD_REVERT or AUTH_EXPIRED from simulation: the body's `revert`. */
+  declare readonly revert: Revert | undefined
 
-  constructor(code: RelayErrorCode, message: string, options?: { cause?: unknown; txHash?: Hex }) {
+  constructor(code: RelayErrorCode, message: string, options?: { cause?: unknown; txHash?: Hex; revert?: Revert | undefined }) {
     // Built without a stack trace: a RelayError is an answer, not a fault (its `cause`
     // keeps its own), and capturing one under hono's async frames cost 2 µs of every rejection.
     super(code, message, { cause: options?.cause, stackTrace: false })
     this.name = 'RelayError'
     this.status = relayErrorCodes[code].status
     this.txHash = options?.txHash
+    this.revert = options?.revert
+  }
+
+  /** The RelayFailure body: code and message, and the decoded revert where there is one. */
+  override toBody(): RelayFailure & { code: RelayErrorCode } {
+    const body: RelayFailure = { ok: false, code: this.code, message: this.message }
+    if (this.revert) body.revert = this.revert
+    return body
   }
 
   /** The fix a client should try for this code and message (`fixFor`, the table of docs/routes.md). */

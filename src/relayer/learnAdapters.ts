@@ -14,7 +14,7 @@ import { learnAdapterEvents } from './steps/decodeSettlement.ts'
  */
 export function learnAdapters(adapters: readonly ManifestAdapter[]): void {
   for (const adapter of adapters) {
-    learnErrorAbi(adapter.abi)
+    learnErrorAbi(adapter.abi, adapter.name)
     learnAdapterEvents(adapter.address as Hex, adapter.name, adapter.abi)
   }
 }

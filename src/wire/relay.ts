@@ -59,11 +59,38 @@ export const RelaySuccessSchema = v.object({
 export type RelaySuccess = v.InferOutput<typeof RelaySuccessSchema>
 export type AdapterReceipt = v.InferOutput<typeof AdapterReceiptSchema>
 
-/** Error answer of `POST /broker` (SPEC.md 2.6); never carries the order, signature or a key. */
+/**
+ * The revert a simulation met, decoded: what `message` says after "would revert: ", as
+ * fields a program can match (a test asserts `revert.name` and `revert.args`, not text).
+ */
+export const RevertSchema = v.pipe(
+  v.object({
+    contract: v.optional(
+      v.pipe(
+        v.string(),
+        v.description("The contract whose ABI declares the custom error: Broker, AllocationAdapter, ExpressLaneAdapter, AttestedAdapter, MockEIP3009Token, or the manifest's name for an adapter of your own. Absent for a revert string (Error), a Panic, an error no known ABI declares, and one several contracts declare (NotBroker, ZeroAddress): the revert data does not say which reverted."),
+      ),
+    ),
+    name: v.pipe(v.string(), v.description('The custom error\'s name; Error for a revert string (args.reason), Panic for a panic (args.code), unknown when no known ABI declares the selector.')),
+    args: v.pipe(v.record(v.string(), v.string()), v.description('The error\'s arguments by name (arg0, arg1… where the ABI leaves them unnamed): integers as decimal strings, addresses and bytes as hex.')),
+    selector: v.optional(v.pipe(v.string(), v.regex(/^0x[0-9a-f]{8}$/), v.description('The revert data\'s first four bytes.'))),
+    data: v.optional(v.pipe(HexSchema, v.description('The revert data as the node returned it.'))),
+  }),
+  v.description('A decoded revert.'),
+)
+
+export type Revert = v.InferOutput<typeof RevertSchema>
+
+/**
+ * Error answer of `POST /broker` (SPEC.md 2.6); never carries the order, signature or a
+ * key. `revert` is present on WOULD_REVERT and AUTH_EXPIRED answers that come from a
+ * decoded revert of the simulation.
+ */
 export const RelayFailureSchema = v.object({
   ok: v.literal(false),
   code: v.picklist(relayErrorCodeList),
   message: v.string(),
+  revert: v.optional(RevertSchema),
 })
 
 export type RelayFailure = v.InferOutput<typeof RelayFailureSchema>

@@ -90,7 +90,7 @@ test('the simulation runs at pending: an order its own pooled tx will sell out i
 
   const second = await signed(devnet, allocationOrder(devnet, { params: vaultParams(2n) }))
   const { status, body } = await post(second)
-  expect({ status, body }).toEqual({ status: 422, body: { ok: false, code: 'WOULD_REVERT', message: 'would revert: AllocationSoldOut(vaultId=2)' } })
+  expect({ status, body }).toEqual({ status: 422, body: { ok: false, code: 'WOULD_REVERT', message: 'would revert: AllocationSoldOut(vaultId=2)', revert: { contract: 'AllocationAdapter', name: 'AllocationSoldOut', args: { vaultId: '2' }, selector: expect.stringMatching(/^0x[0-9a-f]{8}$/), data: expect.stringMatching(/^0x[0-9a-f]+$/) } } })
   expect((await nonces()).pending).toBe(before.pending + 1)
 
   await devnet.testClient.mine({ blocks: 1 })

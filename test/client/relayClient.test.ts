@@ -103,7 +103,11 @@ describe('every relayer code surfaces as a SubmitError with its status', () => {
 
   test('WOULD_REVERT 422', async () => {
     const request = await signed(devnet, allocationOrder(devnet, { params: vaultParams(7n) }))
-    expect(await failureOf(client.broker(request))).toEqual(submitError('WOULD_REVERT', 422, 'would revert: AllocationSoldOut(vaultId=7)'))
+    const refusal = client.broker(request)
+    expect(await failureOf(refusal)).toEqual(submitError('WOULD_REVERT', 422, 'would revert: AllocationSoldOut(vaultId=7)'))
+    // The decoded revert, for a program to match by name and arguments.
+    const { revert } = (await refusal.catch((error: unknown) => error)) as SubmitError
+    expect(revert).toEqual({ contract: 'AllocationAdapter', name: 'AllocationSoldOut', args: { vaultId: '7' }, selector: expect.stringMatching(/^0x[0-9a-f]{8}$/), data: expect.stringMatching(/^0x[0-9a-f]{72}$/) })
   })
 
   test('AUTH_EXPIRED 422', async () => {

@@ -54,7 +54,12 @@ describe('POST /broker refuses an order that does not pay the price', () => {
       const asked = `amount=${devnetPrice} of payToken=${getAddress(devnet.manifest.contracts.payToken)} paid to payee=${devnetAccounts.payee.address}`
       expect({ status, body }).toEqual({
         status: 422,
-        body: { ok: false, code: 'WOULD_REVERT', message: `would revert: WrongPayment(token=${getAddress(order.payToken)}, payee=${order.payee}, amount=${order.amount}); the adapter asks for ${asked}` },
+        body: {
+          ok: false,
+          code: 'WOULD_REVERT',
+          message: `would revert: WrongPayment(token=${getAddress(order.payToken)}, payee=${order.payee}, amount=${order.amount}); the adapter asks for ${asked}`,
+          revert: { name: 'WrongPayment', args: { token: getAddress(order.payToken), payee: order.payee, amount: String(order.amount) }, selector: expect.stringMatching(/^0x[0-9a-f]{8}$/), data: expect.stringMatching(/^0x[0-9a-f]+$/) },
+        },
       })
       expect(fixFor('WOULD_REVERT', String(body.message))).toBe(
         `The order does not pay what the adapter asks: sign a new order with payToken ${getAddress(devnet.manifest.contracts.payToken)}, payee ${devnetAccounts.payee.address} and amount ${devnetPrice} (the relayer's fee comes out of that amount).`,

@@ -124,7 +124,7 @@ describe('the relayer under load', () => {
       expect((await lastSlot).status).toBe(200)
       expect(answers.slice(0, 24).map((answer) => answer.status)).toEqual(good.map(() => 200))
       for (const answer of answers.slice(24, 30)) expect({ status: answer.status, code: answer.body.code, message: answer.body.message }).toEqual({ status: 422, code: 'WOULD_REVERT', message: expect.stringMatching(/SoldOut/) })
-      for (const answer of answers.slice(30)) expect(answer.body).toEqual({ ok: false, code: 'WOULD_REVERT', message: 'would revert: FeeTooHigh()' })
+      for (const answer of answers.slice(30)) expect(answer.body).toEqual({ ok: false, code: 'WOULD_REVERT', message: 'would revert: FeeTooHigh()', revert: { contract: 'Broker', name: 'FeeTooHigh', args: {}, selector: expect.stringMatching(/^0x[0-9a-f]{8}$/), data: expect.stringMatching(/^0x[0-9a-f]+$/) } })
       expect(flaky.calls.filter(isBatch).length).toBeGreaterThan(0)
       // Money: one tx per order that settled, none for the refused ones, none reverted.
       await waitFor('the pool to drain', async () => (await devnet.publicClient.getTransactionCount({ address: relayerAddress })) === nonceBefore + 25)

@@ -123,7 +123,10 @@ test('WOULD_REVERT 422', async () => {
   const request = await signed(devnet, allocationOrder(devnet, { params: vaultParams(7n) }))
   exposure.request(request)
   const { status, body } = await relayer.post(request)
-  expect({ status, body }).toEqual(failure(422, 'WOULD_REVERT', 'would revert: AllocationSoldOut(vaultId=7)'))
+  expect({ status, body }).toEqual({
+    status: 422,
+    body: { ok: false, code: 'WOULD_REVERT', message: 'would revert: AllocationSoldOut(vaultId=7)', revert: { contract: 'AllocationAdapter', name: 'AllocationSoldOut', args: { vaultId: '7' }, selector: expect.stringMatching(/^0x[0-9a-f]{8}$/), data: expect.stringMatching(/^0x[0-9a-f]+$/) } },
+  })
 })
 
 test('AUTH_EXPIRED 422', async () => {

@@ -46,7 +46,7 @@ test('an order with 12 KB of params settles after small ones primed the cache, a
 test('a large order that would revert is still WOULD_REVERT, named, with nothing sent', async () => {
   const before = await devnet.publicClient.getTransactionCount({ address: relayerAddress })
   const { status, body } = await post(`${vaultParams(7n)}${'ff'.repeat(12_000)}` as Hex)
-  expect({ status, body }).toEqual({ status: 422, body: { ok: false, code: 'WOULD_REVERT', message: 'would revert: AllocationSoldOut(vaultId=7)' } })
+  expect({ status, body }).toEqual({ status: 422, body: { ok: false, code: 'WOULD_REVERT', message: 'would revert: AllocationSoldOut(vaultId=7)', revert: { contract: 'AllocationAdapter', name: 'AllocationSoldOut', args: { vaultId: '7' }, selector: expect.stringMatching(/^0x[0-9a-f]{8}$/), data: expect.stringMatching(/^0x[0-9a-f]+$/) } } })
   expect(await devnet.publicClient.getTransactionCount({ address: relayerAddress })).toBe(before)
 })
 

@@ -3,12 +3,13 @@
 // spending gas. Where the pipeline answers before the chain (an expired window), the
 // same request sent straight to the Broker shows the chain's own revert.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { type Address, encodeFunctionData, getAddress, type Hex, keccak256, stringToHex } from 'viem'
+import { type Abi, type Address, encodeErrorResult, encodeFunctionData, getAddress, type Hex, keccak256, stringToHex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import {
   allocationAdapterAbi,
   allocationAdapterBytecode,
   attestedAdapterAbi,
+  brokerAbi,
   expressLaneAdapterAbi,
   falseReturnTokenAbi,
   falseReturnTokenBytecode,
@@ -51,20 +52,34 @@ async function postWithoutGas(request: RelayRequest) {
   return answer
 }
 
-const wouldRevert = (message: string) => ({ status: 422, body: { ok: false, code: 'WOULD_REVERT', message } })
+type ExpectedRevert = { contract?: string; name: string; args: Record<string, string>; selector: string; data: string }
+const wouldRevert = (message: string, revert?: ExpectedRevert) => ({ status: 422, body: { ok: false, code: 'WOULD_REVERT', message, ...(revert ? { revert } : {}) } })
+
+/** The body's `revert` for a custom error, its data encoded as the contract reverts with it; `contract` when one contract alone declares it. */
+function customRevert(contract: string | undefined, abi: Abi, name: string, args: readonly unknown[] = [], named: Record<string, string> = {}): ExpectedRevert {
+  const data = encodeErrorResult({ abi, errorName: name, args })
+  return { ...(contract ? { contract } : {}), name, args: named, selector: data.slice(0, 10), data }
+}
+
+const errorStringAbi = [{ type: 'error', name: 'Error', inputs: [{ name: 'message', type: 'string' }] }] as const
+/** The body's `revert` for a revert string. */
+function stringRevert(reason: string): ExpectedRevert {
+  const data = encodeErrorResult({ abi: errorStringAbi, errorName: 'Error', args: [reason] })
+  return { name: 'Error', args: { reason }, selector: data.slice(0, 10), data }
+}
 
 describe('broker contract', () => {
   test('FeeTooHigh(): feeBps over 10000', async () => {
     const request = await signed(devnet, allocationOrder(devnet, { feeBps: 10001 }))
     const { status, body } = await postWithoutGas(request)
-    expect({ status, body }).toEqual(wouldRevert('would revert: FeeTooHigh()'))
+    expect({ status, body }).toEqual(wouldRevert('would revert: FeeTooHigh()', customRevert('Broker', brokerAbi, 'FeeTooHigh')))
   })
 
   test('ReentrancyGuardReentrantCall(): an adapter that re-enters the broker', async () => {
     const reentrant = await deploy(devnet, reentrantAdapterAbi, reentrantAdapterBytecode, [devnet.manifest.contracts.broker])
     const request = await signed(devnet, allocationOrder(devnet, { adapter: reentrant, params: '0x' }))
     const { status, body } = await postWithoutGas(request)
-    expect({ status, body }).toEqual(wouldRevert('would revert: ReentrancyGuardReentrantCall()'))
+    expect({ status, body }).toEqual(wouldRevert('would revert: ReentrancyGuardReentrantCall()', customRevert('Broker', brokerAbi, 'ReentrancyGuardReentrantCall')))
   })
 
   test('SafeERC20FailedOperation(address): a pay token whose transfer returns false', async () => {
@@ -72,7 +87,7 @@ describe('broker contract', () => {
     await write(devnet, 'deployer', { address: token, abi: mockEIP3009TokenAbi, functionName: 'mint', args: [devnetAccounts.consumer.address, 100n * usdc] })
     const request = await signed(devnet, allocationOrder(devnet, { payToken: token }))
     const { status, body } = await postWithoutGas(request)
-    expect({ status, body }).toEqual(wouldRevert(`would revert: SafeERC20FailedOperation(token=${getAddress(token)})`))
+    expect({ status, body }).toEqual(wouldRevert(`would revert: SafeERC20FailedOperation(token=${getAddress(token)})`, customRevert('Broker', brokerAbi, 'SafeERC20FailedOperation', [token], { token: getAddress(token) })))
   })
 })
 
@@ -96,7 +111,7 @@ describe('payment token (EIP-3009)', () => {
     const s = `0x${forged.slice(66, 130)}`
     const v = Number.parseInt(forged.slice(130, 132), 16)
     const { status, body } = await postWithoutGas({ ...request, signature: { v, r, s } })
-    expect({ status, body }).toEqual(wouldRevert('would revert: invalid signature'))
+    expect({ status, body }).toEqual(wouldRevert('would revert: invalid signature', stringRevert('invalid signature')))
   })
 
   test('invalid signature: an order field tampered after signing (amount)', async () => {
@@ -104,7 +119,7 @@ describe('payment token (EIP-3009)', () => {
     const { orderHash: _dropped, ...rest } = request
     const tampered = { ...rest, order: { ...request.order, amount: (BigInt(request.order.amount) * 2n).toString() } }
     const { status, body } = await postWithoutGas(tampered)
-    expect({ status, body }).toEqual(wouldRevert('would revert: invalid signature'))
+    expect({ status, body }).toEqual(wouldRevert('would revert: invalid signature', stringRevert('invalid signature')))
   })
 
   test('invalid signature: an order field tampered after signing (payee, the relayer redirecting the payout)', async () => {
@@ -112,7 +127,7 @@ describe('payment token (EIP-3009)', () => {
     const { orderHash: _dropped, ...rest } = request
     const tampered = { ...rest, order: { ...request.order, payee: devnetAccounts.relayer.address } }
     const { status, body } = await postWithoutGas(tampered)
-    expect({ status, body }).toEqual(wouldRevert('would revert: invalid signature'))
+    expect({ status, body }).toEqual(wouldRevert('would revert: invalid signature', stringRevert('invalid signature')))
   })
 
   test('authorization expired: the relayer answers AUTH_EXPIRED before the chain; the Broker itself reverts', async () => {
@@ -208,7 +223,7 @@ describe('allocation adapter', () => {
   test('AllocationSoldOut(vaultId=7): an unconfigured vault', async () => {
     const request = await signed(devnet, allocationOrder(devnet, { params: vaultParams(7n) }))
     const { status, body } = await postWithoutGas(request)
-    expect({ status, body }).toEqual(wouldRevert('would revert: AllocationSoldOut(vaultId=7)'))
+    expect({ status, body }).toEqual(wouldRevert('would revert: AllocationSoldOut(vaultId=7)', customRevert('AllocationAdapter', allocationAdapterAbi, 'AllocationSoldOut', [7n], { vaultId: '7' })))
   })
 
   test('AllocationSoldOut(vaultId=9): a vault whose only slot was sold', async () => {
@@ -224,7 +239,7 @@ describe('allocation adapter', () => {
     })
     const second = await signed(devnet, allocationOrder(devnet, { params: vaultParams(9n) }))
     const { status, body } = await postWithoutGas(second)
-    expect({ status, body }).toEqual(wouldRevert('would revert: AllocationSoldOut(vaultId=9)'))
+    expect({ status, body }).toEqual(wouldRevert('would revert: AllocationSoldOut(vaultId=9)', customRevert('AllocationAdapter', allocationAdapterAbi, 'AllocationSoldOut', [9n], { vaultId: '9' })))
   })
 })
 
@@ -237,7 +252,7 @@ describe('express-lane adapter', () => {
     await setRound(2n)
     try {
       const { status, body } = await postWithoutGas(await laneOrder())
-      expect({ status, body }).toEqual(wouldRevert('would revert: NoLaneControl()'))
+      expect({ status, body }).toEqual(wouldRevert('would revert: NoLaneControl()', customRevert('ExpressLaneAdapter', expressLaneAdapterAbi, 'NoLaneControl')))
     } finally {
       await setRound(1n)
     }
@@ -261,7 +276,7 @@ describe('any adapter', () => {
     const foreign = await deploy(devnet, allocationAdapterAbi, allocationAdapterBytecode, [devnetAccounts.spare.address, devnetAccounts.deployer.address])
     await write(devnet, 'deployer', { address: foreign, abi: allocationAdapterAbi, functionName: 'configureVault', args: [1n, 10n] })
     const { status, body } = await postWithoutGas(await signed(devnet, allocationOrder(devnet, { adapter: foreign })))
-    expect({ status, body }).toEqual(wouldRevert('would revert: NotBroker()'))
+    expect({ status, body }).toEqual(wouldRevert('would revert: NotBroker()', customRevert(undefined, allocationAdapterAbi, 'NotBroker')))
     // Directly: anyone but the broker calling grant.
     const grant = encodeFunctionData({
       abi: allocationAdapterAbi,
@@ -287,7 +302,7 @@ describe('any adapter', () => {
     const hash = await devnet.wallet('deployer').sendTransaction({ data: initCode, to: null })
     const adapter = (await devnet.publicClient.waitForTransactionReceipt({ hash })).contractAddress!
     const { status, body } = await postWithoutGas(await signed(devnet, allocationOrder(devnet, { adapter, params: '0x' })))
-    expect({ status, body }).toEqual(wouldRevert('would revert: ZeroAddress()'))
+    expect({ status, body }).toEqual(wouldRevert('would revert: ZeroAddress()', customRevert(undefined, allocationAdapterAbi, 'ZeroAddress')))
   })
 })
 
@@ -298,13 +313,13 @@ describe('attested adapter', () => {
   test('BadAttestation(): attested by someone other than the attestor', async () => {
     const params = await attestationParams(devnet, { consumer: devnetAccounts.consumer.address, claim, notAfter: (await chainTime(devnet)) + 3600n, signer: spare })
     const { status, body } = await postWithoutGas(await attestedOrder(params))
-    expect({ status, body }).toEqual(wouldRevert('would revert: BadAttestation()'))
+    expect({ status, body }).toEqual(wouldRevert('would revert: BadAttestation()', customRevert('AttestedAdapter', attestedAdapterAbi, 'BadAttestation')))
   })
 
   test('AttestationExpired(): notAfter has passed', async () => {
     const params = await attestationParams(devnet, { consumer: devnetAccounts.consumer.address, claim, notAfter: (await chainTime(devnet)) - 1n })
     const { status, body } = await postWithoutGas(await attestedOrder(params))
-    expect({ status, body }).toEqual(wouldRevert('would revert: AttestationExpired()'))
+    expect({ status, body }).toEqual(wouldRevert('would revert: AttestationExpired()', customRevert('AttestedAdapter', attestedAdapterAbi, 'AttestationExpired')))
   })
 
   test('a good attestation settles once (AttestedGranted); reusing it is AttestationUsed()', async () => {
@@ -319,7 +334,7 @@ describe('attested adapter', () => {
       fields: { orderHash: first.orderHash, consumer: devnetAccounts.consumer.address, claim },
     })
     const { status, body } = await postWithoutGas(await attestedOrder(params))
-    expect({ status, body }).toEqual(wouldRevert('would revert: AttestationUsed()'))
+    expect({ status, body }).toEqual(wouldRevert('would revert: AttestationUsed()', customRevert('AttestedAdapter', attestedAdapterAbi, 'AttestationUsed')))
   })
 })
 

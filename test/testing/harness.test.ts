@@ -122,6 +122,8 @@ describe('a relayer started from the manifest (RELAYER_MANIFEST)', () => {
     const request = await signTestOrder(devnet, createOrder(devnet, { adapter: 'TicketAdapter', params: seat(0n), amount: price }))
     const error = await refusal(createRelayClient({ url: server.url }).broker(request))
     expect([error.code, error.message]).toEqual(['WOULD_REVERT', 'would revert: SoldOut(sold=2, seats=2)'])
+    // The same revert as fields, under the manifest's name for the adapter.
+    expect(error.revert).toEqual({ contract: 'TicketAdapter', name: 'SoldOut', args: { sold: '2', seats: '2' }, selector: expect.stringMatching(/^0x[0-9a-f]{8}$/), data: expect.stringMatching(/^0x[0-9a-f]{136}$/) })
   })
 })
 

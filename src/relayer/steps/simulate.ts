@@ -1,6 +1,6 @@
 import { type Hex, size } from 'viem'
-import { decodeRevert, errorAbis, extractRevertData, isRevertError } from '../../chain/index.ts'
-import type { Order, RelayRequest } from '../../wire/index.ts'
+import { type DecodedRevert, decodeRevert, errorAbis, extractRevertData, isRevertError } from '../../chain/index.ts'
+import type { Order, RelayRequest, Revert } from '../../wire/index.ts'
 import type { RelayerContext } from '../context.ts'
 import { RelayError } from '../errors.ts'
 import { isTransportError } from '../rpcErrors.ts'
@@ -43,14 +43,14 @@ export async function simulate(context: RelayerContext, request: RelayRequest, o
   if (isTransportError(first.error)) throw upstream('during simulation', first.error)
   if (cannotPay(first.error)) throw cannotPayError(first.error)
   const revert = extractRevertData(first.error)
-  if (revert && size(revert) >= 4) throw await revertToRelayError(context, decodeRevert(revert, errorAbis).text, orderHash, request.order)
+  if (revert && size(revert) >= 4) throw await revertToRelayError(context, decodeRevert(revert, errorAbis), orderHash, request.order)
 
   // Out of gas, an empty revert, or a limit under the calldata cost: find this order's own limit.
   const own = await orRevert(context, request, orderHash, 'estimating gas', () => gasLimits.estimate(call))
   const second = await context.simulator.callAlone(data, own, txFees)
   if (second.passed) return { data, gas: own, executionGasUsed: second.gasUsed }
   if (cannotPay(second.error)) throw cannotPayError(second.error)
-  if (isRevertError(second.error)) throw await revertToRelayError(context, decodeRevert(extractRevertData(second.error), errorAbis).text, orderHash, request.order)
+  if (isRevertError(second.error)) throw await revertToRelayError(context, decodeRevert(extractRevertData(second.error), errorAbis), orderHash, request.order)
   throw upstream('during simulation', second.error)
 }
 
@@ -62,7 +62,7 @@ async function orRevert(context: RelayerContext, request: RelayRequest, orderHas
   try {
     return await estimate()
   } catch (error) {
-    if (isRevertError(error)) throw await revertToRelayError(context, decodeRevert(extractRevertData(error), errorAbis).text, orderHash, request.order)
+    if (isRevertError(error)) throw await revertToRelayError(context, decodeRevert(extractRevertData(error), errorAbis), orderHash, request.order)
     throw upstream(`while ${doing}`, error)
   }
 }
@@ -76,14 +76,22 @@ export const isExpiredReason = (reason: string) => /authorization (is )?expired/
  * Maps a decoded revert to the code a client acts on. "Authorization used" is asked of
  * the chain first (settledAnswers.ts): a settled order gets the replay answer naming
  * its tx, a cancelled one is told so, and one neither visible yet is not told to sign again.
- * `WrongPayment` (with `order`) adds what the adapter asks to be paid.
+ * `WrongPayment` (with `order`) adds what the adapter asks to be paid. A decoded revert
+ * (not a bare reason) also travels as the body's `revert`.
  */
-export async function revertToRelayError(context: RelayerContext, reason: string, orderHash: Hex, order?: Pick<Order, 'adapter' | 'params'>): Promise<RelayError> {
+export async function revertToRelayError(context: RelayerContext, decoded: DecodedRevert | string, orderHash: Hex, order?: Pick<Order, 'adapter' | 'params'>): Promise<RelayError> {
+  const reason = typeof decoded === 'string' ? decoded : decoded.text
+  const revert = typeof decoded === 'string' ? undefined : wireRevert(decoded)
   if (isExpiredReason(reason)) {
-    return new RelayError('AUTH_EXPIRED', `would revert: ${reason}; re-sign with a fresh window`)
+    return new RelayError('AUTH_EXPIRED', `would revert: ${reason}; re-sign with a fresh window`, { revert })
   }
   if (isUsedReason(reason)) return usedAuthorizationError(await whyAuthorizationUsed(context, orderHash), reason, orderHash)
   // What was paid is in the revert; what to pay is the adapter's to say.
-  if (order && /^WrongPayment\(/.test(reason)) return new RelayError('WOULD_REVERT', `would revert: ${reason}; ${describeExpectedPayment(await expectedPayment(context, order))}`)
-  return new RelayError('WOULD_REVERT', `would revert: ${reason}`)
+  if (order && /^WrongPayment\(/.test(reason)) return new RelayError('WOULD_REVERT', `would revert: ${reason}; ${describeExpectedPayment(await expectedPayment(context, order))}`, { revert })
+  return new RelayError('WOULD_REVERT', `would revert: ${reason}`, { revert })
+}
+
+/** The body's `revert`: the decoded error without its readable line (that is the message). */
+function wireRevert({ name, args, contract, selector, data }: DecodedRevert): Revert {
+  return { ...(contract ? { contract } : {}), name, args, ...(selector ? { selector } : {}), ...(data ? { data } : {}) }
 }

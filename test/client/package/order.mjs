@@ -5,7 +5,7 @@ import { createPublicClient, encodeAbiParameters, http } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 
 const manifest = JSON.parse(readFileSync(process.argv[2], 'utf8'))
-// The devnet's consumer (anvil's public development key #1); on a real chain, your own key.
+// The devnet's consumer (anvil's public development key at index 2, `devnetAccounts.consumer`); on a real chain, your own key.
 const account = privateKeyToAccount(manifest.accounts.consumer.privateKey)
 const publicClient = createPublicClient({ transport: http(manifest.rpcUrl) })
 
