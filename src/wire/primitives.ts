@@ -22,6 +22,8 @@ export const decimalPatternUpTo = (maxDigits: number) => new RegExp(`^(0|[1-9][0
 export const isAddressString = (value: unknown): value is `0x${string}` => typeof value === 'string' && addressPattern.test(value)
 /** Whether `value` is a bytes32 string (`bytes32Pattern`). */
 export const isBytes32String = (value: unknown): value is `0x${string}` => typeof value === 'string' && bytes32Pattern.test(value)
+/** Whether `value` is `0x` followed by an even number of hex digits (`hexPattern`). */
+export const isHexString = (value: unknown): value is `0x${string}` => typeof value === 'string' && hexPattern.test(value)
 /** Whether `value` is a canonical decimal string (`decimalPattern`). */
 export const isDecimalString = (value: unknown): boolean => typeof value === 'string' && decimalPattern.test(value)
 

@@ -7,6 +7,7 @@ import { assertManifestWritable, writeManifest } from '../lib/writeManifest.ts'
 import { version } from '../version.ts'
 import { isAddressString } from '../../wire/index.ts'
 import { devnetOwnedRelayerVariables, devnetRelayerConfig, devnetRelayerDefaults } from '../lib/devnetRelayerConfig.ts'
+import { hasDefaultPayment } from '../lib/manifestAdapterPayment.ts'
 import { relayerEnvironment } from './relayer.ts'
 
 /**
@@ -193,6 +194,12 @@ export const devnetCommand: Command = {
       io.out('')
       io.out('Next: settle an order through the relayer:')
       io.out(`  ${invocation()} order --manifest ${shellQuote(manifestPath)}`)
+      for (const adapter of manifest.adapters ?? []) {
+        // What the adapter's grant decodes and charges is its own: the command names the flags to fill in.
+        const priced = hasDefaultPayment(adapter)
+        io.out(`an order to ${adapter.name} (--params ABI-encoded as its grant decodes them${priced ? '' : '; --amount and --payee as it charges'}):`)
+        io.out(`  ${invocation()} order --manifest ${shellQuote(manifestPath)} --adapter ${adapter.name} --params 0x…${priced ? '' : ' --amount UNITS --payee ADDR'}`)
+      }
       io.out('Ctrl-C stops everything.')
     } catch (error) {
       await stopAll()

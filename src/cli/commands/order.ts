@@ -1,11 +1,12 @@
-import { type Address, createPublicClient, http, type PublicClient } from 'viem'
+import { type Address, createPublicClient, type Hex, http, type PublicClient } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { chainFor, ManifestError, readManifest } from '../../chain/index.ts'
 import { chooseRelayer, createRelayClient, signOrder, SubmitError } from '../../client/index.ts'
 import { createEnvReader, redactUrl } from '../../shared/index.ts'
-import { isAddressString, isDecimalString } from '../../wire/index.ts'
+import { isAddressString, isDecimalString, isHexString } from '../../wire/index.ts'
 import { type Command, CommandError, httpUrlFlag, parseFlags, UsageError } from '../command.ts'
 import { type AdapterKind, buildOrderParams, orderPayment } from '../lib/buildOrderParams.ts'
+import { checkPriced, manifestAdapterPayment } from '../lib/manifestAdapterPayment.ts'
 import { invocation } from '../lib/invocation.ts'
 
 const decimal = (name: string, value: string | undefined, fallback: bigint) => {
@@ -20,7 +21,8 @@ export const orderCommand: Command = {
   options: [
     '--manifest PATH     devnet/deploy manifest (default .devnet/manifest.json)',
     '--relayer URL       a relayer to consider; repeatable (default: the manifest\'s relayerUrl)',
-    '--adapter KIND      allocation (default), express-lane or attested',
+    '--adapter KIND      allocation (default), express-lane, attested, or the name of one of the manifest\'s adapters (devnet --adapter)',
+    '--params HEX        the order\'s params, ABI-encoded as the adapter decodes them (default: built for allocation, express-lane and attested; 0x for a manifest adapter)',
     '--vault ID          allocation vault (default: the manifest\'s first vault, else 1)',
     '--amount UNITS      amount in token base units (default: the price; the manifest\'s vault price, else the adapter\'s)',
     '--fee-bps N         relayer fee in basis points (default 50)',
@@ -34,6 +36,7 @@ export const orderCommand: Command = {
       manifest: { type: 'string' },
       relayer: { type: 'string', multiple: true },
       adapter: { type: 'string' },
+      params: { type: 'string' },
       vault: { type: 'string' },
       amount: { type: 'string' },
       'fee-bps': { type: 'string' },
@@ -41,8 +44,8 @@ export const orderCommand: Command = {
       'valid-for': { type: 'string' },
       rpc: { type: 'string' },
     })
-    const kind = (values.adapter ?? 'allocation') as AdapterKind
-    if (!['allocation', 'express-lane', 'attested'].includes(kind)) throw new UsageError('--adapter must be allocation, express-lane or attested')
+    const adapterName = values.adapter ?? 'allocation'
+    if (values.params !== undefined && !isHexString(values.params)) throw new UsageError('--params must be hex: 0x followed by an even number of hex digits (ABI-encode it, e.g. cast abi-encode "f(uint256)" 0)')
     const feeBps = Number(decimal('fee-bps', values['fee-bps'], 50n))
     if (feeBps > 65535) throw new UsageError('--fee-bps must fit uint16 (0-65535)')
     if (values.payee !== undefined && !isAddressString(values.payee)) throw new UsageError('--payee must be an address')
@@ -57,6 +60,13 @@ export const orderCommand: Command = {
       if (error instanceof ManifestError) throw new UsageError(`${error.message} (start one with \`${invocation()} devnet\`, or pass --manifest)`)
       throw error
     }
+    const builtIn = (['allocation', 'express-lane', 'attested'] as const).find((name) => name === adapterName)
+    const own = manifest.adapters?.find((adapter) => adapter.name === adapterName)
+    if (!builtIn && !own) {
+      const names = ['allocation', 'express-lane', 'attested', ...(manifest.adapters ?? []).map((adapter) => adapter.name)]
+      throw new UsageError(`--adapter ${JSON.stringify(adapterName.slice(0, 80))} is neither a built-in adapter nor one of the manifest's adapters: use one of ${names.join(', ')}`)
+    }
+    if (own && (values.amount === undefined || values.payee === undefined)) checkPriced(own)
     const read = createEnvReader(io.env)
     const key = read.privateKey('CONSUMER_PK', false) ?? manifest.accounts?.consumer?.privateKey
     try {
@@ -83,12 +93,18 @@ export const orderCommand: Command = {
       throw new CommandError(`cannot reach the RPC ${redactUrl(rpcUrl)}: check it is up or pass --rpc`)
     }
     const vaultId = decimal('vault', values.vault, BigInt(manifest.vaults?.[0]?.vaultId ?? '1'))
-    const { adapter, params } = await buildOrderParams(kind, manifest, { consumer: account.address, vaultId, nowSeconds: now })
+    const built = builtIn
+      ? await buildOrderParams(builtIn as AdapterKind, manifest, { consumer: account.address, vaultId, nowSeconds: now })
+      : { adapter: own!.address as Address, params: '0x' as Hex }
+    const adapter = built.adapter
+    const params = (values.params as Hex | undefined) ?? built.params
     // The adapter refuses an order that does not pay exactly its price, to its payee, in its token.
     const payment =
       values.amount !== undefined && values.payee !== undefined
         ? { token: manifest.contracts.payToken, payee: values.payee as Address, price: 0n }
-        : await orderPayment(kind, manifest, client, { vaultId, params })
+        : builtIn
+          ? await orderPayment(builtIn as AdapterKind, manifest, client, { vaultId, params })
+          : await manifestAdapterPayment(own!, client)
     const order = {
       consumer: account.address,
       adapter,
