@@ -2,12 +2,14 @@
 // development accounts. Proxies in front of it require a bearer token or a client
 // certificate, or change its answers to play a faulty, slow or Clef-speaking signer.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { createPublicClient, type Hex, http, type PublicClient, parseTransaction, serializeTransaction, type TransactionSerializableEIP1559 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { anvilInstance, devnetAccounts, findAnvil } from '../../src/devnet/index.ts'
 import { createMemoryLogger, freePort } from '../../src/shared/index.ts'
 import { type GasSigner, SignerError } from '../../src/signers/gasSigner.ts'
-import { createRemoteSigner } from '../../src/signers/remote/index.ts'
+import { createRemoteSigner, readRemoteSignerOptions } from '../../src/signers/remote/index.ts'
 import { makeCertificates, type TestCertificates } from './support/certificates.ts'
 import { type RpcAnswer, type SignerProxy, startSignerProxy } from './support/signerProxy.ts'
 
@@ -193,6 +195,27 @@ describe('mTLS', () => {
     expect(error.code).toBe('SIGNER_CONFIG')
     expect(guarded.calls).toHaveLength(0)
   })
+})
+
+test('from the environment: a token file and a client certificate, both required by the signer', async () => {
+  const guarded = proxy({ token, tls: { cert: certificates.server.cert, key: certificates.server.key, ca: certificates.ca.cert } })
+  const tokenFile = join(certificates.dir, 'signer-token')
+  writeFileSync(tokenFile, `${token}\n`)
+  const options = readRemoteSignerOptions({
+    RELAYER_SIGNER_URL: guarded.url,
+    RELAYER_SIGNER_ADDRESS: gasKey.address,
+    RELAYER_SIGNER_TOKEN_FILE: tokenFile,
+    RELAYER_SIGNER_TLS_CERT: join(certificates.dir, 'client.crt'),
+    RELAYER_SIGNER_TLS_KEY: join(certificates.dir, 'client.key'),
+    RELAYER_SIGNER_TLS_CA: join(certificates.dir, 'ca.crt'),
+    RELAYER_SIGNER_TIMEOUT_MS: '4000',
+  })
+  if (!options) throw new Error('RELAYER_SIGNER_URL is set: options expected')
+  const signer = await createRemoteSigner({ ...options, chainId })
+  expect(signer.description).toBe(`remote signer ${guarded.url} (${gasKey.address}), bearer token, mTLS`)
+  const tx = await nextTx()
+  expect(await signer.signTransaction(tx)).toBe(await gasKey.signTransaction(tx))
+  expect(guarded.authorizations).toEqual([`Bearer ${token}`, `Bearer ${token}`])
 })
 
 describe('a faulty signer', () => {
