@@ -104,6 +104,12 @@ describe('anvil as the signer', () => {
     await signer.close?.()
   })
 
+  test('a URL with credentials is described without them', async () => {
+    const withCredentials = anvilUrl.replace('http://', 'http://admin:hunter2secret@')
+    const signer = await remote(`${withCredentials}/?apikey=querysecret`)
+    expect(signer.description).toBe(`remote signer ${anvilUrl} (${gasKey.address})`)
+  })
+
   test('a tx without calldata, and with a value, signs as the local key does', async () => {
     const signer = await remote(anvilUrl)
     const tx = await nextTx({ data: undefined, gas: 21_000n, value: 12_345n })

@@ -10,6 +10,9 @@ import type { SignerDialect } from './signerAccounts.ts'
  * one), `type: 0x2` and the chain id (Web3Signer signs with its configured chain id and
  * ignores it; the check after signing catches a mismatch). A field the tx leaves out is
  * asked as 0 or empty, as its encoding would have it.
+ *
+ * @example
+ * signRequest(address, { type: 'eip1559', chainId: 1, nonce: 6, gas: 21000n }, 1) // { from, gas: '0x5208', nonce: '0x6', … }
  */
 export function signRequest(from: Address, tx: TransactionSerializableEIP1559, chainId: number) {
   const data = tx.data ?? '0x'

@@ -13,6 +13,9 @@ const tlsFix =
 /**
  * A failed call at start: the relayer does not start (SIGNER_CONFIG), the message names
  * the URL without credentials and what to fix.
+ *
+ * @example
+ * throw startFailure(url, failure) // "remote signer https://signer.internal:9000 cannot be reached (…)"
  */
 export function startFailure(url: string, failure: JsonRpcFailure): SignerError {
   const where = `remote signer ${redactUrl(url)}`
@@ -43,6 +46,9 @@ export function startFailure(url: string, failure: JsonRpcFailure): SignerError 
  * SIGNER_UNAVAILABLE: nothing was signed, new orders wait until the signer answers
  * again. An answer that is not JSON-RPC is SIGNER_FAULT: the signer said something
  * other than what was asked.
+ *
+ * @example
+ * throw signFailure(url, failure) // "remote signer https://signer.internal:9000 did not sign in time (…)"
  */
 export function signFailure(url: string, failure: JsonRpcFailure): SignerError {
   const where = `remote signer ${redactUrl(url)}`
