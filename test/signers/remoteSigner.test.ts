@@ -10,7 +10,7 @@ import { anvilInstance, devnetAccounts, findAnvil } from '../../src/devnet/index
 import { createMemoryLogger, freePort } from '../../src/shared/index.ts'
 import { type GasSigner, SignerError } from '../../src/signers/gasSigner.ts'
 import { createRemoteSigner, readRemoteSignerOptions } from '../../src/signers/remote/index.ts'
-import { makeCertificates, type TestCertificates } from './support/certificates.ts'
+import { makeCertificates, opensslPath, type TestCertificates } from './support/certificates.ts'
 import { type RpcAnswer, type SignerProxy, startSignerProxy } from './support/signerProxy.ts'
 
 const chainId = 31337
@@ -20,8 +20,16 @@ const token = 'remote-signer-test-token-5f3a9c1e'
 let anvil: ReturnType<typeof anvilInstance>
 let anvilUrl: string
 let client: PublicClient
-let certificates: TestCertificates
+let certificates: TestCertificates | undefined
 const proxies: SignerProxy[] = []
+
+if (!opensslPath) console.log("test/signers/remoteSigner.test.ts: skipping the mTLS tests: openssl is absent (install Debian's package: apt-get install -y openssl)")
+
+/** The test certificates (made in beforeAll where openssl is installed; the tests that use them skip otherwise). */
+function certs(): TestCertificates {
+  if (!certificates) throw new Error('no test certificates: openssl is absent')
+  return certificates
+}
 
 beforeAll(async () => {
   const port = await freePort()
@@ -29,13 +37,13 @@ beforeAll(async () => {
   await anvil.start()
   anvilUrl = `http://127.0.0.1:${port}`
   client = createPublicClient({ transport: http(anvilUrl, { retryCount: 0 }), pollingInterval: 50 }) as PublicClient
-  certificates = makeCertificates()
+  if (opensslPath) certificates = makeCertificates()
 })
 
 afterAll(async () => {
   for (const proxy of proxies) await proxy.stop()
   await anvil.stop()
-  certificates.remove()
+  certificates?.remove()
 })
 
 function proxy(options: Parameters<typeof startSignerProxy>[1] = {}): SignerProxy {
@@ -172,24 +180,24 @@ describe('bearer token', () => {
   })
 })
 
-describe('mTLS', () => {
-  const serverTls = () => ({ cert: certificates.server.cert, key: certificates.server.key, ca: certificates.ca.cert })
+describe.skipIf(!opensslPath)('mTLS', () => {
+  const serverTls = () => ({ cert: certs().server.cert, key: certs().server.key, ca: certs().ca.cert })
 
   test('signs with the client certificate; without one, or with one of another CA, the start fails', async () => {
     const guarded = proxy({ tls: serverTls() })
     expect(guarded.url).toStartWith('https://127.0.0.1:')
-    const signer = await remote(guarded.url, { tls: { cert: certificates.client.cert, key: certificates.client.key, ca: certificates.ca.cert } })
+    const signer = await remote(guarded.url, { tls: { cert: certs().client.cert, key: certs().client.key, ca: certs().ca.cert } })
     expect(signer.description).toBe(`remote signer ${guarded.url} (${gasKey.address}), mTLS`)
     const tx = await nextTx()
     expect(await signer.signTransaction(tx)).toBe(await gasKey.signTransaction(tx))
 
-    const without = await signerError(remote(guarded.url, { tls: { ca: certificates.ca.cert } }))
+    const without = await signerError(remote(guarded.url, { tls: { ca: certs().ca.cert } }))
     expect(without.code).toBe('SIGNER_CONFIG')
     expect(without.shortMessage).toStartWith(`remote signer ${guarded.url} cannot be reached (`)
     expect(without.fix).toBe(
       "start the signer, or point RELAYER_SIGNER_URL at it; check the client certificate the signer requires (RELAYER_SIGNER_TLS_CERT, RELAYER_SIGNER_TLS_KEY) and the CA of the signer's own certificate (RELAYER_SIGNER_TLS_CA)",
     )
-    const foreign = await signerError(remote(guarded.url, { tls: { cert: certificates.otherClient.cert, key: certificates.otherClient.key, ca: certificates.ca.cert } }))
+    const foreign = await signerError(remote(guarded.url, { tls: { cert: certs().otherClient.cert, key: certs().otherClient.key, ca: certs().ca.cert } }))
     expect(foreign.code).toBe('SIGNER_CONFIG')
     // Only the client certificate was missing: the proxy saw no call from either.
     expect(guarded.calls.filter((call) => call.method === 'eth_accounts')).toHaveLength(1)
@@ -197,13 +205,14 @@ describe('mTLS', () => {
 
   test("a signer certificate from a CA the relayer was not given is refused", async () => {
     const guarded = proxy({ tls: serverTls() })
-    const error = await signerError(remote(guarded.url, { tls: { cert: certificates.client.cert, key: certificates.client.key } }))
+    const error = await signerError(remote(guarded.url, { tls: { cert: certs().client.cert, key: certs().client.key } }))
     expect(error.code).toBe('SIGNER_CONFIG')
     expect(guarded.calls).toHaveLength(0)
   })
 })
 
-test('from the environment: a token file and a client certificate, both required by the signer', async () => {
+test.skipIf(!opensslPath)('from the environment: a token file and a client certificate, both required by the signer', async () => {
+  const certificates = certs()
   const guarded = proxy({ token, tls: { cert: certificates.server.cert, key: certificates.server.key, ca: certificates.ca.cert } })
   const tokenFile = join(certificates.dir, 'signer-token')
   writeFileSync(tokenFile, `${token}\n`)

@@ -4,6 +4,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
+/** Debian's openssl, which makes the certificates; the mTLS tests skip, saying why, without it. */
+export const opensslPath = Bun.which('openssl')
+
 export type Pem = { cert: string; key: string }
 export type TestCertificates = { dir: string; ca: Pem; server: Pem; client: Pem; otherClient: Pem; remove(): void }
 
