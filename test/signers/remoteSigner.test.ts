@@ -129,7 +129,9 @@ describe('anvil as the signer', () => {
     const error = await signerError(createRemoteSigner({ url: anvilUrl, address: stranger, chainId, timeoutMs: 5_000 }))
     expect(error.code).toBe('SIGNER_CONFIG')
     expect(error.exitCode).toBe(2)
-    expect(error.shortMessage).toStartWith(`remote signer ${anvilUrl} does not hold ${stranger} (it holds 0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266, `)
+    expect(error.shortMessage).toBe(
+      `remote signer ${anvilUrl} does not hold ${stranger} (it holds 0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266, 0x70997970c51812dc3a010c7d01b50e0d17dc79c8, 0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc, 0x90f79bf6eb2c4f870365e785982e1f101e93b906, 0x15d34aaf54267db7d7c367839aaf71a00a2c6a65 and 5 more)`,
+    )
     expect(error.fix).toBe('load the gas key into the signer, or set RELAYER_SIGNER_ADDRESS to one of the accounts it holds')
   })
 

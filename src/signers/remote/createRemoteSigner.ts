@@ -60,7 +60,7 @@ export async function createRemoteSigner(options: RemoteSignerOptions): Promise<
     throw error
   }
   if (!held.accounts.includes(address.toLowerCase())) {
-    throw new SignerError('SIGNER_CONFIG', `remote signer ${shown} does not hold ${address} (it holds ${held.accounts.length === 0 ? 'no account' : held.accounts.join(', ')})`, {
+    throw new SignerError('SIGNER_CONFIG', `remote signer ${shown} does not hold ${address} (it holds ${heldText(held.accounts)})`, {
       fix: 'load the gas key into the signer, or set RELAYER_SIGNER_ADDRESS to one of the accounts it holds',
     })
   }
@@ -99,4 +99,11 @@ export async function createRemoteSigner(options: RemoteSignerOptions): Promise<
     // Each call is its own fetch: there is nothing held open.
     close: async () => {},
   }
+}
+
+/** The accounts a signer holds, for a message: the first five and how many more. */
+function heldText(accounts: string[]): string {
+  if (accounts.length === 0) return 'no account'
+  const shown = accounts.slice(0, 5).join(', ')
+  return accounts.length > 5 ? `${shown} and ${accounts.length - 5} more` : shown
 }
