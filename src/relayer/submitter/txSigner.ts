@@ -245,10 +245,11 @@ function differentField(tx: TransactionSerializableEIP1559, raw: Hex): string | 
     nonce: (parsed.nonce ?? 0) === (tx.nonce ?? 0),
     to: parsed.to?.toLowerCase() === tx.to?.toLowerCase(),
     data: (parsed.data ?? '0x').toLowerCase() === (tx.data ?? '0x').toLowerCase(),
-    gas: parsed.gas === tx.gas,
+    // A zero is encoded empty, and parsed back as absent.
+    gas: (parsed.gas ?? 0n) === (tx.gas ?? 0n),
     value: (parsed.value ?? 0n) === (tx.value ?? 0n),
-    maxFeePerGas: parsed.maxFeePerGas === tx.maxFeePerGas,
-    maxPriorityFeePerGas: parsed.maxPriorityFeePerGas === tx.maxPriorityFeePerGas,
+    maxFeePerGas: (parsed.maxFeePerGas ?? 0n) === (tx.maxFeePerGas ?? 0n),
+    maxPriorityFeePerGas: (parsed.maxPriorityFeePerGas ?? 0n) === (tx.maxPriorityFeePerGas ?? 0n),
     'access list': (parsed.accessList ?? []).length === (tx.accessList ?? []).length,
     signature: parsed.r !== undefined && parsed.s !== undefined && parsed.yParity !== undefined,
   }
