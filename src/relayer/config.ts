@@ -79,7 +79,7 @@ export const relayerDefaults = {
   revertCooldownMax: 3,
   journalRetentionDays: 30,
   keyConflictQuietMs: 600_000,
-  signerConcurrency: 16,
+  signerConcurrency: 64,
   signerTimeoutMs: 10_000,
   minMarginBps: 1_000,
   // A day (Chainlink's longest heartbeat) and an hour of grace.

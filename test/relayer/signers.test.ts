@@ -17,7 +17,7 @@ import type { RelayRequest } from '../../src/wire/index.ts'
 import { type Answer, expectMoneySafe, noncesSettle } from '../chaos/support/ledger.ts'
 import { allocationOrder, signed } from '../helpers/orders.ts'
 import { startTestRelayer, type TestRelayer } from '../helpers/relayer.ts'
-import { signerDouble } from '../helpers/signerDouble.ts'
+import { signerDouble } from '../../scripts/lib/index.ts'
 import { waitFor } from '../helpers/waitFor.ts'
 
 const key = devnetAccounts.relayer.address

@@ -8,7 +8,7 @@ import { type Hex, parseTransaction, type TransactionSerializableEIP1559 } from 
 import { generatePrivateKey } from 'viem/accounts'
 import { createTxSigner, SignerRefusal, type TxSigner } from '../../src/relayer/submitter/index.ts'
 import { createMemoryLogger } from '../../src/shared/index.ts'
-import { signerDouble } from '../helpers/signerDouble.ts'
+import { signerDouble } from '../../scripts/lib/index.ts'
 import { waitFor } from '../helpers/waitFor.ts'
 
 const key = generatePrivateKey()

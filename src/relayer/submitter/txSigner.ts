@@ -19,7 +19,7 @@ export type TxSigner = {
 }
 
 /** Documented defaults of RELAYER_SIGNER_CONCURRENCY and RELAYER_SIGNER_TIMEOUT_MS. */
-export const signerDefaults = { concurrency: 16, timeoutMs: 10_000 } as const
+export const signerDefaults = { concurrency: 64, timeoutMs: 10_000 } as const
 
 export type TxSignerOptions = {
   logger: Logger
@@ -67,7 +67,7 @@ export type TxSignerOptions = {
  * (signerHealth.ts) until a signature succeeds again.
  *
  * @example
- * const signer = createTxSigner({ gasSigner, logger, concurrency: 16, timeoutMs: 10_000, chainId })
+ * const signer = createTxSigner({ gasSigner, logger, concurrency: 64, timeoutMs: 10_000, chainId })
  * const [raw] = await signer.signAll([{ type: 'eip1559', chainId, nonce, to, data, gas, maxFeePerGas, maxPriorityFeePerGas }])
  */
 export function createTxSigner(options: TxSignerOptions): TxSigner {
