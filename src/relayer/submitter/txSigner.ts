@@ -95,6 +95,7 @@ export function createTxSigner(options: TxSignerOptions): TxSigner {
     for (const tx of txs) raws.push(await signOne(tx))
     return raws
   }
+
   /** The thread gave up: every batch it held is signed here instead, and so is every later one. */
   function fail(why: string) {
     if (failed) return
