@@ -16,7 +16,10 @@ import { type Row, row } from './lib/report.ts'
 import { relayerRun, type RunResult, settlementChecks } from './lib/settlementRuns.ts'
 import { prepareWork } from './lib/settlementWork.ts'
 
-/** How one side's relayer process signs: the command that starts it and its extra variables, set up for each run's devnet. */
+/**
+ * How one side's relayer process signs: the command that starts it and its extra variables
+ * (over relayerRun's; `RELAYER_PK: ''` unsets the key for a side whose key is elsewhere).
+ */
 export type SignerSide = {
   name: string
   /** The command and variables of one run's relayer, and the stop of what the side started for it (a signer service). */
@@ -43,7 +46,7 @@ export type SignerBenchOptions = { orders: number; clients: number; subject?: Si
 export async function benchSigner(context: BenchContext, options: SignerBenchOptions): Promise<Row[]> {
   const subject = options.subject ?? delayedDoubleSide(20)
   const baseline = options.baseline ?? localKeySide
-  const work = await prepareWork(context, 'automine', { ...options, label: 'signer', baseline: false })
+  const work = await prepareWork(context, 'automine', { orders: options.orders, clients: options.clients, label: 'signer', baseline: false })
   const runs = { subject: [] as RunResult[], baseline: [] as RunResult[] }
   for (let run = 0; run < context.runs; run++) {
     for (const side of run % 2 === 0 ? (['baseline', 'subject'] as const) : (['subject', 'baseline'] as const)) {
