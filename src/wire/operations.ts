@@ -6,10 +6,14 @@ const count = v.pipe(v.number(), v.integer(), v.minValue(0))
 const nullableSeconds = v.nullable(v.pipe(v.number(), v.minValue(0)))
 
 /**
- * Where the relayer's gas key lives (docs/keys.md): RELAYER_PK, an encrypted keystore
- * (RELAYER_KEYSTORE), a remote signer (RELAYER_SIGNER_URL) or AWS KMS (RELAYER_KMS_KEY_ID).
+ * Where the relayer's gas key lives: `private-key` (RELAYER_PK), `keystore` (an encrypted
+ * keystore file), `remote` (a remote signer) or `aws-kms`. A string, not a closed list: a
+ * client reading a relayer with a kind added later still reads its answer.
  */
-export const GasSignerKindSchema = v.picklist(['private-key', 'keystore', 'remote', 'aws-kms'])
+export const GasSignerKindSchema = v.pipe(
+  v.string(),
+  v.regex(/^[a-z0-9-]{1,32}$/, 'must be a signer kind such as private-key, keystore, remote or aws-kms'),
+)
 
 /** One readiness check of the relayer (`GET /ready`). */
 export const ReadyCheckSchema = v.object({
