@@ -34,13 +34,11 @@ test('a batch of 20 at concurrency 4: never more than 4 at the service, the late
   signer = createTxSigner({ gasSigner: double.signer, logger, concurrency: 4, timeoutMs: 5_000, chainId: 421614 })
   expect(signer.where).toBe('service')
   const batch = txs(20, 100)
-  const started = performance.now()
   const raws = await signer.signAll(batch)
-  const elapsed = performance.now() - started
   expect(raws.map((raw) => parseTransaction(raw).nonce)).toEqual(batch.map((tx) => tx.nonce!))
+  // Four at a time, every tx of the batch asked for once.
   expect(double.stats).toMatchObject({ mostInFlight: 4, inFlight: 0, signed: 20 })
-  // One after another these take 5·20 + 2·(1+…+20) = 520 ms; four at once about a quarter of that.
-  expect(elapsed).toBeLessThan(400)
+  expect(double.stats.asked.toSorted((a, b) => a - b)).toEqual(batch.map((tx) => tx.nonce!))
   expect(signer.health!.down()).toBeUndefined()
   expect(logger.lines).toEqual([])
 })
@@ -102,7 +100,7 @@ test('a signer that does not answer within RELAYER_SIGNER_TIMEOUT_MS: the batch 
   const elapsed = performance.now() - started
   // Two rounds of two (the limit), each given up at 150 ms.
   expect(elapsed).toBeGreaterThanOrEqual(290)
-  expect(elapsed).toBeLessThan(1_000)
+  expect(elapsed).toBeLessThan(3_000)
   expect(error.message).toBe(
     "not broadcast: the gas key's signer (remote signer https://signer.invalid) failed (the remote signer https://signer.invalid did not sign within 150 ms (RELAYER_SIGNER_TIMEOUT_MS)); nothing was signed or spent; try another relayer",
   )
