@@ -253,6 +253,7 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
       } catch (error) {
         replicas?.stop()
         journal.close()
+        await gasSigner.close?.().catch(() => undefined)
         throw error
       }
       // Every request hashes its order: have the fast Keccak loaded before the first one.

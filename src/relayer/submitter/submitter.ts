@@ -62,7 +62,8 @@ export function createSubmitter(options: SubmitterOptions) {
   const { client, chainId, logger, journal } = options
   const address = options.address ?? options.account?.address
   if (!address) throw new Error('createSubmitter: give the gas key\'s address or account')
-  const signer = options.signer ?? createTxSigner({ account: options.account!, logger })
+  const signer = options.signer ?? (options.account ? createTxSigner({ account: options.account, logger }) : undefined)
+  if (!signer) throw new Error('createSubmitter: give a signer, or a local account to sign with')
   const fees = createFeeCache(client, {
     refreshMs: options.feeRefreshMs ?? 5_000,
     logger,
