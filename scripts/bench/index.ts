@@ -23,10 +23,11 @@ import { benchReplicas } from './replicas.ts'
 import { hasRedisServer, redisServerPath } from '../lib/index.ts'
 import { benchRestart } from './restart.ts'
 import { benchSettlement } from './settlement.ts'
+import { benchSigner } from './signer.ts'
 import { benchStartup } from './startup.ts'
 import { benchStreams } from './streams.ts'
 
-const names = ['startup', 'rejections', 'settlement', 'interval', 'journal', 'flood', 'replicas', 'backfill', 'activity', 'restart', 'replica', 'streams'] as const
+const names = ['startup', 'rejections', 'settlement', 'signer', 'interval', 'journal', 'flood', 'replicas', 'backfill', 'activity', 'restart', 'replica', 'streams'] as const
 type Name = (typeof names)[number]
 
 const { values } = parseArgs({
@@ -100,6 +101,7 @@ try {
     rows.push(...withLoad(result.rows))
     memory.relayer = { rssMiB: result.rssMiB, peakRssMiB: result.peakRssMiB, load: loadAverage() }
   }
+  if (only.has('signer')) rows.push(...withLoad(await benchSigner(context, { orders, clients: 32 })))
   if (only.has('interval')) rows.push(...withLoad(await benchInterval(context, { orders, clients: 256 })))
   if (only.has('journal')) rows.push(...withLoad(await benchJournal(context, { orders, clients: 32 })))
   if (only.has('flood')) rows.push(...withLoad(await benchFlood(context, { orders, clients: 32, rate: 5_000 })))

@@ -3,3 +3,4 @@
 export { postgresBin, postgresMissing, startPostgres, type TestPostgres } from './postgresServer.ts'
 export { hasRedisServer, redisServerPath, startRedis, type TestRedis } from './redisServer.ts'
 export { signedTx } from './signedTx.ts'
+export { type SignerDouble, type SignerDoubleMode, signerDouble } from './signerDouble.ts'

@@ -36,6 +36,10 @@ export type RelayerConfig = {
   journalRetentionDays: number
   /** How long after the last sign of another process on the key the relayer takes orders again (RELAYER_KEY_CONFLICT_QUIET_MS). */
   keyConflictQuietMs: number
+  /** Most signatures asked of a remote signer or KMS at once (RELAYER_SIGNER_CONCURRENCY); a local key signs in its thread. */
+  signerConcurrency: number
+  /** How long one signature of a remote signer or KMS may take before the signer counts as down (RELAYER_SIGNER_TIMEOUT_MS). */
+  signerTimeoutMs: number
   /** Blocks deep a mined tx's block must be before its slot is final; until then the receipt watcher watches it for reorgs (RELAYER_CONFIRMATIONS). */
   confirmations: number
   /** How long a consumer is refused after its order passed simulation and reverted on chain. */
@@ -75,6 +79,8 @@ export const relayerDefaults = {
   revertCooldownMax: 3,
   journalRetentionDays: 30,
   keyConflictQuietMs: 600_000,
+  signerConcurrency: 64,
+  signerTimeoutMs: 10_000,
   minMarginBps: 1_000,
   // A day (Chainlink's longest heartbeat) and an hour of grace.
   priceMaxAgeSeconds: 90_000,
@@ -139,6 +145,9 @@ export function readRelayerConfig(env: Env, overrides: RelayerConfigOverrides = 
     journalPath: overrides.journalPath ?? read.string('RELAYER_DB'),
     keyConflictQuietMs:
       overrides.keyConflictQuietMs ?? read.integer('RELAYER_KEY_CONFLICT_QUIET_MS', relayerDefaults.keyConflictQuietMs, 1_000, 86_400_000) ?? relayerDefaults.keyConflictQuietMs,
+    signerConcurrency:
+      overrides.signerConcurrency ?? read.integer('RELAYER_SIGNER_CONCURRENCY', relayerDefaults.signerConcurrency, 1, 1_024) ?? relayerDefaults.signerConcurrency,
+    signerTimeoutMs: overrides.signerTimeoutMs ?? read.integer('RELAYER_SIGNER_TIMEOUT_MS', relayerDefaults.signerTimeoutMs, 10, 600_000) ?? relayerDefaults.signerTimeoutMs,
     confirmations:
       overrides.confirmations ??
       read.integer('RELAYER_CONFIRMATIONS', chainId === undefined ? 12 : defaultConfirmations(chainId), 1, 10_000) ??

@@ -1,9 +1,9 @@
 import { createPublicClient, http, type PublicClient } from 'viem'
-import { privateKeyToAccount } from 'viem/accounts'
+import { type GasSigner, privateKeySigner } from '../signers/index.ts'
 import { chainFor } from '../chain/index.ts'
 import { keccakReady } from '../wire/index.ts'
-import { listenUrl, type Logger, redactUrl } from '../shared/index.ts'
-import { checkJournalMatchesChain, checkRpcChain } from './startChecks.ts'
+import { errorLine, listenUrl, type Logger, redactUrl } from '../shared/index.ts'
+import { checkJournalMatchesChain, checkRpcChain, warnLocalKeyOnRealChain } from './startChecks.ts'
 import { type RelayerConfig, takePrivateKey } from './config.ts'
 import { learnAdapters } from './learnAdapters.ts'
 import { createChainClock } from './chainClock.ts'
@@ -18,7 +18,7 @@ import { orderPipeline } from './pipeline.ts'
 import { createSettlementFinder } from './settlementFinder.ts'
 import { createPendingSimulator } from './simulation/index.ts'
 import { maxServerBodyBytes } from './http/readJsonBody.ts'
-import { createGasLimitCache, createKeyGuard, createSubmitter, createTxSigner, txsPerBatch } from './submitter/index.ts'
+import { createGasLimitCache, createKeyGuard, createSubmitter, createTxSigner, signerKindName, txsPerBatch } from './submitter/index.ts'
 import { observeTransport } from '../metrics/index.ts'
 import { createRelayerOperations } from './operations/index.ts'
 import { createReplicas } from './replicas/index.ts'
@@ -53,6 +53,11 @@ export type RelayerDependencies = {
   broadcastClient?: PublicClient
   /** false: sign in the main thread (tests of that path); default: a signer thread. */
   signerThread?: boolean
+  /**
+   * The gas key (src/signers: a keystore, a remote signer, KMS); default: RELAYER_PK from
+   * `config`. Given, `config` holds no key (one it holds is dropped unread).
+   */
+  gasSigner?: GasSigner
 }
 
 /**
@@ -67,14 +72,27 @@ export type RelayerDependencies = {
  */
 export function createRelayer(config: RelayerConfig, dependencies: RelayerDependencies) {
   const { logger } = dependencies
-  const privateKey = takePrivateKey(config)
+  let gasSigner: GasSigner
+  if (dependencies.gasSigner) {
+    gasSigner = dependencies.gasSigner
+    delete config.privateKey
+  } else gasSigner = privateKeySigner(takePrivateKey(config), { kind: 'private-key', description: 'RELAYER_PK' })
   if (config.adapters) learnAdapters(config.adapters)
-  const account = privateKeyToAccount(privateKey)
-  // Signs in a thread of its own, which takes the key (txSigner.ts).
-  const signer = createTxSigner({ account, privateKey: dependencies.signerThread === false ? undefined : privateKey, logger })
+  const account = { address: gasSigner.address }
+  // A local key signs in a thread of its own, which takes the key; a remote signer or KMS
+  // is asked for a batch's signatures together, RELAYER_SIGNER_CONCURRENCY at once (txSigner.ts).
+  const signer = createTxSigner({
+    gasSigner,
+    logger,
+    ...(dependencies.signerThread === false ? { signerThread: false } : {}),
+    concurrency: config.signerConcurrency,
+    timeoutMs: config.signerTimeoutMs,
+    chainId: config.chainId,
+  })
   const operations = createRelayerOperations({
     config,
     address: account.address,
+    signer: { kind: gasSigner.kind, description: gasSigner.description },
     version: dependencies.version,
     logger,
     client: () => client,
@@ -154,13 +172,15 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
   if (replicas) operations.useReplicas(replicas)
   const keyGuard = createKeyGuard({ logger, quietMs: config.keyConflictQuietMs })
   operations.readiness.add({ name: 'key', check: async () => keyGuard.conflict() })
+  // A remote signer or KMS that fails or times out: no new order until it signs again (submitter/signerHealth.ts).
+  if (signer.health) operations.useSignerHealth(signer.health.down)
   // Steps the submitter calls back into need the context, which needs the submitter.
   let context!: RelayerContext
   const submitter = createSubmitter({
     client,
     broadcastClient,
     watchClient,
-    account,
+    address: account.address,
     signer,
     chainId: config.chainId,
     logger,
@@ -211,7 +231,7 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
     readBalance: operations.readBalance,
     ...(replicas ? { shareBuckets: (local) => replicas.shareBuckets(local, { ratePerSec: config.edge.ratePerSec, burst: config.edge.rateBurst }) } : {}),
   })
-  const { app, routes } = createRelayerApp(context, { version: dependencies.version, pipeline: orderPipeline(context), edge, drain, operations, bodyTimeoutMs: config.bodyTimeoutMs })
+  const { app, routes } = createRelayerApp(context, { version: dependencies.version, pipeline: orderPipeline(context), edge, drain, operations, bodyTimeoutMs: config.bodyTimeoutMs, signerKind: gasSigner.kind })
 
   return {
     /** The HTTP surface for `app.request` (every route, `POST /broker` included). */
@@ -226,12 +246,14 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
     async serve() {
       try {
         await checkRpcChain(client, config.chainId, logger)
+        if (gasSigner.kind === 'private-key') await warnLocalKeyOnRealChain(client, config.chainId, logger)
         await checkJournalMatchesChain(client, journal, account.address)
         // Serves once the shared state is whole (after the restore window on a Redis without an epoch).
         await replicas?.start(config.redisRestoreMs + 10_000)
       } catch (error) {
         replicas?.stop()
         journal.close()
+        await gasSigner.close?.().catch(() => undefined)
         throw error
       }
       // Every request hashes its order: have the fast Keccak loaded before the first one.
@@ -247,6 +269,7 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
       const server = Bun.serve({ hostname: config.host, port: config.port, routes, fetch: app.fetch, idleTimeout: 120, maxRequestBodySize: maxServerBodyBytes })
       const url = listenUrl(config.host, server.port as number)
       logger.info(`relayer ${account.address} on chain ${config.chainId}, broker ${config.broker}, listening on ${url}`)
+      logger.info(`gas key: ${signerKindName(gasSigner.kind)} ${gasSigner.description}${signer.where === 'service' ? `, ${config.signerConcurrency} signatures at once, each within ${config.signerTimeoutMs} ms` : ''}`)
       for (const line of economics.describe()) logger.info(line)
       for (const line of describeEdge(config.edge)) logger.info(line)
       if (config.wsUrl) logger.info(`new block heads: pushed over ${redactUrl(config.wsUrl)} (RELAYER_WS_URL); polling every ${config.receiptPollMs} ms only as a safety net`)
@@ -288,6 +311,7 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
             await server.stop(true)
             journal.close()
             replicas?.stop()
+            await gasSigner.close?.().catch((error: unknown) => logger.warn(`the gas key's signer did not close cleanly (${errorLine(error)})`))
           })()
           return stopped
         },

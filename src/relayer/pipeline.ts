@@ -137,11 +137,12 @@ async function settle(context: RelayerContext, request: RelayRequest, orderHash:
 
 /**
  * While another process signs with this relayer's key (keyGuard), no new order is taken:
- * each could be sent by both and the loser's revert paid.
+ * each could be sent by both and the loser's revert paid. Nor while the key's signer (a
+ * remote signer, KMS) fails or times out: each would wait on a signer that does not answer.
  * @throws RelayError INSUFFICIENT_RELAYER_GAS saying why
  */
-function checkKeyAlone(context: Pick<RelayerContext, 'keyGuard'>) {
-  const conflict = context.keyGuard.conflict()
+function checkKeyAlone(context: Pick<RelayerContext, 'keyGuard' | 'submitter'>) {
+  const conflict = context.keyGuard.conflict() ?? context.submitter.signerDown()
   if (conflict) throw new RelayError('INSUFFICIENT_RELAYER_GAS', `${conflict}; try another relayer`)
 }
 

@@ -43,3 +43,23 @@ export async function checkJournalMatchesChain(client: PublicClient, journal: Jo
     )
   }
 }
+
+/** Chains that only ever run on a developer's machine: anvil's and hardhat's default chain ids. */
+const devnetChainIds = new Set([31337, 1337])
+
+/**
+ * At start-up with RELAYER_PK: one warning line, unless the chain is a local devnet (chain
+ * 31337 or 1337, or a node that says it is anvil or hardhat, the devnet's own included,
+ * whatever chain id it serves). A key in an environment variable is exposed by `ps e`,
+ * a crash dump or a leaked `.env`; with real money a keystore, a remote signer or KMS keeps
+ * it out of the environment (docs/keys.md). A node that does not answer cannot say it is a
+ * devnet: the warning is given.
+ */
+export async function warnLocalKeyOnRealChain(client: PublicClient, chainId: number, logger: Logger): Promise<void> {
+  if (devnetChainIds.has(chainId)) return
+  const node = await client.request({ method: 'web3_clientVersion' }).catch(() => undefined)
+  if (typeof node === 'string' && /^(anvil|hardhat)/i.test(node)) return
+  logger.warn(
+    `the gas key comes from RELAYER_PK on chain ${chainId}: any process or crash dump that reads the environment holds it; with real money use RELAYER_KEYSTORE, a remote signer (RELAYER_SIGNER_URL) or AWS KMS (RELAYER_KMS_KEY_ID) instead (docs/keys.md)`,
+  )
+}

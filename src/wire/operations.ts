@@ -5,9 +5,19 @@ import { AddressSchema, BlockNumberStringSchema, Uint256StringSchema } from './p
 const count = v.pipe(v.number(), v.integer(), v.minValue(0))
 const nullableSeconds = v.nullable(v.pipe(v.number(), v.minValue(0)))
 
+/**
+ * Where the relayer's gas key lives: `private-key` (RELAYER_PK), `keystore` (an encrypted
+ * keystore file), `remote` (a remote signer) or `aws-kms`. A string, not a closed list: a
+ * client reading a relayer with a kind added later still reads its answer.
+ */
+export const GasSignerKindSchema = v.pipe(
+  v.string(),
+  v.regex(/^[a-z0-9-]{1,32}$/, 'must be a signer kind such as private-key, keystore, remote or aws-kms'),
+)
+
 /** One readiness check of the relayer (`GET /ready`). */
 export const ReadyCheckSchema = v.object({
-  name: v.pipe(v.string(), v.description('rpc, chain, balance, journal (and shared-state for relayer replicas sharing Redis)')),
+  name: v.pipe(v.string(), v.description('rpc, chain, balance, key, spending, journal (signer with a remote signer or KMS, shared-state for relayer replicas sharing Redis)')),
   ok: v.boolean(),
   reason: v.optional(v.pipe(v.string(), v.description('Why the check fails and what to do; absent when ok.'))),
 })
@@ -45,6 +55,17 @@ export const RelayerStatusSchema = v.object({
         since: v.optional(v.pipe(v.string(), v.description('ISO 8601 time the shared state stopped being whole; absent when whole.'))),
       }),
       v.description('Relayer replicas (RELAYER_REDIS_URL): whether the shared state in Redis is whole. New orders are taken only while it is.'),
+    ),
+  ),
+  signer: v.optional(
+    v.pipe(
+      v.object({
+        kind: GasSignerKindSchema,
+        description: v.pipe(v.string(), v.description('Which key: RELAYER_PK, a keystore file, a remote signer URL without credentials, a KMS key id and region. Never a secret.')),
+        up: v.pipe(v.boolean(), v.description('false while the signer fails or times out: no new order is taken until it signs again.')),
+        reason: v.optional(v.pipe(v.string(), v.description('Why it does not sign, and since when; absent while up.'))),
+      }),
+      v.description("The gas key's signer (docs/keys.md)."),
     ),
   ),
   economics: v.pipe(v.nullable(RelayerEconomicsSchema), v.description('Fees earned, gas spent, the hour against its cap (docs/economics.md); null before the journal is read.')),

@@ -2,6 +2,7 @@ import * as v from 'valibot'
 import { AcceptedTokenSchema } from './economics.ts'
 import { edgeErrorCodeList, relayErrorCodeList } from './codes.ts'
 import { OrderSchema } from './order.ts'
+import { GasSignerKindSchema } from './operations.ts'
 import { AddressSchema, Bytes32Schema, HexSchema, integerIn, Uint256StringSchema } from './primitives.ts'
 
 /** The consumer's EIP-3009 signature, split. */
@@ -117,6 +118,9 @@ export const RelayerInfoSchema = v.object({
   acceptsUnpricedTokens: v.optional(v.pipe(v.boolean(), v.description('Whether orders in other tokens are relayed, within an hourly gas budget.'))),
   minMarginBps: v.optional(v.pipe(integerIn(0, 1_000_000, 'minMarginBps'), v.description("What an order's fee must be worth beyond its gas cost, in basis points of that cost."))),
   gasPriceWei: v.optional(v.pipe(Uint256StringSchema, v.description('The price per gas an order would pay now: its gas × this (plus the margin) is what its fee must be worth.'))),
+  signerKind: v.optional(
+    v.pipe(GasSignerKindSchema, v.description("Where the relayer's gas key lives: private-key (RELAYER_PK), keystore, remote (a remote signer) or aws-kms. Which key, and whether it signs, is in GET /status.")),
+  ),
 })
 
 export type RelayerInfo = v.InferOutput<typeof RelayerInfoSchema>

@@ -22,6 +22,7 @@ const targeted: Array<[name: string, op: '>=' | '<=', value: number]> = [
   ['chain work: anvil CPU per 1000 orders (automine)', '<=', 1.05],
   [`settlement (0.25 s blocks), ${orders} orders`, '>=', 0.9],
   ['settlement (0.25 s blocks), latency p50', '<=', 250],
+  [`settlement (automine) with the key at a signer service, ${orders} orders`, '>=', 0.9],
   [`journal: settlement (automine), ${orders} orders`, '>=', 0.95],
   [`flood isolation: settlement (automine), ${orders} orders`, '>=', 0.8],
   ['indexer backfill', '<=', 1.3],

@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { createMemoryLogger } from '../../src/shared/index.ts'
 import { type Devnet, devnetAccounts, manifestTokensVariable, startDevnet } from '../../src/devnet/index.ts'
 import { createRelayer, readRelayerConfig, type RelayerConfigOverrides } from '../../src/relayer/index.ts'
+import type { GasSigner } from '../../src/signers/index.ts'
 
 export type TestRelayer = Awaited<ReturnType<typeof startTestRelayer>>
 
@@ -12,11 +13,12 @@ export type TestRelayer = Awaited<ReturnType<typeof startTestRelayer>>
  * A real relayer over HTTP on 127.0.0.1 (free port) against the devnet, with its
  * log lines captured. `env` adds RELAYER_* variables; `overrides` wins over both.
  * Its journal (RELAYER_DB) is a throw-away file, removed at `stop`, unless `env`
- * names one (a test that restarts a relayer on the same journal).
+ * names one (a test that restarts a relayer on the same journal). `gasSigner` signs
+ * instead of the devnet's relayer key (RELAYER_PK).
  */
 export async function startTestRelayer(
   devnet: Devnet,
-  options: { env?: Record<string, string>; overrides?: RelayerConfigOverrides } = {},
+  options: { env?: Record<string, string>; overrides?: RelayerConfigOverrides; gasSigner?: GasSigner } = {},
 ) {
   const logger = createMemoryLogger()
   const scratch = options.env?.RELAYER_DB ? undefined : mkdtempSync(join(tmpdir(), 'order-relay-journal-'))
@@ -39,7 +41,7 @@ export async function startTestRelayer(
     },
     { host: '127.0.0.1', port: 0, deployedAt: BigInt(devnet.manifest.deployedAt), ...options.overrides },
   )
-  const relayer = createRelayer(config, { logger, version: 'test' })
+  const relayer = createRelayer(config, { logger, version: 'test', ...(options.gasSigner ? { gasSigner: options.gasSigner } : {}) })
   const server = await relayer.serve()
   return {
     url: server.url,

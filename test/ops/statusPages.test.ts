@@ -50,7 +50,7 @@ async function waitForText(page: Page, selector: string, ok: (text: string) => b
 }
 
 describe.skipIf(!hasChromium)('status pages', () => {
-  test('relayer: GET / shows the key and chain, and the settled count rises after an order settles', async () => {
+  test('relayer: GET / shows the key, its signer and chain, and the settled count rises after an order settles', async () => {
     const page = await browser.newPage({ viewport: { width: 1100, height: 640 } })
     const failures: string[] = []
     page.on('pageerror', (error) => failures.push(String(error)))
@@ -58,6 +58,7 @@ describe.skipIf(!hasChromium)('status pages', () => {
     await page.goto(`${relayer.url}/`)
     expect(await page.title()).toBe('order-relay relayer')
     await waitForText(page, '#address', (text) => text === relayer.relayer.address, 'the page never showed the gas address')
+    await waitForText(page, '#signer', (text) => text === 'signed by private-key · RELAYER_PK', "the page never showed the gas key's signer")
     await waitForText(page, '#balance', (text) => text.endsWith(' ETH'), 'the page never showed the balance')
     expect(await page.textContent('#settled')).toBe('0')
     expect(await page.textContent('#feeFloor')).toBe('0 bps')

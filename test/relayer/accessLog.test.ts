@@ -48,11 +48,12 @@ test('exactly one line per request, in order, and nothing else', async () => {
   expect(lines[0]).toBe(
     `relayer ${devnetAccounts.relayer.address} on chain ${devnet.chainId}, broker ${devnet.manifest.contracts.broker}, listening on ${relayer.url}`,
   )
-  expect(lines[1]).toBe(
+  expect(lines[1]).toBe('gas key: local key RELAYER_PK')
+  expect(lines[2]).toBe(
     `pay tokens accepted: ${devnet.manifest.contracts.payToken} (USDC) at 0.01 native per token (fixed); an order's fee must be worth its gas plus 1000 bps (RELAYER_MIN_MARGIN_BPS)`,
   )
-  expect(lines[2]).toBe('hardened edge: off (set RELAYER_HARDENED=1 to enable)')
-  expect(lines.slice(3)).toEqual([
+  expect(lines[3]).toBe('hardened edge: off (set RELAYER_HARDENED=1 to enable)')
+  expect(lines.slice(4)).toEqual([
     'GET /info 200 -',
     'GET /info 200 -',
     'GET /api/openapi.json 200 -',
@@ -68,7 +69,7 @@ test('exactly one line per request, in order, and nothing else', async () => {
     'DELETE /broker 405 METHOD_NOT_ALLOWED',
     'OPTIONS /broker 204 -',
   ])
-  for (const line of lines.slice(3)) expect(line).toMatch(accessLinePattern)
+  for (const line of lines.slice(4)) expect(line).toMatch(accessLinePattern)
   const log = relayer.accessLog()
   expect(log.access).toEqual(log.expected)
 })

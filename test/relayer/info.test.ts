@@ -24,14 +24,14 @@ afterAll(async () => {
 })
 
 describe('GET /info', () => {
-  test('the exact body: floor, chain, gas address (checksummed) first, then the pay tokens it values and the price of gas', async () => {
+  test('the exact body: floor, chain, gas address (checksummed) first, then the pay tokens it values, the price of gas and where the gas key lives', async () => {
     const { status, text, headers } = await relayer.request('GET', '/info')
     expect(status).toBe(200)
     expect(headers.get('content-type')).toBe('application/json')
     const token = devnet.manifest.contracts.payToken
     expect(text).toMatch(
       new RegExp(
-        `^\\{"feeFloorBps":0,"supportedChainIds":\\[421614\\],"relayer":"0x70997970C51812dc3A010C7d01b50e0d17dc79C8","acceptedTokens":\\[\\{"token":"${token}","symbol":"USDC","decimals":6,"nativePerToken":"0.01","source":"fixed","priced":true\\}\\],"acceptsUnpricedTokens":false,"minMarginBps":1000,"gasPriceWei":"[1-9]\\d*"\\}$`,
+        `^\\{"feeFloorBps":0,"supportedChainIds":\\[421614\\],"relayer":"0x70997970C51812dc3A010C7d01b50e0d17dc79C8","acceptedTokens":\\[\\{"token":"${token}","symbol":"USDC","decimals":6,"nativePerToken":"0.01","source":"fixed","priced":true\\}\\],"acceptsUnpricedTokens":false,"minMarginBps":1000,"gasPriceWei":"[1-9]\\d*","signerKind":"private-key"\\}$`,
       ),
     )
     expect(devnetAccounts.relayer.address).toBe('0x70997970C51812dc3A010C7d01b50e0d17dc79C8')
@@ -95,7 +95,7 @@ describe('GET /api/openapi.json', () => {
     expect(schemas.RelayFailure.required.sort()).toEqual(['code', 'message', 'ok'])
     expect(schemas.RelayFailure.properties.code.enum).toEqual(relayErrorCodeList)
     expect(schemas.EdgeRejection.properties.code.enum).toEqual(['RATE_LIMITED', 'SERVER_BUSY', 'INSUFFICIENT_RELAYER_GAS'])
-    expect(props('RelayerInfo')).toEqual(['acceptedTokens', 'acceptsUnpricedTokens', 'feeFloorBps', 'gasPriceWei', 'minMarginBps', 'relayer', 'supportedChainIds'])
+    expect(props('RelayerInfo')).toEqual(['acceptedTokens', 'acceptsUnpricedTokens', 'feeFloorBps', 'gasPriceWei', 'minMarginBps', 'relayer', 'signerKind', 'supportedChainIds'])
     // SPEC.md 2.7's three fields are the required ones; the rest are this relayer's additions.
     expect(schemas.RelayerInfo.required.sort()).toEqual(['feeFloorBps', 'relayer', 'supportedChainIds'])
     expect(props('Brokered')).toEqual(['adapter', 'amount', 'consumer', 'orderHash'])

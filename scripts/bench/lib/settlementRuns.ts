@@ -176,11 +176,18 @@ export const runStallMs = 60_000
  * before the checks).
  * `replicas`: two relayer processes with their own gas keys sharing that Redis
  * (RELAYER_REDIS_URL), the requests dealt to them in turn as a load balancer would.
+ * `command`: what starts the relayer process (default the executable's `relayer`).
  */
 export async function relayerRun(
   context: BenchContext,
   work: SettlementWork,
-  options: { env?: Record<string, string>; alongside?: (url: string, devnet: Devnet) => Promise<() => Promise<void>>; replicas?: { redisUrl: string }; /** Default `runStallMs`. */ stallMs?: number } = {},
+  options: {
+    env?: Record<string, string>
+    alongside?: (url: string, devnet: Devnet) => Promise<() => Promise<void>>
+    replicas?: { redisUrl: string }
+    /** Default `runStallMs`. */ stallMs?: number
+    command?: string[]
+  } = {},
 ): Promise<RunResult> {
   const { requests } = work
   const devnet = await startChain(context, work.chain, requests.length)
@@ -195,7 +202,7 @@ export async function relayerRun(
     for (const key of keys) {
       const port = await freePort()
       const child = spawnChild(
-        [context.exe, 'relayer'],
+        options.command ?? [context.exe, 'relayer'],
         childEnv({
           RELAYER_PK: key.privateKey,
           RELAYER_CHAIN_ID: String(devnet.chainId),

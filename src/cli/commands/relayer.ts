@@ -30,6 +30,8 @@ export const relayerEnvironment = [
   'RELAYER_TRUSTED_PROXIES  edge: proxies in front, a hop count (default 1) or a comma list of CIDRs',
   'RELAYER_REDIS_URL        redis:// or rediss:// Redis/Valkey shared by relayer replicas: claims, outcomes, rate limits (default off; never printed with credentials)',
   `RELAYER_REDIS_RESTORE_MS  after Redis lost its state, no replica takes a new order for this long while all re-publish (default ${relayerDefaults.redisRestoreMs})`,
+  `RELAYER_SIGNER_CONCURRENCY  most signatures asked of a remote signer or KMS at once (default ${relayerDefaults.signerConcurrency})`,
+  `RELAYER_SIGNER_TIMEOUT_MS  a signature a remote signer or KMS has not given in this long fails; no new order until it signs again (default ${relayerDefaults.signerTimeoutMs})`,
   'RELAYER_METRICS_PORT     Prometheus GET /metrics on its own port (default off)',
   'RELAYER_METRICS_HOST     address of the metrics listener (default 127.0.0.1)',
   'LOG_FORMAT               text (default) or json: one JSON object per log line',

@@ -4,7 +4,7 @@ const body = `
 <h1>order-relay relayer</h1>
 <p class="sub" id="identity">…</p>
 <div class="grid">
-  <div class="card"><h2>Gas address</h2><div class="value small" id="address">…</div></div>
+  <div class="card"><h2>Gas address</h2><div class="value small" id="address">…</div><div class="small" id="signer"></div></div>
   <div class="card"><h2>Balance</h2><div class="value" id="balance">…</div><div class="small" id="floor"></div></div>
   <div class="card"><h2>Fee floor</h2><div class="value" id="feeFloor">…</div></div>
   <div class="card"><h2>Settled per minute</h2><div class="value" id="settled">0</div><table class="small" id="outcomes"></table></div>
@@ -21,6 +21,8 @@ const body = `
 const render = `function (s) {
   set('identity', 'chain ' + s.chainId + ' · version ' + s.version + ' · up ' + Math.round(s.uptimeSeconds) + ' s')
   set('address', s.address)
+  var g = s.signer
+  set('signer', g ? 'signed by ' + g.kind + ' · ' + g.description + (g.up ? '' : ' — not signing, no new orders: ' + g.reason) : '')
   var low = s.balanceWei !== null && BigInt(s.balanceWei) < BigInt(s.gasFloorWei)
   set('balance', ether(s.balanceWei), low ? 'bad' : 'ok')
   set('floor', 'floor ' + ether(s.gasFloorWei) + (low ? ' — below the floor: not ready' : ''))

@@ -3,6 +3,7 @@ import type { Hex } from 'viem'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { publicReadCors } from '../../shared/index.ts'
 import type { RelayerInfo } from '../../wire/index.ts'
+import type { GasSignerKind } from '../../signers/index.ts'
 import type { RelayerContext } from '../context.ts'
 import { effectiveGasPrice } from '../economics/index.ts'
 import type { Edge, SocketReader } from '../edge/index.ts'
@@ -33,6 +34,8 @@ export type RelayerAppOptions<Checked extends { orderHash: Hex }> = {
   operations?: { observe: RequestMetrics; routes: Hono<{ Variables: AccessLogVariables }> }
   /** How long a `POST /broker` body may take to arrive (default 10 s). */
   bodyTimeoutMs?: number
+  /** Where the gas key lives (GET /info's `signerKind`). */
+  signerKind?: GasSignerKind
 }
 
 /** Read-only routes any origin may read, edge or not. */
@@ -63,6 +66,7 @@ export function createRelayerApp<Checked extends { orderHash: Hex }>(context: Re
       acceptsUnpricedTokens: context.economics.config.unpricedGasBudgetWei > 0n,
       minMarginBps: context.economics.config.minMarginBps,
       ...(fees ? { gasPriceWei: String(effectiveGasPrice(fees)) } : {}),
+      ...(options.signerKind ? { signerKind: options.signerKind } : {}),
     }
   }
   const { drain } = options

@@ -56,6 +56,7 @@ export const relayerInfoExample: RelayerInfo = {
   feeFloorBps: 10,
   supportedChainIds: [421614],
   relayer: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC',
+  signerKind: 'keystore',
 }
 
 const failureMessages: Record<RelayErrorCode, string> = {
@@ -138,6 +139,7 @@ export const relayerStatusExample: RelayerStatus = {
   pendingTransactions: 1,
   nonceGap: 0,
   nonces: { latest: 1200, pending: 1201 },
+  signer: { kind: 'remote', description: 'https://signer.internal:9000', up: true },
   economics: {
     tokens: [{ token: '0x75faf114eafb1BDbe2F0316DF893fd58CE46AA4d', feesEarned: '60000000', feesEarnedWei: '24000000000000000', orders: 1200, unvaluedOrders: 0 }],
     feesEarnedWei: '24000000000000000',

@@ -1,8 +1,10 @@
 import { Hono } from 'hono'
+import { Gauge } from 'prom-client'
 import type { Address, PublicClient } from 'viem'
 import { createRelayerMetrics, type MetricsListener, relayerPage, serveMetrics } from '../../metrics/index.ts'
 import { type Logger, silentLogger } from '../../shared/index.ts'
 import type { RelayerStatus } from '../../wire/index.ts'
+import type { GasSignerKind } from '../../signers/index.ts'
 import type { SharedStateView } from '../replicas/index.ts'
 import type { RelayerConfig } from '../config.ts'
 import type { EconomicsSummary } from '../economics/index.ts'
@@ -24,6 +26,8 @@ export type RelayerOperationsOptions = {
   client: () => PublicClient
   /** Orders being settled now. */
   inflight: () => number
+  /** Which gas key signs (its kind and a description without secrets), for `/status` and the metrics. */
+  signer?: { kind: GasSignerKind; description: string }
 }
 
 /** What the relayer's economics plug in once they exist (docs/economics.md). */
@@ -59,6 +63,8 @@ export function createRelayerOperations(options: RelayerOperationsOptions) {
   let journal: JournalHooks | undefined
   let replicas: ReplicasSource | undefined
   let economics: EconomicsHooks | undefined
+  // Why the gas key's signer takes no new order (a remote signer or KMS down); a local key is always up.
+  let signerDown: () => string | undefined = () => undefined
   // Until the journal reports them: the node's pending minus mined nonce of the key.
   const nodePending = () => {
     const nonces = key.nonces()
@@ -128,6 +134,7 @@ export function createRelayerOperations(options: RelayerOperationsOptions) {
       pendingTransactions: pending ?? null,
       nonceGap: gap ?? null,
       nonces: key.nonces() ?? null,
+      ...(options.signer ? { signer: signerStatus(options.signer, signerDown()) } : {}),
       ...(replicas ? { sharedState: sharedStateOf(replicas.state.view) } : {}),
       economics: economics ? statusEconomics(economics, key.balance()) : null,
     }
@@ -137,6 +144,18 @@ export function createRelayerOperations(options: RelayerOperationsOptions) {
   routes.get('/', (c) => c.html(relayerPage))
 
   const sharedStateMetrics = createSharedStateMetrics(metrics.registry)
+  if (options.signer) {
+    const { kind } = options.signer
+    new Gauge({
+      name: 'order_relay_relayer_signer_up',
+      help: "1 while the gas key's signer signs, 0 while it fails or times out (a remote signer or KMS: no new order is taken); the label says which kind signs.",
+      labelNames: ['kind'],
+      registers: [metrics.registry],
+      collect() {
+        this.set({ kind }, signerDown() === undefined ? 1 : 0)
+      },
+    })
+  }
 
   // Polls the balance for the gauge when metrics are on and the edge's watch is not running.
   const watch = createBalanceWatch({ readBalance: key.readBalance, floorWei: floor, pollMs: config.edge.balancePollMs, logger: silentLogger })
@@ -164,6 +183,11 @@ export function createRelayerOperations(options: RelayerOperationsOptions) {
     useEconomics(hooks: EconomicsHooks) {
       economics = hooks
       readiness.add({ name: 'spending', check: hooks.check })
+    },
+    /** Plugs the signer's health in: a readiness check, its state in `/status` and the gauge (a remote signer or KMS). */
+    useSignerHealth(down: () => string | undefined) {
+      signerDown = down
+      readiness.add({ name: 'signer', check: async () => down() })
     },
     /** Plugs the journal's readiness check and gauges in (called once by createRelayer). */
     useJournal(hooks: JournalHooks) {
@@ -216,4 +240,9 @@ function statusEconomics(hooks: EconomicsHooks, balanceWei: bigint | undefined):
     gasPriceWei: price === undefined ? null : String(price),
     maxFeePerGasWei: hooks.maxFeePerGasWei === undefined ? null : String(hooks.maxFeePerGasWei),
   }
+}
+
+/** The gas key's signer as GET /status shows it: which kind, which key (no secret), and whether it signs. */
+function signerStatus(signer: { kind: GasSignerKind; description: string }, down: string | undefined): NonNullable<RelayerStatus['signer']> {
+  return { kind: signer.kind, description: signer.description, up: down === undefined, ...(down === undefined ? {} : { reason: down }) }
 }

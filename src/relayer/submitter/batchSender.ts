@@ -1,4 +1,4 @@
-import type { Address, Hex, LocalAccount, PublicClient } from 'viem'
+import type { Address, Hex, PublicClient } from 'viem'
 import { errorLine, type Logger } from '../../shared/index.ts'
 import { keccak256 } from '../../wire/index.ts'
 import { RelayError } from '../errors.ts'
@@ -47,7 +47,8 @@ export const txsPerBatch = 64
  */
 export function createBatchSender(options: {
   client: PublicClient
-  account: LocalAccount
+  /** The gas key (only its address is read: the signer signs). */
+  account: { readonly address: Address }
   chainId: number
   /** Where each slot's moves are written (slotLife.ts): the sender holds a slot from `recorded` until the node answers its broadcast. */
   life: SlotLife

@@ -1,4 +1,4 @@
-import type { Hex, LocalAccount, PublicClient } from 'viem'
+import type { Address, Hex, PublicClient } from 'viem'
 import type { Logger } from '../../shared/index.ts'
 import { keccak256 } from '../../wire/index.ts'
 import type { JournalSlot, JournalTx } from '../journal/index.ts'
@@ -49,7 +49,8 @@ export const foreignAfterMs = 1_000
  */
 export function createNonceKeeper(options: {
   client: PublicClient
-  account: LocalAccount
+  /** The gas key (only its address is read: the signer signs). */
+  account: { readonly address: Address }
   chainId: number
   fees: ReturnType<typeof createFeeCache>
   /** The slot life and the chain reads, lookups and block pace it shares with the receipt watcher. */
@@ -77,9 +78,16 @@ export function createNonceKeeper(options: {
     return bumpedWithin(current, fresh, options.fees.cap)
   }
 
-  async function sign(slot: JournalSlot, fees: Fees, call: { to: Hex; data: Hex; gas: bigint }, kind: JournalTx['kind']): Promise<JournalTx> {
+  /**
+   * Signs a replacement or filler, writes it to the journal, then sends it. A signature that
+   * fails (a remote signer or KMS down) throws before anything is written: the slot stays as
+   * it was, its tx as signed, and a later round tries again. `signed` runs once the
+   * signature is there, before the journal write (a filler's outcome).
+   */
+  async function sign(slot: JournalSlot, fees: Fees, call: { to: Hex; data: Hex; gas: bigint }, kind: JournalTx['kind'], signed?: () => void): Promise<JournalTx> {
     const [raw] = (await options.signer.signAll([{ type: 'eip1559', chainId, nonce: slot.nonce, ...call, maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: fees.maxPriorityFeePerGas }])) as [Hex]
     const tx: JournalTx = { hash: keccak256(raw), nonce: slot.nonce, raw, ...fees, kind, signedAt: Date.now() }
+    signed?.()
     await life.replaced(tx)
     await sendRaw(client, raw, tx.hash)
     return tx
@@ -113,8 +121,8 @@ export function createNonceKeeper(options: {
     const fees = await replacementFees(current)
     if (!fees) return waitUnderCap(slot, current, `${what} and ${why}`)
     const outcome = 'reverts' in reason ? `would revert: ${reason.reverts}` : `not settled: ${reason.loses}`
-    journal.setOutcome(slot.nonce, JSON.stringify({ message: `${outcome}; its tx ${current.hash} ${what} before it was mined and its nonce was filled; build a new order with a fresh nonce` }))
-    const tx = await sign(slot, fees, { to: account.address, data: '0x', gas: 21_000n }, 'filler')
+    const message = `${outcome}; its tx ${current.hash} ${what} before it was mined and its nonce was filled; build a new order with a fresh nonce`
+    const tx = await sign(slot, fees, { to: account.address, data: '0x', gas: 21_000n }, 'filler', () => journal.setOutcome(slot.nonce, JSON.stringify({ message })))
     logger.warn(`tx ${current.hash} ${what} and ${why}; filled nonce ${slot.nonce} with a 0-value transfer, tx ${tx.hash}`)
   }
 
@@ -204,11 +212,10 @@ export function createNonceKeeper(options: {
       const slot = journal.slot(nonce)
       const current = slot && journal.tx(slot.txHash)
       if (!slot || !current) return
-      journal.setOutcome(nonce, JSON.stringify({ message }))
       // The refused tx is in no pool: the filler needs no bump over it, only the cap.
       const fresh = await options.fees.fresh()
       const fees = bumpedWithin(current, fresh, options.fees.cap) ?? { maxFeePerGas: fresh.maxFeePerGas, maxPriorityFeePerGas: fresh.maxPriorityFeePerGas }
-      const tx = await sign(slot, fees, { to: account.address, data: '0x', gas: 21_000n }, 'filler')
+      const tx = await sign(slot, fees, { to: account.address, data: '0x', gas: 21_000n }, 'filler', () => journal.setOutcome(nonce, JSON.stringify({ message })))
       logger.warn(`tx ${current.hash} (nonce ${nonce}) was refused by the node (${why}) while later txs of its batch were accepted; filled its nonce with a 0-value transfer, tx ${tx.hash}`)
     },
     /**

@@ -1,4 +1,4 @@
-import type { LocalAccount, PublicClient } from 'viem'
+import type { Address, LocalAccount, PublicClient } from 'viem'
 import { errorLine, type Logger } from '../../shared/index.ts'
 import type { Journal, JournalSlot } from '../journal/index.ts'
 import { createBatchSender, type Judge, type SendRequest, type Sent } from './batchSender.ts'
@@ -8,7 +8,7 @@ import { createHeadFeed, type HeadFeed } from './headFeed.ts'
 import { createNonceKeeper, type WouldRevert } from './nonceKeeper.ts'
 import type { DescribeOutcome } from './slotLookups.ts'
 import { createSlotWatch } from './slotWatch.ts'
-import { createTxSigner, type TxSigner } from './txSigner.ts'
+import { createTxSigner, SignerRefusal, type TxSigner } from './txSigner.ts'
 
 export type SubmitterOptions = {
   client: PublicClient
@@ -18,8 +18,11 @@ export type SubmitterOptions = {
   watchClient?: PublicClient
   /** A WebSocket URL of the same node (RELAYER_WS_URL): new heads are pushed, and the watcher looks as each block comes. */
   headFeedUrl?: string
-  account: LocalAccount
-  /** Signs with the gas key; default: in this thread, with `account`. */
+  /** The gas key's address. */
+  address?: Address
+  /** A local gas key: its address, and the default signer (in this thread) when `signer` is not given. */
+  account?: LocalAccount
+  /** Signs with the gas key (txSigner.ts); default: in this thread, with `account`. */
   signer?: TxSigner
   chainId: number
   logger: Logger
@@ -56,8 +59,11 @@ export type Submitter = ReturnType<typeof createSubmitter>
  * held at start.
  */
 export function createSubmitter(options: SubmitterOptions) {
-  const { client, account, chainId, logger, journal } = options
-  const signer = options.signer ?? createTxSigner({ account, logger })
+  const { client, chainId, logger, journal } = options
+  const address = options.address ?? options.account?.address
+  if (!address) throw new Error('createSubmitter: give the gas key\'s address or account')
+  const signer = options.signer ?? (options.account ? createTxSigner({ account: options.account, logger }) : undefined)
+  if (!signer) throw new Error('createSubmitter: give a signer, or a local account to sign with')
   const fees = createFeeCache(client, {
     refreshMs: options.feeRefreshMs ?? 5_000,
     logger,
@@ -69,7 +75,7 @@ export function createSubmitter(options: SubmitterOptions) {
   const { watcher, life } = watch
   const keeper = createNonceKeeper({
     client,
-    account,
+    account: { address },
     chainId,
     fees,
     watch,
@@ -82,7 +88,7 @@ export function createSubmitter(options: SubmitterOptions) {
   const sender = createBatchSender({
     client,
     broadcastClient: options.broadcastClient,
-    account,
+    account: { address },
     chainId,
     life,
     fees,
@@ -153,8 +159,11 @@ export function createSubmitter(options: SubmitterOptions) {
       if (failing) logger.info('receipt watcher: the RPC answers again')
       failing = false
     } catch (error) {
-      if (!failing) logger.warn(`receipt watcher: the RPC failed (${errorLine(error)}); trying again`)
-      failing = true
+      // A signature the nonce keeper asked for failed: the signer's health said so, and the slot is as it was.
+      if (!(error instanceof SignerRefusal)) {
+        if (!failing) logger.warn(`receipt watcher: the RPC failed (${errorLine(error)}); trying again`)
+        failing = true
+      }
     } finally {
       running = false
     }
@@ -170,7 +179,7 @@ export function createSubmitter(options: SubmitterOptions) {
   }
 
   return {
-    address: account.address,
+    address,
     async start() {
       stopped = false
       signer.start()
@@ -213,6 +222,10 @@ export function createSubmitter(options: SubmitterOptions) {
     /** Forget the local nonce so the next send asks the chain. */
     resync() {
       sender.resync()
+    },
+    /** Why the gas key's signer takes no new order now (a remote signer or KMS that fails), or undefined. */
+    signerDown(): string | undefined {
+      return signer.health?.down()
     },
     get queued() {
       return sender.queued
