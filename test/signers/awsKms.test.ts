@@ -1,13 +1,17 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
 import { KMSClient } from '@aws-sdk/client-kms'
+import { p256 } from '@noble/curves/nist'
 import { secp256k1 } from '@noble/curves/secp256k1'
 import {
   type Address,
   createPublicClient,
   createWalletClient,
   type Hex,
+  hexToBytes,
   http,
+  keccak256,
+  numberToHex,
   parseTransaction,
   recoverTransactionAddress,
   toHex,
@@ -19,6 +23,8 @@ import { anvilInstance, devnetAccounts, findAnvil } from '../../src/devnet/index
 import { createMemoryLogger, freePort } from '../../src/shared/index.ts'
 import { SignerError } from '../../src/signers/gasSigner.ts'
 import { createAwsKmsSigner, readAwsKmsOptions, regionOfKeyArn } from '../../src/signers/awsKms/index.ts'
+import { ethSignatureFromDer } from '../../src/signers/awsKms/kmsSignature.ts'
+import { secp256k1PointFromSpki } from '../../src/signers/awsKms/spkiPublicKey.ts'
 import { type KmsDouble, type KmsDoubleKey, startKmsDouble } from '../helpers/kmsDouble.ts'
 
 // The KMS gas signer with the real AWS SDK (KMSClient: SigV4, AWS JSON 1.1, its standard
@@ -404,5 +410,43 @@ describe('configuration from the environment', () => {
     expect(err).toBe('')
     expect(code).toBe(0)
     expect(out.trim()).toBe(`aws-kms ${key.keyId} in eu-west-1 (${publicKeyToAddress(toHex(key.publicKey))})`)
+  })
+})
+
+describe('the DER parts', () => {
+  const privateKey = generatePrivateKey()
+  const point = secp256k1.getPublicKey(hexToBytes(privateKey), false)
+  const address = privateKeyToAccount(privateKey).address
+  const spkiPrefix = '3056301006072a8648ce3d020106052b8104000a034200'
+
+  test('the public point is read from a secp256k1 SubjectPublicKeyInfo and nothing else', () => {
+    expect(secp256k1PointFromSpki(hexToBytes(`0x${spkiPrefix}${toHex(point).slice(2)}`))).toEqual(point)
+    // A P-256 key's SPKI (another curve OID, 91 bytes), a compressed point, a cut-off key.
+    const nist = hexToBytes(`0x3059301306072a8648ce3d020106082a8648ce3d030107034200${toHex(p256.getPublicKey(p256.utils.randomPrivateKey(), false)).slice(2)}`)
+    expect(() => secp256k1PointFromSpki(nist)).toThrow('the public key is 91 bytes of DER, not the 88 of a secp256k1 SubjectPublicKeyInfo')
+    const compressed = hexToBytes(`0x${spkiPrefix}02${toHex(point).slice(4)}`)
+    expect(() => secp256k1PointFromSpki(compressed)).toThrow('the public key is not a secp256k1 SubjectPublicKeyInfo with an uncompressed point (byte 23 is 0x02)')
+    expect(() => secp256k1PointFromSpki(new Uint8Array(0))).toThrow('the public key is 0 bytes of DER, not the 88 of a secp256k1 SubjectPublicKeyInfo')
+  })
+
+  test('a high-s DER signature becomes the low-s signature and the recovery id a local key gives', () => {
+    for (let i = 0; i < 16; i++) {
+      const digest = hexToBytes(keccak256(numberToHex(i)))
+      const low = secp256k1.sign(digest, hexToBytes(privateKey))
+      const expected = { r: numberToHex(low.r, { size: 32 }), s: numberToHex(low.s, { size: 32 }), yParity: low.recovery as 0 | 1 }
+      const high = new secp256k1.Signature(low.r, secp256k1.CURVE.n - low.s)
+      expect(high.hasHighS()).toBe(true)
+      expect(ethSignatureFromDer(high.toDERRawBytes(), digest, address)).toEqual(expected)
+      expect(ethSignatureFromDer(low.toDERRawBytes(), digest, address)).toEqual(expected)
+    }
+  })
+
+  test('bytes that are not DER, and a signature over another digest, are refused', () => {
+    const digest = hexToBytes(keccak256('0x01'))
+    const signature = secp256k1.sign(digest, hexToBytes(privateKey))
+    expect(() => ethSignatureFromDer(signature.toCompactRawBytes(), digest, address)).toThrow()
+    expect(() => ethSignatureFromDer(signature.toDERRawBytes(), hexToBytes(keccak256('0x02')), address)).toThrow(
+      `the signature does not recover to ${address} with either recovery id`,
+    )
   })
 })
