@@ -247,6 +247,15 @@ describe('signing', () => {
     // Nothing is left half-done: the same tx signs at the next call.
     expect(await recoverTransactionAddress({ serializedTransaction: (await signer.signTransaction(transfer(1))) as `0x02${string}` })).toBe(signer.address)
   })
+
+  test('a tx viem cannot serialize is SIGNER_FAULT and KMS is not asked', async () => {
+    const signer = await createAwsKmsSigner({ keyId: key.keyId, client: kmsClient(), timeoutMs: 5_000 })
+    const before = kms.calls.length
+    const error = await signerError(signer.signTransaction(transfer(7, { to: '0x1234' })))
+    expect(error.code).toBe('SIGNER_FAULT')
+    expect(error.message).toBe(`the tx for KMS key ${key.keyId} cannot be serialized: Address "0x1234" is invalid.`)
+    expect(kms.calls.length).toBe(before)
+  })
 })
 
 describe('KMS failing while signing', () => {

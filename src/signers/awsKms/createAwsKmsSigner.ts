@@ -143,7 +143,13 @@ export async function createAwsKmsSigner(options: AwsKmsSignerOptions): Promise<
 
   async function signTransaction(tx: TransactionSerializableEIP1559): Promise<Hex> {
     const { r: _r, s: _s, v: _v, yParity: _yParity, ...unsigned } = tx
-    const digest = hexToBytes(keccak256(serializeTransaction(unsigned)))
+    let digest: Uint8Array
+    try {
+      digest = hexToBytes(keccak256(serializeTransaction(unsigned)))
+    } catch (error) {
+      // The relayer asked for a tx viem cannot serialize: nothing to ask KMS for.
+      throw new SignerError('SIGNER_FAULT', `the tx for KMS key ${keyId} cannot be serialized: ${describeSdkError(error).message.split('\n')[0]}`, { cause: error })
+    }
     const command = new SignCommand({ KeyId: signingKeyId, Message: digest, MessageType: 'DIGEST', SigningAlgorithm: 'ECDSA_SHA_256' })
     const answer = await call('Sign', 'sign', command, (abortSignal) => client.send(command, { abortSignal }))
     if (answer.$metadata.attempts && answer.$metadata.attempts > 1) {
@@ -158,7 +164,7 @@ export async function createAwsKmsSigner(options: AwsKmsSignerOptions): Promise<
         cause: error,
       })
     }
-    const sender = await recoverTransactionAddress({ serializedTransaction: signed as Parameters<typeof recoverTransactionAddress>[0]['serializedTransaction'] })
+    const sender = await recoverTransactionAddress({ serializedTransaction: signed as `0x02${string}` })
     if (!isAddressEqual(sender, address)) {
       throw new SignerError('SIGNER_FAULT', `the tx signed with KMS key ${keyId} recovers to ${sender}, not ${address}; nothing was sent`)
     }
