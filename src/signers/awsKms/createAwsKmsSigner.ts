@@ -4,7 +4,8 @@ import { publicKeyToAddress } from 'viem/accounts'
 import type { Logger } from '../../shared/logger.ts'
 import { type GasSigner, SignerError } from '../gasSigner.ts'
 import { ethSignatureFromDer } from './kmsSignature.ts'
-import { describeSdkError, isThrottle, kmsFailure } from './kmsFailure.ts'
+import { callKms } from './callKms.ts'
+import { describeSdkError } from './kmsFailure.ts'
 import { regionOfKeyArn } from './keyIdFormat.ts'
 import { secp256k1PointFromSpki } from './spkiPublicKey.ts'
 
@@ -71,49 +72,12 @@ export async function createAwsKmsSigner(options: AwsKmsSignerOptions): Promise<
       }),
     )
   }
-  const redact = credentialRedactor(client)
-  /**
-   * Sends one command within `timeoutMs`, its retries included. Each failed attempt's error
-   * name is noted (a middleware inside the SDK's retry loop), so a deadline that ends a run
-   * of throttled attempts is reported as throttling.
-   */
-  const call = async <output>(operation: 'GetPublicKey' | 'Sign', phase: 'start' | 'sign', command: AttemptWatchable, send: (abortSignal: AbortSignal) => Promise<output>): Promise<output> => {
-    const attempts: string[] = []
-    command.middlewareStack.add(
-      (next) => async (args) => {
-        try {
-          return await next(args)
-        } catch (error) {
-          attempts.push(describeSdkError(error).name)
-          throw error
-        }
-      },
-      { step: 'finalizeRequest', priority: 'low', name: 'orderRelayAttemptLog' },
-    )
-    try {
-      return await withDeadline(timeoutMs, send)
-    } catch (error) {
-      if (error instanceof DeadlineError) {
-        const last = attempts.at(-1)
-        const place = `KMS key ${keyId} in ${region}`
-        const waiting = phase === 'sign' ? '; new orders wait until it answers again' : ''
-        if (last !== undefined && isThrottle(last)) {
-          throw new SignerError('SIGNER_UNAVAILABLE', `KMS throttled ${phase === 'sign' ? 'signing' : 'GetPublicKey'} with ${place} (${last} on ${attempts.length} attempts within ${timeoutMs} ms)${phase === 'sign' ? '; new orders wait until KMS answers again' : ''}`, {
-            fix: 'raise the account\'s KMS request quota for ECC keys (Service Quotas: "Cryptographic operations (ECC) request rate") or lower RELAYER_SIGNER_CONCURRENCY; the relayer signs again as soon as KMS answers',
-          })
-        }
-        throw new SignerError('SIGNER_UNAVAILABLE', `KMS did not answer ${operation} for ${place} within ${timeoutMs} ms${last ? ` (the last failed attempt: ${last})` : ''}${waiting}`, {
-          fix: 'check the network path to KMS (AWS_ENDPOINT_URL_KMS when set) and its latency; RELAYER_SIGNER_TIMEOUT_MS sets how long a signature may take',
-        })
-      }
-      throw kmsFailure(error, { phase, operation, keyId, region, redact: await redact() })
-    }
-  }
+  const site = { keyId, region, timeoutMs, client }
 
   let publicKey: GetPublicKeyCommandOutput
   try {
     const command = new GetPublicKeyCommand({ KeyId: keyId })
-    publicKey = await call('GetPublicKey', 'start', command, (abortSignal) => client.send(command, { abortSignal }))
+    publicKey = await callKms({ ...site, operation: 'GetPublicKey', phase: 'start' }, command, (abortSignal) => client.send(command, { abortSignal }))
   } catch (error) {
     return fail(error)
   }
@@ -151,7 +115,7 @@ export async function createAwsKmsSigner(options: AwsKmsSignerOptions): Promise<
       throw new SignerError('SIGNER_FAULT', `the tx for KMS key ${keyId} cannot be serialized: ${describeSdkError(error).message.split('\n')[0]}`, { cause: error })
     }
     const command = new SignCommand({ KeyId: signingKeyId, Message: digest, MessageType: 'DIGEST', SigningAlgorithm: 'ECDSA_SHA_256' })
-    const answer = await call('Sign', 'sign', command, (abortSignal) => client.send(command, { abortSignal }))
+    const answer = await callKms({ ...site, operation: 'Sign', phase: 'sign' }, command, (abortSignal) => client.send(command, { abortSignal }))
     if (answer.$metadata.attempts && answer.$metadata.attempts > 1) {
       options.logger?.warn(`KMS key ${keyId} in ${region}: a signature took ${answer.$metadata.attempts} attempts (${answer.$metadata.totalRetryDelay ?? 0} ms of retry delay); KMS throttled or failed the others`)
     }
@@ -179,50 +143,5 @@ export async function createAwsKmsSigner(options: AwsKmsSignerOptions): Promise<
     async close() {
       if (ownClient) client.destroy()
     },
-  }
-}
-
-class DeadlineError extends Error {}
-
-/** A command whose middleware stack takes the attempt log: the part of the SDK's stack both commands share. */
-type AttemptWatchable = {
-  middlewareStack: {
-    add(middleware: (next: (args: never) => Promise<unknown>) => (args: never) => Promise<unknown>, options: { step: 'finalizeRequest'; priority: 'low'; name: string }): void
-  }
-}
-
-/** Runs `send` with an AbortSignal that fires after `ms`; rejects with a DeadlineError then, whether or not the SDK honours the signal. */
-async function withDeadline<output>(ms: number, send: (abortSignal: AbortSignal) => Promise<output>): Promise<output> {
-  const controller = new AbortController()
-  let timer: ReturnType<typeof setTimeout> | undefined
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      reject(new DeadlineError())
-      controller.abort()
-    }, ms)
-  })
-  try {
-    return await Promise.race([send(controller.signal), deadline])
-  } finally {
-    clearTimeout(timer)
-  }
-}
-
-/**
- * A function that returns a redactor of the credentials the client signs with: every
- * place the access key id, secret key or session token appears in a text becomes
- * `[redacted]`. The credentials are read from the client when a failure is described
- * (they may have rotated), and never kept.
- */
-function credentialRedactor(client: KMSClient): () => Promise<(text: string) => string> {
-  return async () => {
-    let secrets: string[] = []
-    try {
-      const credentials = await client.config.credentials()
-      secrets = [credentials.accessKeyId, credentials.secretAccessKey, credentials.sessionToken].filter((value): value is string => typeof value === 'string' && value.length >= 4)
-    } catch {
-      // No credentials could be read: there are none to leak.
-    }
-    return (text: string) => secrets.reduce((redacted, secret) => redacted.split(secret).join('[redacted]'), text)
   }
 }

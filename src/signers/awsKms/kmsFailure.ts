@@ -38,9 +38,29 @@ export function describeSdkError(error: unknown): { name: string; message: strin
   return { name: error.name, message: error.message, attempts: typeof metadata?.attempts === 'number' ? metadata.attempts : undefined, code }
 }
 
-/** The name under which an SDK error is classified: a throttle, a refusal, a network failure. */
-export function isThrottle(name: string): boolean {
-  return throttled.has(name)
+const throttleFix =
+  'raise the account\'s KMS request quota for ECC keys (Service Quotas: "Cryptographic operations (ECC) request rate") or lower RELAYER_SIGNER_CONCURRENCY; the relayer signs again as soon as KMS answers'
+
+/**
+ * The SignerError for a KMS call that did not end within `timeoutMs` (SIGNER_UNAVAILABLE):
+ * throttling when the last failed attempt was throttled, else no answer in time.
+ *
+ * @example
+ * throw kmsDeadlineFailure(site, ['ThrottlingException', 'ThrottlingException'], 10_000)
+ */
+export function kmsDeadlineFailure(site: KmsCallSite, attempts: readonly string[], timeoutMs: number): SignerError {
+  const last = attempts.at(-1)
+  const place = `KMS key ${site.keyId} in ${site.region}`
+  if (last !== undefined && throttled.has(last)) {
+    const waiting = site.phase === 'sign' ? '; new orders wait until KMS answers again' : ''
+    const doing = site.phase === 'sign' ? 'signing' : 'GetPublicKey'
+    return new SignerError('SIGNER_UNAVAILABLE', `KMS throttled ${doing} with ${place} (${last} on ${attempts.length} attempts within ${timeoutMs} ms)${waiting}`, { fix: throttleFix })
+  }
+  const waiting = site.phase === 'sign' ? '; new orders wait until it answers again' : ''
+  const lastFailure = last ? ` (the last failed attempt: ${last})` : ''
+  return new SignerError('SIGNER_UNAVAILABLE', `KMS did not answer ${site.operation} for ${place} within ${timeoutMs} ms${lastFailure}${waiting}`, {
+    fix: 'check the network path to KMS (AWS_ENDPOINT_URL_KMS when set) and its latency; RELAYER_SIGNER_TIMEOUT_MS sets how long a signature may take',
+  })
 }
 
 /**
@@ -67,10 +87,9 @@ export function kmsFailure(error: unknown, site: KmsCallSite): SignerError {
   const attempts = sdk.attempts && sdk.attempts > 1 ? ` after ${sdk.attempts} attempts` : ''
 
   if (throttled.has(sdk.name)) {
-    return new SignerError('SIGNER_UNAVAILABLE', `KMS throttled ${site.phase === 'sign' ? 'signing' : 'GetPublicKey'} with ${place} (${sdk.name}${attempts})${site.phase === 'sign' ? '; new orders wait until KMS answers again' : ''}`, {
-      fix: 'raise the account\'s KMS request quota for ECC keys (Service Quotas: "Cryptographic operations (ECC) request rate") or lower RELAYER_SIGNER_CONCURRENCY; the relayer signs again as soon as KMS answers',
-      cause,
-    })
+    const doing = site.phase === 'sign' ? 'signing' : 'GetPublicKey'
+    const waitingForKms = site.phase === 'sign' ? '; new orders wait until KMS answers again' : ''
+    return new SignerError('SIGNER_UNAVAILABLE', `KMS throttled ${doing} with ${place} (${sdk.name}${attempts})${waitingForKms}`, { fix: throttleFix, cause })
   }
   if (sdk.name === 'DisabledException') {
     return new SignerError(operatorCode, `${place} is disabled${site.phase === 'sign' ? '; new orders wait until it is enabled' : ''}`, {
