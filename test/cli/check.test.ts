@@ -6,13 +6,15 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { hostname, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import * as v from 'valibot'
-import { createPublicClient, formatEther, http } from 'viem'
+import { createPublicClient, formatEther, getAddress, http } from 'viem'
 import { hasRedisServer, postgresMissing, redisServerPath, startPostgres, startRedis } from '../../scripts/lib/index.ts'
 import { type Devnet, devnetAccounts, startDevnet } from '../../src/devnet/index.ts'
+import { mockAggregatorV3Abi, mockAggregatorV3Bytecode } from '../../src/chain/index.ts'
 import { CheckReportSchema } from '../../src/preflight/index.ts'
 import { lockHolder } from '../../src/relayer/journal/index.ts'
 import { freePort } from '../../src/shared/index.ts'
 import { watchOutput } from '../helpers/processes.ts'
+import { deploy, write } from '../relayer/support/chain.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'order-relay-check-'))
 const key = devnetAccounts.relayer.privateKey
@@ -167,6 +169,32 @@ describe('order-relay check: the relayer', () => {
     )
     expect(run.lines.at(-1)).toBe('check: 1 of 8 checks failed')
     expect(run.code).toBe(1)
+  }, 60_000)
+
+  test('pay tokens: a feed price read live, a token with no code and a stale feed each get their line', async () => {
+    const feed = (answer: bigint) => deploy(devnet, mockAggregatorV3Abi, mockAggregatorV3Bytecode, [18, 'USDC / ETH', answer])
+    const fresh = getAddress(await feed(4n * 10n ** 14n))
+    const stale = getAddress(await feed(4n * 10n ** 14n))
+    const updatedAt = BigInt(Math.floor(Date.now() / 1000)) - 100_000n
+    await write(devnet, 'deployer', { address: stale, abi: mockAggregatorV3Abi, functionName: 'setAnswer', args: [4n * 10n ** 14n, updatedAt] })
+
+    const live = await check(relayerEnv('tokens.sqlite', { RELAYER_TOKENS: `${payToken}=feed:${fresh},${dead}=0.01` }))
+    expect(live.lines.slice(4, 6)).toEqual([
+      `✓ pay token ${payToken} (USDC): 0.0004 ETH per token (feed, from RELAYER_TOKENS)`,
+      `✗ pay token ${dead}: not priced: its decimals() cannot be read (ContractFunctionExecutionError): is it a token on this chain? — fix: correct or remove ${dead} in RELAYER_TOKENS (0.01)`,
+    ])
+    expect(live.code).toBe(1)
+
+    const old = await check(relayerEnv('tokens.sqlite', { RELAYER_TOKENS: `${payToken}=feed:${stale}` }))
+    const line = old.lines[4]!
+    const age = Number(/answer is (\d+) s old/.exec(line)?.[1])
+    expect(age).toBeGreaterThanOrEqual(100_000)
+    expect(age).toBeLessThan(100_060)
+    expect(line).toBe(
+      `✗ pay token ${payToken} (USDC): not priced: feed ${stale}'s answer is ${age} s old, over RELAYER_PRICE_MAX_AGE_S (90000 s) — fix: check the feed in RELAYER_TOKENS is the chain's live aggregator, or raise RELAYER_PRICE_MAX_AGE_S`,
+    )
+    expect(old.lines.at(-1)).toBe('check: 1 of 8 checks failed')
+    expect(old.code).toBe(1)
   }, 60_000)
 
   test('a configuration problem is a ✗ config line naming the variable, exit 1 (not a usage error)', async () => {
