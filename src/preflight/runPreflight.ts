@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs'
 import { createPublicClient, http, type PublicClient } from 'viem'
 import type { IndexerConfig } from '../indexer/config.ts'
 import type { RelayerConfig } from '../relayer/config.ts'
@@ -9,6 +10,7 @@ import { checkBroker } from './checkBroker.ts'
 import { checkIndexerContracts } from './checkIndexerContracts.ts'
 import { checkIndexerStore } from './checkIndexerStore.ts'
 import { checkJournalLock, checkJournalWritable } from './checkJournal.ts'
+import { checkJournalHistory } from './checkJournalHistory.ts'
 import { checkNodeInterface } from './checkNodeInterface.ts'
 import { checkPayTokens } from './checkPayTokens.ts'
 import { checkRedis } from './checkRedis.ts'
@@ -57,6 +59,7 @@ async function relayerChecks(config: RelayerConfig, key: GasKey, client: PublicC
   const results: CheckResult[] = [key.ok ? pass('gas key', `${key.source}: address ${key.address}`) : fail('gas key', key.problem, key.fix)]
   const rpc = await checkRpc(client, { name: 'rpc', rpcUrl: config.rpcUrl, chainId: config.chainId, prefix: 'RELAYER' })
   results.push(rpc)
+  const rpcAnswers = rpc.ok
   if (rpc.ok) {
     const brokerVariable = env.RELAYER_BROKER ? 'RELAYER_BROKER' : `${manifestFlag ?? 'RELAYER_MANIFEST'} contracts.broker`
     const broker = await checkBroker(client, { broker: config.broker, chainId: config.chainId, variable: brokerVariable })
@@ -67,7 +70,14 @@ async function relayerChecks(config: RelayerConfig, key: GasKey, client: PublicC
   }
   const journalPath = config.journalPath ?? (key.ok ? defaultJournalPath(config.chainId, key.address) : undefined)
   const journalVariable = config.journalPath !== undefined ? 'RELAYER_DB' : 'the default journal (RELAYER_DB unset)'
-  if (journalPath !== undefined) results.push(checkJournalWritable(journalPath, journalVariable), checkJournalLock(journalPath, journalVariable))
+  if (journalPath !== undefined) {
+    const lock = checkJournalLock(journalPath, journalVariable)
+    results.push(checkJournalWritable(journalPath, journalVariable), lock)
+    // Its history only while nobody holds it, against a chain that answers, for a known key.
+    if (lock.ok && rpcAnswers && key.ok && journalPath !== ':memory:' && existsSync(journalPath)) {
+      results.push(await checkJournalHistory(client, { path: journalPath, chainId: config.chainId, address: key.address }))
+    }
+  }
   else results.push(fail('journal', 'the default journal is named after the gas address, and RELAYER_PK gives none', 'set RELAYER_PK (or RELAYER_DB to the journal file)'))
   if (config.redisUrl) results.push(...(await checkRedis(config.redisUrl)))
   return results

@@ -2,7 +2,7 @@
 // a real relayer holding its journal, a real redis-server and PostgreSQL. Each case asserts
 // the exact ✓/✗ lines and the exit code, and that no key or URL credential is printed.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { hostname, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import * as v from 'valibot'
@@ -11,7 +11,7 @@ import { hasRedisServer, postgresMissing, redisServerPath, startPostgres, startR
 import { type Devnet, devnetAccounts, startDevnet } from '../../src/devnet/index.ts'
 import { mockAggregatorV3Abi, mockAggregatorV3Bytecode } from '../../src/chain/index.ts'
 import { CheckReportSchema } from '../../src/preflight/index.ts'
-import { lockHolder } from '../../src/relayer/journal/index.ts'
+import { lockHolder, openJournal } from '../../src/relayer/journal/index.ts'
 import { freePort } from '../../src/shared/index.ts'
 import { watchOutput } from '../helpers/processes.ts'
 import { deploy, write } from '../relayer/support/chain.ts'
@@ -238,9 +238,28 @@ describe('order-relay check: the relayer', () => {
     }
     // Once the relayer is gone, the same journal passes.
     const after = await check(relayerEnv('busy.sqlite'))
-    expect(after.lines.slice(-3)).toEqual([`✓ journal: ${join(dir, 'busy.sqlite')} exists and is writable`, passing.lock(), 'check: all 8 checks passed'])
+    expect(after.lines.slice(-4)).toEqual([
+      `✓ journal: ${join(dir, 'busy.sqlite')} exists and is writable`,
+      passing.lock(),
+      `✓ journal history: for chain 421614 and ${address}, no tx mined yet`,
+      'check: all 9 checks passed',
+    ])
     expect(after.code).toBe(0)
   }, 90_000)
+
+  test("another chain's journal: ✗ journal history, and the journal is left as it was", async () => {
+    const path = join(dir, 'chain1.sqlite')
+    openJournal(path, { chainId: 1, address }).close()
+    const before = readFileSync(path)
+    const run = await check(relayerEnv('chain1.sqlite'))
+    expect(run.lines.slice(-2)).toEqual([
+      `✗ journal history: RELAYER_DB ${path} belongs to chain:key 1:${address.toLowerCase()}, not 421614:${address.toLowerCase()}; give each chain and gas key its own journal — fix: move ${path} away or set RELAYER_DB to a journal of this chain and key, after checking the key's pending txs on chain`,
+      'check: 1 of 9 checks failed',
+    ])
+    expect(run.code).toBe(1)
+    expect(readFileSync(path).equals(before)).toBe(true)
+    expect(readdirSync(dir).filter((name) => name.startsWith('chain1.')).sort()).toEqual(['chain1.sqlite', 'chain1.sqlite.lock'])
+  }, 60_000)
 
   test('a journal path under a file: ✗ journal says why', async () => {
     writeFileSync(join(dir, 'plain'), '')
