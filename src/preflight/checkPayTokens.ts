@@ -25,9 +25,14 @@ export async function checkPayTokens(client: PublicClient, economics: EconomicsC
     const token = accepted.get(price.token.toLowerCase())
     if (!token) continue
     const name = `pay token ${values.describe(price.token)}`
-    const why = values.unpricedWhy(price.token)
-    if (why === undefined) {
+    const status = values.status(price.token)
+    if (status.priced) {
       results.push(pass(name, `${token.nativePerToken} ETH per token (${token.source === 'fixed' ? 'fixed rate' : 'feed'}, from ${price.origin})`))
+      continue
+    }
+    const why = status.why
+    if (status.rpc) {
+      results.push(fail(name, `not priced: ${why}`, 'run order-relay check again once RELAYER_RPC_URL answers every read'))
       continue
     }
     const fix = /feed .* old, over RELAYER_PRICE_MAX_AGE_S/.test(why)

@@ -4,7 +4,8 @@ import type { IndexerConfig } from '../indexer/config.ts'
 import type { RelayerConfig } from '../relayer/config.ts'
 import { defaultJournalPath } from '../relayer/journal/index.ts'
 import { isArbitrumChain } from '../relayer/economics/index.ts'
-import type { Env } from '../shared/index.ts'
+import { type Env, redactUrls } from '../shared/index.ts'
+import { nodeSays } from '../relayer/index.ts'
 import { checkBalance } from './checkBalance.ts'
 import { checkBroker } from './checkBroker.ts'
 import { checkIndexerContracts } from './checkIndexerContracts.ts'
@@ -55,6 +56,23 @@ export async function runPreflight(options: PreflightOptions): Promise<CheckResu
   return results
 }
 
+/**
+ * Runs one check; an error it did not expect (the node going away mid-check, a file read
+ * failing) becomes its failure, told without URLs' credentials, so one check never stops
+ * the others.
+ */
+async function guard(name: string, run: () => Promise<CheckResult>): Promise<CheckResult> {
+  return (await guardAll(name, async () => [await run()]))[0]!
+}
+
+async function guardAll(name: string, run: () => Promise<CheckResult[]>): Promise<CheckResult[]> {
+  try {
+    return await run()
+  } catch (error) {
+    return [fail(name, `could not be checked: ${redactUrls(nodeSays(error))}`, 'run order-relay check again once the RPC (and the service it names) answers')]
+  }
+}
+
 async function relayerChecks(config: RelayerConfig, key: GasKey, client: PublicClient, env: Env, manifestFlag: string | undefined): Promise<CheckResult[]> {
   const results: CheckResult[] = [key.ok ? pass('gas key', `${key.source}: address ${key.address}`) : fail('gas key', key.problem, key.fix)]
   const rpc = await checkRpc(client, { name: 'rpc', rpcUrl: config.rpcUrl, chainId: config.chainId, prefix: 'RELAYER' })
@@ -62,11 +80,11 @@ async function relayerChecks(config: RelayerConfig, key: GasKey, client: PublicC
   const rpcAnswers = rpc.ok
   if (rpc.ok) {
     const brokerVariable = env.RELAYER_BROKER ? 'RELAYER_BROKER' : `${manifestFlag ?? 'RELAYER_MANIFEST'} contracts.broker`
-    const broker = await checkBroker(client, { broker: config.broker, chainId: config.chainId, variable: brokerVariable })
+    const broker = await guard('broker', () => checkBroker(client, { broker: config.broker, chainId: config.chainId, variable: brokerVariable }))
     results.push(broker)
-    if (key.ok) results.push(await checkBalance(client, { address: key.address, floorWei: config.edge.gasFloorWei }))
-    results.push(...(await checkPayTokens(client, config.economics)))
-    if (isArbitrumChain(config.chainId) && broker.ok) results.push(await checkNodeInterface(client, { chainId: config.chainId, broker: config.broker, variable: 'RELAYER_RPC_URL' }))
+    if (key.ok) results.push(await guard('gas balance', () => checkBalance(client, { address: key.address, floorWei: config.edge.gasFloorWei })))
+    results.push(...(await guardAll('pay tokens', () => checkPayTokens(client, config.economics))))
+    if (isArbitrumChain(config.chainId) && broker.ok) results.push(await guard('NodeInterface', () => checkNodeInterface(client, { chainId: config.chainId, broker: config.broker, variable: 'RELAYER_RPC_URL' })))
   }
   const journalPath = config.journalPath ?? (key.ok ? defaultJournalPath(config.chainId, key.address) : undefined)
   const journalVariable = config.journalPath !== undefined ? 'RELAYER_DB' : 'the default journal (RELAYER_DB unset)'
@@ -75,18 +93,18 @@ async function relayerChecks(config: RelayerConfig, key: GasKey, client: PublicC
     results.push(checkJournalWritable(journalPath, journalVariable), lock)
     // Its history only while nobody holds it, against a chain that answers, for a known key.
     if (lock.ok && rpcAnswers && key.ok && journalPath !== ':memory:' && existsSync(journalPath)) {
-      results.push(await checkJournalHistory(client, { path: journalPath, chainId: config.chainId, address: key.address }))
+      results.push(await guard('journal history', () => checkJournalHistory(client, { path: journalPath, chainId: config.chainId, address: key.address })))
     }
   }
   else results.push(fail('journal', 'the default journal is named after the gas address, and RELAYER_PK gives none', 'set RELAYER_PK (or RELAYER_DB to the journal file)'))
-  if (config.redisUrl) results.push(...(await checkRedis(config.redisUrl)))
+  if (config.redisUrl) results.push(...(await guardAll('redis', () => checkRedis(config.redisUrl as string))))
   return results
 }
 
 async function indexerChecks(config: IndexerConfig, client: PublicClient, env: Env, manifestFlag: string | undefined): Promise<CheckResult[]> {
   const rpc = await checkRpc(client, { name: 'indexer rpc', rpcUrl: config.rpcUrl, chainId: config.chainId, prefix: 'INDEXER' })
   const results = [rpc]
-  if (rpc.ok) results.push(await checkIndexerContracts(client, config, env.INDEXER_ADDRESSES ? 'INDEXER_ADDRESSES' : `${manifestFlag ?? 'INDEXER_MANIFEST'} contracts`))
-  results.push(await checkIndexerStore(config))
+  if (rpc.ok) results.push(await guard('indexer contracts', () => checkIndexerContracts(client, config, env.INDEXER_ADDRESSES ? 'INDEXER_ADDRESSES' : `${manifestFlag ?? 'INDEXER_MANIFEST'} contracts`)))
+  results.push(await guard(config.databaseUrl ? 'postgresql' : 'indexer store', () => checkIndexerStore(config)))
   return results
 }

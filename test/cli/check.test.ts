@@ -293,6 +293,50 @@ describe('order-relay check: the relayer', () => {
     expect(run.code).toBe(1)
   }, 60_000)
 
+  test('a node that answers its chain id and then fails: each check that needs it fails on its own, without credentials', async () => {
+    // What a real node does only when it breaks mid-way: eth_chainId answers, everything else 503.
+    const node = Bun.serve({
+      port: 0,
+      hostname: '127.0.0.1',
+      async fetch(request) {
+        const body = (await request.json()) as { id: number; method: string }
+        if (body.method === 'eth_chainId') return Response.json({ jsonrpc: '2.0', id: body.id, result: '0x66eee' })
+        return new Response('overloaded', { status: 503 })
+      },
+    })
+    try {
+      const run = await check(relayerEnv('failing.sqlite', { RELAYER_RPC_URL: `http://user:secret@127.0.0.1:${node.port}/v2/abcdefabcdefabcdefabcdef` }))
+      const fix = 'run order-relay check again once the RPC (and the service it names) answers'
+      expect(run.lines).toEqual([
+        passing.gasKey(),
+        `✓ rpc: http://127.0.0.1:${node.port}/v2/*** answers as chain 421614`,
+        `✗ broker: could not be checked: "overloaded" — fix: ${fix}`,
+        `✗ gas balance: could not be checked: "overloaded" — fix: ${fix}`,
+        // The manifest's token, and the chain's built-in one (whose absence here the node could not say).
+        ...[payToken, '0x75faf114eafb1BDbe2F0316DF893fd58CE46AA4d'].map(
+          (token) =>
+            `✗ pay token ${token}: not priced: the relayer's RPC failed while reading it (its decimals have not been read yet) — fix: run order-relay check again once RELAYER_RPC_URL answers every read`,
+        ),
+        passing.journal('failing.sqlite'),
+        passing.lock(),
+        'check: 4 of 8 checks failed',
+      ])
+      expect(run.stdout).not.toContain('abcdefabcdef')
+      expect(run.code).toBe(1)
+    } finally {
+      node.stop(true)
+    }
+  }, 60_000)
+
+  test('--help lists its flags and the variables it reads', async () => {
+    const run = await check({}, ['--help'])
+    expect(run.lines.slice(0, 3)).toEqual(["order-relay check: preflight (like nginx -t): check the relayer's and indexer's configuration against the chain", '', 'Usage: order-relay check [options]'])
+    expect(run.lines).toContain('  --json            print one JSON array of {name, ok, detail, fix} and nothing else')
+    expect(run.stdout).toContain('  RELAYER_GAS_FLOOR_WEI ')
+    expect(run.stdout).toContain('  INDEXER_DATABASE_URL ')
+    expect(run.code).toBe(0)
+  }, 30_000)
+
   test('a bad flag is a usage error: exit 2', async () => {
     const run = await check({}, ['--bogus'])
     expect(run.code).toBe(2)

@@ -4,18 +4,15 @@ import { relayerEnvironment } from './relayer.ts'
 
 export const checkCommand: Command = {
   name: 'check',
-  summary: 'preflight: check the relayer\'s (and indexer\'s) configuration against the chain, one ✓/✗ line per check',
+  summary: 'preflight (like nginx -t): check the relayer\'s and indexer\'s configuration against the chain',
   options: [
     '--manifest PATH   read chain, RPC and addresses from a manifest (wins over RELAYER_MANIFEST and INDEXER_MANIFEST)',
     '--relayer         check the relayer (default: when a RELAYER_* variable is set, or nothing else is)',
     '--indexer         check the indexer (default: when an INDEXER_* variable is set)',
     '--json            print one JSON array of {name, ok, detail, fix} and nothing else',
   ],
-  environment: [
-    'The variables of `order-relay relayer` and `order-relay indexer`, read as they read them:',
-    ...relayerEnvironment,
-    ...indexerEnvironment,
-  ],
+  // The variables of `relayer` and `indexer`, read as they read them.
+  environment: [...relayerEnvironment, ...indexerEnvironment],
   async run(argv, io) {
     const { values } = parseFlags(argv, { manifest: { type: 'string' }, relayer: { type: 'boolean' }, indexer: { type: 'boolean' }, json: { type: 'boolean' } })
     // Loaded when run, as every command's modules (see relayer.ts).
