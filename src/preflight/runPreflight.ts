@@ -2,10 +2,10 @@ import { existsSync } from 'node:fs'
 import { createPublicClient, http, type PublicClient } from 'viem'
 import type { IndexerConfig } from '../indexer/config.ts'
 import type { RelayerConfig } from '../relayer/config.ts'
-import { defaultJournalPath } from '../relayer/journal/index.ts'
 import { isArbitrumChain } from '../relayer/economics/index.ts'
-import { type Env, redactUrls } from '../shared/index.ts'
+import { defaultJournalPath } from '../relayer/journal/index.ts'
 import { nodeSays } from '../relayer/index.ts'
+import { type Env, redactUrls } from '../shared/index.ts'
 import { checkBalance } from './checkBalance.ts'
 import { checkBroker } from './checkBroker.ts'
 import { checkIndexerContracts } from './checkIndexerContracts.ts'
@@ -77,7 +77,6 @@ async function relayerChecks(config: RelayerConfig, key: GasKey, client: PublicC
   const results: CheckResult[] = [key.ok ? pass('gas key', `${key.source}: address ${key.address}`) : fail('gas key', key.problem, key.fix)]
   const rpc = await checkRpc(client, { name: 'rpc', rpcUrl: config.rpcUrl, chainId: config.chainId, prefix: 'RELAYER' })
   results.push(rpc)
-  const rpcAnswers = rpc.ok
   if (rpc.ok) {
     const brokerVariable = env.RELAYER_BROKER ? 'RELAYER_BROKER' : `${manifestFlag ?? 'RELAYER_MANIFEST'} contracts.broker`
     const broker = await guard('broker', () => checkBroker(client, { broker: config.broker, chainId: config.chainId, variable: brokerVariable }))
@@ -88,15 +87,16 @@ async function relayerChecks(config: RelayerConfig, key: GasKey, client: PublicC
   }
   const journalPath = config.journalPath ?? (key.ok ? defaultJournalPath(config.chainId, key.address) : undefined)
   const journalVariable = config.journalPath !== undefined ? 'RELAYER_DB' : 'the default journal (RELAYER_DB unset)'
-  if (journalPath !== undefined) {
-    const lock = checkJournalLock(journalPath, journalVariable)
-    results.push(checkJournalWritable(journalPath, journalVariable), lock)
+  if (journalPath === undefined) {
+    results.push(fail('journal', 'the default journal is named after the gas address, and RELAYER_PK gives none', 'set RELAYER_PK (or RELAYER_DB to the journal file)'))
+  } else {
+    const lock = await guard('journal lock', async () => checkJournalLock(journalPath, journalVariable))
+    results.push(await guard('journal', async () => checkJournalWritable(journalPath, journalVariable)), lock)
     // Its history only while nobody holds it, against a chain that answers, for a known key.
-    if (lock.ok && rpcAnswers && key.ok && journalPath !== ':memory:' && existsSync(journalPath)) {
+    if (lock.ok && rpc.ok && key.ok && journalPath !== ':memory:' && existsSync(journalPath)) {
       results.push(await guard('journal history', () => checkJournalHistory(client, { path: journalPath, chainId: config.chainId, address: key.address })))
     }
   }
-  else results.push(fail('journal', 'the default journal is named after the gas address, and RELAYER_PK gives none', 'set RELAYER_PK (or RELAYER_DB to the journal file)'))
   if (config.redisUrl) results.push(...(await guardAll('redis', () => checkRedis(config.redisUrl as string))))
   return results
 }

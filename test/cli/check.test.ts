@@ -451,4 +451,14 @@ describe('order-relay check: the indexer', () => {
     ])
     expect(run.code).toBe(0)
   }, 60_000)
+
+  test('--indexer with both sets of variables: only the indexer is checked', async () => {
+    const run = await check({ ...relayerEnv('only.sqlite', { RELAYER_PK: '' }), ...indexerEnv() }, ['--indexer'])
+    expect(run.lines).toEqual([
+      ...indexerPassing(),
+      `✓ indexer store: ${join(dir, 'index.sqlite')} does not exist yet; the indexer creates it at start (${dir} is writable)`,
+      'check: all 3 checks passed',
+    ])
+    expect(run.code).toBe(0)
+  }, 60_000)
 })
