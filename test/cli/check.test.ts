@@ -9,7 +9,7 @@ import * as v from 'valibot'
 import { createPublicClient, formatEther, getAddress, http } from 'viem'
 import { hasRedisServer, postgresMissing, redisServerPath, startPostgres, startRedis } from '../../scripts/lib/index.ts'
 import { type Devnet, devnetAccounts, startDevnet } from '../../src/devnet/index.ts'
-import { mockAggregatorV3Abi, mockAggregatorV3Bytecode } from '../../src/chain/index.ts'
+import { mockAggregatorV3Abi, mockAggregatorV3Bytecode, mockNodeInterfaceAbi, mockNodeInterfaceBytecode } from '../../src/chain/index.ts'
 import { CheckReportSchema } from '../../src/preflight/index.ts'
 import { lockHolder, openJournal } from '../../src/relayer/journal/index.ts'
 import { freePort } from '../../src/shared/index.ts'
@@ -195,6 +195,25 @@ describe('order-relay check: the relayer', () => {
     )
     expect(old.lines.at(-1)).toBe('check: 1 of 8 checks failed')
     expect(old.code).toBe(1)
+  }, 60_000)
+
+  test('NodeInterface: a node that answers for it ✓, one whose calls to it fail ✗', async () => {
+    const mock = await deploy(devnet, mockNodeInterfaceAbi, mockNodeInterfaceBytecode)
+    try {
+      await devnet.testClient.setCode({ address: nodeInterface, bytecode: (await devnet.publicClient.getCode({ address: mock }))! })
+      const answering = await check(relayerEnv('l1.sqlite'))
+      expect(answering.lines[5]).toBe(`✓ NodeInterface: answers at ${nodeInterface}: orders are priced with their L1 data gas`)
+      expect(answering.code).toBe(0)
+      // Code there that reverts every NodeInterface call (the Broker's): what a node failing the call looks like.
+      await devnet.testClient.setCode({ address: nodeInterface, bytecode: (await devnet.publicClient.getCode({ address: broker as `0x${string}` }))! })
+      const failing = await check(relayerEnv('l1.sqlite'))
+      expect(failing.lines[5]).toBe(
+        `✗ NodeInterface: NodeInterface did not answer (CallExecutionError); orders are refused (UPSTREAM_RPC) until it answers, rather than priced without their L1 data cost — fix: point RELAYER_RPC_URL at an Arbitrum node that answers eth_call to NodeInterface (${nodeInterface})`,
+      )
+      expect(failing.code).toBe(1)
+    } finally {
+      await devnet.testClient.setCode({ address: nodeInterface, bytecode: '0x' })
+    }
   }, 60_000)
 
   test('a configuration problem is a ✗ config line naming the variable, exit 1 (not a usage error)', async () => {
