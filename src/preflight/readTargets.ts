@@ -18,6 +18,9 @@ export type Surfaces = { relayer: boolean; indexer: boolean }
 /**
  * Which services to check: the ones asked for, else the ones whose variables are set
  * (RELAYER_* and INDEXER_*, both as `serve` runs them), else the relayer.
+ *
+ * @example
+ * surfacesFrom({ INDEXER_MANIFEST: 'm.json' }, {}) // { relayer: false, indexer: true }
  */
 export function surfacesFrom(env: Env, asked: Partial<Surfaces>): Surfaces {
   if (asked.relayer || asked.indexer) return { relayer: asked.relayer === true, indexer: asked.indexer === true }
@@ -67,7 +70,13 @@ function attempt<T>(targets: Targets, read: () => T): T | undefined {
     const details = error.details ?? error.message
     for (const problem of details.split('\n').map((line) => line.replace(/^\s*- /, '').trim()).filter(Boolean)) {
       const variable = /^(?:--manifest|[A-Z][A-Z0-9_]+)/.exec(problem)?.[0]
-      targets.problems.push(fail('config', problem, variable ? `set ${variable} as described (order-relay check --help lists every variable; docs/configuration.md)` : 'correct the configuration as described (docs/configuration.md)'))
+      const fix =
+        variable === '--manifest'
+          ? 'pass --manifest the path of a manifest order-relay deploy or devnet wrote'
+          : variable
+            ? `set ${variable} as described (order-relay check --help lists every variable; docs/configuration.md)`
+            : 'correct the configuration as described (docs/configuration.md)'
+      targets.problems.push(fail('config', problem, fix))
     }
     return undefined
   }

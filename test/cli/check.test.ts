@@ -225,6 +225,24 @@ describe('order-relay check: the relayer', () => {
     expect(run.code).toBe(1)
   }, 60_000)
 
+  test('nothing configured: the relayer is checked, each missing variable a ✗ line with its fix', async () => {
+    const run = await check({})
+    const described = '(order-relay check --help lists every variable; docs/configuration.md)'
+    expect(run.lines).toEqual([
+      `✗ config: RELAYER_CHAIN_ID is required (421614 or 46630, or a devnet chain id), or give a manifest — fix: set RELAYER_CHAIN_ID as described ${described}`,
+      `✗ config: RELAYER_BROKER (the Broker contract address) or RELAYER_MANIFEST is required — fix: set RELAYER_BROKER as described ${described}`,
+      "✗ gas key: RELAYER_PK is required: the hex private key of the gas account (0x + 64 hex digits) — fix: set RELAYER_PK to the gas account's private key: 0x followed by 64 hex digits (it is never printed)",
+      'check: 3 of 3 checks failed',
+    ])
+    expect(run.code).toBe(1)
+  }, 30_000)
+
+  test('a --manifest that cannot be read: ✗ config names the flag', async () => {
+    const run = await check({ RELAYER_PK: key }, ['--manifest', join(dir, 'missing.json')])
+    expect(run.lines[0]).toBe(`✗ config: --manifest: cannot read manifest ${join(dir, 'missing.json')}: ENOENT — fix: pass --manifest the path of a manifest order-relay deploy or devnet wrote`)
+    expect(run.code).toBe(1)
+  }, 30_000)
+
   test('a journal in use by a running relayer: ✗ journal lock names its process; the relayer keeps its lock', async () => {
     const env = relayerEnv('busy.sqlite', { RELAYER_PORT: '0' })
     const relayer = Bun.spawn([process.execPath, 'src/cli/main.ts', 'relayer'], { env: { PATH: process.env.PATH ?? '', ...env }, stdin: 'ignore', stdout: 'pipe', stderr: 'pipe' })
