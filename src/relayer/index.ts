@@ -3,3 +3,5 @@ export { type EdgeConfig, readRelayerConfig, type RelayerConfig, type RelayerCon
 export { createRelayer, type Relayer, type RelayerDependencies, type RelayerServer } from './createRelayer.ts'
 export { RelayError } from './errors.ts'
 export { openApiDocument } from './http/openapi.ts'
+export { checkJournalMatchesChain, checkRpcChain } from './startChecks.ts'
+export { isTransportError, nodeSays } from './rpcErrors.ts'

@@ -8,7 +8,7 @@ import type { Journal } from './journal/index.ts'
  * transaction would be signed for the wrong chain); a node that does not answer is
  * only a warning, since it may come up later and orders answer UPSTREAM_RPC until then.
  */
-export async function checkRpcChain(client: PublicClient, chainId: number, logger: Logger): Promise<void> {
+export async function checkRpcChain(client: PublicClient, chainId: number, logger: Logger, /** Whose variables the message names (`order-relay check` asks for the indexer's too). */ prefix: 'RELAYER' | 'INDEXER' = 'RELAYER'): Promise<void> {
   let remote: number
   try {
     remote = await client.getChainId()
@@ -17,7 +17,7 @@ export async function checkRpcChain(client: PublicClient, chainId: number, logge
     return
   }
   if (remote !== chainId) {
-    throw new ConfigError(`RELAYER_RPC_URL serves chain ${remote}, not RELAYER_CHAIN_ID ${chainId}: point it at a node of chain ${chainId}`)
+    throw new ConfigError(`${prefix}_RPC_URL serves chain ${remote}, not ${prefix}_CHAIN_ID ${chainId}: point it at a node of chain ${chainId}`)
   }
 }
 

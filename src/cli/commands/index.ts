@@ -1,4 +1,5 @@
 import type { Command } from '../command.ts'
+import { checkCommand } from './check.ts'
 import { deployCommand } from './deploy.ts'
 import { devnetCommand } from './devnet.ts'
 import { indexerCommand } from './indexer.ts'
@@ -16,6 +17,7 @@ export const commands: Command[] = [
   serveCommand,
   relayerCommand,
   indexerCommand,
+  checkCommand,
   devnetCommand,
   mcpCommand,
   deployCommand,

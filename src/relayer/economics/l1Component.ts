@@ -9,6 +9,9 @@ const nodeInterfaceAbi = parseAbi(['function gasEstimateL1Component(address to, 
 /** Chains built on Arbitrum (One, Nova, Sepolia, Robinhood Chain Testnet): their txs pay an L1 data component. */
 const arbitrumChains = new Set([42161, 42170, 421614, 46630])
 
+/** Whether `chainId` is an Arbitrum-family chain, whose nodes answer for NodeInterface. */
+export const isArbitrumChain = (chainId: number) => arbitrumChains.has(chainId)
+
 /**
  * The L1 data component of an order's tx on Arbitrum-family chains, in L2 gas units, read
  * from NodeInterface's `gasEstimateL1Component` (the gas Arbitrum adds to the tx's own to pay

@@ -1,5 +1,5 @@
 import { Database } from 'bun:sqlite'
-import { readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { hostname } from 'node:os'
 import { OrderRelayError } from '../../errors/index.ts'
 
@@ -59,6 +59,31 @@ export function takeLock(path: string): () => void {
       const written = JSON.parse(readFileSync(holderPath(path), 'utf8')) as Holder
       if (written.pid === me.pid && written.host === me.host && written.since === me.since) rmSync(holderPath(path), { force: true })
     } catch {}
+  }
+}
+
+/**
+ * Who holds the journal's lock now, without taking it: undefined when nobody does (or no
+ * lock file exists: no relayer ever opened this journal here), else the holder as its
+ * holder file names it. It opens the lock file read-only and reads it once, which a
+ * holder's exclusive lock refuses; it creates no file and leaves a holder's lock as it is.
+ * A relayer starting in the instant of that read is refused as if another held it.
+ *
+ * @example
+ * const holder = lockHolder('.order-relay/relayer-421614-0xabc….sqlite')
+ * if (holder) console.log(`in use by ${holder}`)
+ */
+export function lockHolder(path: string): string | undefined {
+  if (path === ':memory:' || !existsSync(`${path}.lock`)) return undefined
+  const lock = new Database(`${path}.lock`, { readonly: true })
+  try {
+    lock.query('SELECT count(*) FROM sqlite_master').get()
+    return undefined
+  } catch (error) {
+    if (!/locked|busy/i.test((error as Error).message)) throw error
+    return describeHolder(path)
+  } finally {
+    lock.close()
   }
 }
 
