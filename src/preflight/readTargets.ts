@@ -3,6 +3,7 @@ import { type IndexerConfig, readIndexerConfig } from '../indexer/config.ts'
 import { readRelayerConfig, type RelayerConfig } from '../relayer/config.ts'
 import { ConfigError, type Env } from '../shared/index.ts'
 import { type CheckResult, fail } from './checkResult.ts'
+import { keySourceOf } from '../signers/index.ts'
 import { type GasKey, gasKeyAddress } from './gasKey.ts'
 
 /** What `check` looks at: the relayer's and/or the indexer's configuration, read as those commands read it. */
@@ -43,13 +44,16 @@ const standInKey: Hex = `0x${'0'.repeat(63)}1`
  * (gasKey.ts) so a missing key still lets the chain be checked. No key stays in the
  * returned config.
  */
-export function readTargets(env: Env, surfaces: Surfaces, manifestPath: string | undefined): Targets {
+export async function readTargets(env: Env, surfaces: Surfaces, manifestPath: string | undefined): Promise<Targets> {
   const targets: Targets = { problems: [] }
   if (surfaces.relayer) {
-    const key = gasKeyAddress(env)
-    const config = attempt(targets, () => readRelayerConfig(env, { manifestPath, ...(key.ok ? {} : { privateKey: standInKey }) }))
+    let key = await gasKeyAddress(env)
+    // A key kept elsewhere is opened once the chain it signs for is known.
+    const elsewhere = !key.ok && keySourceOf(env, () => {}) !== undefined && env.RELAYER_PK === undefined
+    const config = attempt(targets, () => readRelayerConfig(env, { manifestPath, ...(key.ok || elsewhere ? {} : { privateKey: standInKey }) }))
     if (config) {
       delete config.privateKey
+      if (elsewhere) key = await gasKeyAddress(env, { chainId: config.chainId, timeoutMs: config.signerTimeoutMs })
       targets.relayer = { config, key }
     } else if (!key.ok) {
       targets.problems.push(fail('gas key', key.problem, key.fix))

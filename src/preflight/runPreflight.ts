@@ -44,7 +44,7 @@ export type PreflightOptions = {
  */
 export async function runPreflight(options: PreflightOptions): Promise<CheckResult[]> {
   const { env } = options
-  const targets = readTargets(env, options.surfaces, options.manifestPath)
+  const targets = await readTargets(env, options.surfaces, options.manifestPath)
   const results: CheckResult[] = [...targets.problems]
   const client = (rpcUrl: string) => createPublicClient({ transport: http(rpcUrl, { retryCount: 0, timeout: options.rpcTimeoutMs ?? 5_000 }) }) as PublicClient
   const manifestNamed = options.manifestPath !== undefined ? '--manifest' : undefined

@@ -4,6 +4,7 @@ import type { Manifest, ManifestAdapter } from '../chain/manifest.ts'
 import { resolveChain } from '../chain/resolveChain.ts'
 import { type MetricsListen, readMetricsListen } from '../metrics/config.ts'
 import { ConfigError, createEnvReader, type Env } from '../shared/index.ts'
+import { type GasSignerKind, keySourceOf } from '../signers/index.ts'
 import { builtinTokenPrices, type EconomicsConfig, mergeTokenPrices, parseTokenPrices, splitTokenList, type TokenPrice } from './economics/index.ts'
 import type { EdgeConfig } from './edge/edgeConfig.ts'
 import { oneHop, parseTrustedProxies, type TrustedProxies } from './edge/trustedProxies.ts'
@@ -18,6 +19,12 @@ export type RelayerConfig = {
    * holds no key. Never logged, never in a response or error.
    */
   privateKey?: Hex
+  /**
+   * Where the gas key lives (keySource.ts): `private-key` is RELAYER_PK above; a keystore,
+   * a remote signer or KMS is opened before the relayer is built (`openGasSigner`) and
+   * handed to `createRelayer` as its `gasSigner`.
+   */
+  keySource: GasSignerKind
   chainId: number
   rpcUrl: string
   broker: Address
@@ -103,7 +110,9 @@ export type RelayerConfigOverrides = Partial<Omit<RelayerConfig, 'edge' | 'econo
  */
 export function readRelayerConfig(env: Env, overrides: RelayerConfigOverrides = {}): RelayerConfig {
   const read = createEnvReader(env)
-  const privateKey = overrides.privateKey ?? read.privateKey('RELAYER_PK', true)
+  // Exactly one source of the gas key; a key given by the caller is the source.
+  const keySource = overrides.privateKey ? { kind: 'private-key' as const } : keySourceOf(env, read.problem)
+  const privateKey = overrides.privateKey ?? (keySource?.kind === 'private-key' ? read.privateKey('RELAYER_PK', true) : undefined)
 
   const { manifest, chainId, rpcUrl } = resolveChain(read, { prefix: 'RELAYER', manifest: overrides.manifest, manifestPath: overrides.manifestPath, chainId: overrides.chainId, rpcUrl: overrides.rpcUrl })
 
@@ -129,7 +138,8 @@ export function readRelayerConfig(env: Env, overrides: RelayerConfigOverrides = 
   }
 
   const config = {
-    privateKey: privateKey as Hex,
+    ...(privateKey ? { privateKey } : {}),
+    keySource: keySource?.kind ?? 'private-key',
     chainId: chainId as number,
     rpcUrl: rpcUrl as string,
     broker: broker as Address,
@@ -236,6 +246,9 @@ function corsOrigin(entry: string, problem: (message: string) => void): string {
  */
 export function takePrivateKey(config: RelayerConfig): Hex {
   const key = config.privateKey
+  if (!key && config.keySource !== 'private-key') {
+    throw new ConfigError(`the gas key is a ${config.keySource} signer: open it with openGasSigner and hand it to createRelayer as its gasSigner`)
+  }
   if (!key) throw new ConfigError('RELAYER_PK was already taken from this configuration (build a relayer once per configuration)')
   delete config.privateKey
   return key

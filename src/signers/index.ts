@@ -1,3 +1,4 @@
 // The gas key's signers: one port (GasSigner), four sources.
 export { type GasSigner, type GasSignerKind, SignerError, type SignerErrorCode } from './gasSigner.ts'
 export { privateKeySigner } from './privateKeySigner.ts'
+export { keySourceOf, keySourceVariables, type KeySourceVariable } from './keySource.ts'

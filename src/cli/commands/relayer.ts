@@ -1,10 +1,18 @@
-import { readRelayerConfig, relayerDefaults } from '../../relayer/config.ts'
-import { ConfigError, createLogger, readLogFormat } from '../../shared/index.ts'
+import { readRelayerConfig, type RelayerConfig, relayerDefaults } from '../../relayer/config.ts'
+import type { GasSigner } from '../../signers/index.ts'
+import { ConfigError, createLogger, type Logger, readLogFormat } from '../../shared/index.ts'
 import { type Command, parseFlags, UsageError } from '../command.ts'
 import { version } from '../version.ts'
 
 export const relayerEnvironment = [
-  'RELAYER_PK               gas key, 0x + 64 hex (required; never printed)',
+  'RELAYER_KEYSTORE         gas key: an encrypted keystore file (Web3 Secret Storage v3; `order-relay key new`)',
+  'RELAYER_KEYSTORE_PASSWORD_FILE  file holding its password (else the systemd credential of that name)',
+  'RELAYER_SIGNER_URL       gas key: a remote signer\'s JSON-RPC URL (Web3Signer, Clef), with RELAYER_SIGNER_ADDRESS',
+  'RELAYER_SIGNER_ADDRESS   the account the remote signer signs with',
+  'RELAYER_SIGNER_TOKEN_FILE  file holding the remote signer\'s bearer token (else the systemd credential of that name)',
+  'RELAYER_SIGNER_TLS_CERT, RELAYER_SIGNER_TLS_KEY, RELAYER_SIGNER_TLS_CA  PEM files for a signer behind mTLS',
+  'RELAYER_KMS_KEY_ID       gas key: an AWS KMS ECC_SECG_P256K1 key (id, ARN or alias; region and credentials from the AWS SDK\'s chain)',
+  'RELAYER_PK               gas key, 0x + 64 hex, for development and the devnet (never printed); exactly one of the four gas key sources',
   'RELAYER_CHAIN_ID         chain served: 421614, 46630 or a devnet id (default: the manifest\'s)',
   'RELAYER_RPC_URL          RPC endpoint (default: the manifest\'s, else the chain\'s public RPC)',
   'RELAYER_BROKER           Broker contract address (or RELAYER_MANIFEST)',
@@ -51,6 +59,16 @@ export function relayerConfigFrom(env: Record<string, string | undefined>, value
   }
 }
 
+/**
+ * The gas key a keystore, a remote signer or KMS holds, opened before the relayer is
+ * built; undefined for RELAYER_PK, which the configuration carries.
+ */
+export async function openRelayerGasSigner(config: RelayerConfig, env: Record<string, string | undefined>, logger: Logger): Promise<GasSigner | undefined> {
+  if (config.keySource === 'private-key') return undefined
+  const { openGasSigner } = await import('../../signers/openGasSigner.ts')
+  return openGasSigner(env, { chainId: config.chainId, logger, timeoutMs: config.signerTimeoutMs })
+}
+
 export const relayerCommand: Command = {
   name: 'relayer',
   summary: 'run a relayer (POST /broker, GET /info) with only a gas key',
@@ -62,7 +80,8 @@ export const relayerCommand: Command = {
     const config = relayerConfigFrom(io.env, values)
     // Loaded when run: every command's modules evaluated at start cost each start ~65 ms.
     const { createRelayer } = await import('../../relayer/index.ts')
-    const relayer = createRelayer(config, { logger, version })
+    const gasSigner = await openRelayerGasSigner(config, io.env, logger)
+    const relayer = createRelayer(config, { logger, version, gasSigner })
     const server = await relayer.serve()
     await new Promise<void>((resolve) => io.signal.addEventListener('abort', () => resolve(), { once: true }))
     logger.info('stopping: finishing orders already in flight')

@@ -2,7 +2,7 @@ import { createLogger, readLogFormat } from '../../shared/index.ts'
 import { type Command, parseFlags } from '../command.ts'
 import { version } from '../version.ts'
 import { indexerConfigFrom } from './indexer.ts'
-import { relayerConfigFrom, relayerEnvironment } from './relayer.ts'
+import { openRelayerGasSigner, relayerConfigFrom, relayerEnvironment } from './relayer.ts'
 import { indexerEnvironment } from '../../indexer/config.ts'
 
 export const serveCommand: Command = {
@@ -18,7 +18,8 @@ export const serveCommand: Command = {
     const logger = createLogger(io.out, readLogFormat(io.env))
     // Loaded when run, as every command's modules (see relayer.ts).
     const [{ createRelayer }, { createIndexer }] = await Promise.all([import('../../relayer/index.ts'), import('../../indexer/index.ts')])
-    const relayer = await createRelayer(relayerConfig, { logger, version }).serve()
+    const gasSigner = await openRelayerGasSigner(relayerConfig, io.env, logger)
+    const relayer = await createRelayer(relayerConfig, { logger, version, gasSigner }).serve()
     let indexer: Awaited<ReturnType<ReturnType<typeof createIndexer>['serve']>>
     try {
       indexer = await createIndexer(indexerConfig, { logger }).serve()
