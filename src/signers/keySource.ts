@@ -23,7 +23,7 @@ export function keySourceOf(env: Record<string, string | undefined>, problem: (m
   const set = (Object.keys(keySourceVariables) as KeySourceVariable[]).filter((name) => env[name] !== undefined && env[name] !== '')
   if (set.length === 1) return { kind: keySourceVariables[set[0]!], variable: set[0]! }
   if (set.length === 0) {
-    problem('the gas key is required: set one of RELAYER_KEYSTORE (an encrypted keystore file), RELAYER_SIGNER_URL (a remote signer), RELAYER_KMS_KEY_ID (an AWS KMS key) or RELAYER_PK (a hex key, for development; docs/keys.md)')
+    problem('RELAYER_PK is required: the hex private key of the gas account (0x + 64 hex digits), or another source of the gas key: RELAYER_KEYSTORE (an encrypted keystore file), RELAYER_SIGNER_URL (a remote signer) or RELAYER_KMS_KEY_ID (an AWS KMS key); docs/keys.md')
   } else {
     problem(`${set.join(' and ')} are set: set exactly one source of the gas key (docs/keys.md)`)
   }
