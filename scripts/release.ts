@@ -30,9 +30,12 @@ try {
 if (!values['skip-contracts']) await $`bun scripts/build-contracts.ts`.cwd(root)
 const metadata = readBuildMetadata(root)
 console.log(`release ${packageJson.version}: commit ${metadata.commit}${metadata.dirty ? ' (dirty tree)' : ''}, built ${metadata.builtAt}, Bun ${metadata.bunVersion}`)
-// The folder holds one release: what an earlier run left is removed first.
-await rm(outDir, { recursive: true, force: true })
+// The folder holds one release: the artifacts, checksums and staging folders an earlier
+// run left are removed first (nothing else in it is touched).
 await mkdir(outDir, { recursive: true })
+for (const entry of await readdir(outDir)) {
+  if (entry.startsWith('order-relay-') || entry === 'SHA256SUMS' || entry.startsWith('.staging-')) await rm(join(outDir, entry), { recursive: true, force: true })
+}
 
 const built: string[] = []
 const failed: string[] = []
@@ -59,7 +62,7 @@ for (const target of targets) {
 
 if (built.length > 0) {
   const sums = await writeChecksums(outDir, built)
-  console.log(`wrote ${sums} (${built.length} files; check with: cd ${outDir} && sha256sum -c SHA256SUMS)`)
+  console.log(`wrote ${sums} (${built.length} file${built.length === 1 ? '' : 's'}; check with: cd ${outDir} && sha256sum -c SHA256SUMS)`)
 }
 const leftovers = (await readdir(outDir)).filter((entry) => entry.startsWith('.staging-'))
 if (leftovers.length > 0) console.error(`release: staging folders left in ${outDir}: ${leftovers.join(', ')}`)

@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import packageJson from '../../package.json' with { type: 'json' }
 import { devnetAccounts, manifestTokensVariable } from '../../src/devnet/index.ts'
-import { freePortBase } from '../../test/helpers/processes.ts'
+import { freePort } from '../../src/shared/index.ts'
 import { spawnChild, waitForOk } from '../bench/lib/processes.ts'
 import { artifactName, executableFormat, expectedFormats, readHead, releaseTargets } from '../release/index.ts'
 import { type ExecutableDevnet, settleOneOrder, waitForOutput, withExecutableDevnet } from './release-smoke.ts'
@@ -45,7 +45,7 @@ async function checkArm64(devnet: ExecutableDevnet, exe: string): Promise<void> 
   check(printed.exitCode === 0 && lines[0] === version && /^bun: +\d/.test(lines[3] ?? ''), `linux-arm64 under qemu: --version prints ${JSON.stringify(lines.slice(0, 4))} (${((performance.now() - started) / 1000).toFixed(1)} s)`)
 
   const work = mkdtempSync(join(tmpdir(), 'order-relay-arm64-'))
-  const port = await freePortBase(1)
+  const port = await freePort()
   const url = `http://127.0.0.1:${port}`
   const relayer = spawnChild(
     [...command, 'relayer'],

@@ -11,7 +11,6 @@ import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import packageJson from '../../package.json' with { type: 'json' }
 import { type Child, spawnChild } from '../bench/lib/processes.ts'
-import { freePortBase } from '../../test/helpers/processes.ts'
 
 const root = resolve(import.meta.dir, '../..')
 
@@ -58,8 +57,8 @@ export async function withExecutableDevnet(exe: string, use: (devnet: Executable
   copyFileSync(exe, copied)
   chmodSync(copied, 0o755)
   const manifestPath = join(dir, 'manifest.json')
-  const base = await freePortBase()
-  const child = spawnChild([copied, 'devnet', '--port-base', String(base), '--manifest', manifestPath], { PATH: `${npmAnvilFolder()}:/usr/bin:/bin`, HOME: home }, { cwd: dir })
+  // --port-base 0: anvil, relayer and indexer each on a free port, named in the manifest.
+  const child = spawnChild([copied, 'devnet', '--port-base', '0', '--manifest', manifestPath], { PATH: `${npmAnvilFolder()}:/usr/bin:/bin`, HOME: home }, { cwd: dir })
   try {
     await waitForOutput(child, /Ctrl-C stops everything/, 'order-relay devnet ready', 90_000)
     const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as ExecutableDevnet['manifest']
