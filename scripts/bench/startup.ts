@@ -8,6 +8,7 @@ import { devnetAccounts, startDevnet } from '../../src/devnet/index.ts'
 import { freePort } from '../../src/shared/index.ts'
 import { type BenchContext, childEnv } from './lib/context.ts'
 import { type Child, spawnChild, waitForOk } from './lib/processes.ts'
+import { startRpcCounter } from './lib/rpcCounter.ts'
 import { type Row, row } from './lib/report.ts'
 import { median } from './lib/stats.ts'
 
@@ -99,6 +100,28 @@ export async function benchStartup(context: BenchContext, runs: number): Promise
         }
       }
     }
+    // One more start, untimed, its HTTP JSON-RPC through a counting proxy: the chain reads
+    // the relayer makes before its first /health 200.
+    const counter = await startRpcCounter(devnet.rpcUrl)
+    let chainReads: string
+    try {
+      const port = await freePort()
+      await relayerPhases(
+        [context.exe, 'relayer', '--manifest', manifest],
+        childEnv({
+          RELAYER_PK: devnetAccounts.relayer.privateKey,
+          RELAYER_PORT: String(port),
+          RELAYER_DB: join(context.dir, 'startup-relayer-counted.db'),
+          RELAYER_RPC_URL: counter.url,
+          ...(devnet.manifest.wsUrl ? { RELAYER_WS_URL: devnet.manifest.wsUrl } : {}),
+        }),
+        `http://127.0.0.1:${port}/health`,
+        context.dir,
+      )
+      chainReads = counter.perOrder(1) || 'none'
+    } finally {
+      counter.stop()
+    }
     const list = (values: number[]) => values.map((ms) => ms.toFixed(0)).join(', ')
     context.log(`startup: relayer ${list(relayer)} ms (load ${list(loaded)}, listening ${list(listening)}); serve ${list(subject)} ms; bare ${list(baseline)} ms`)
     const loadMs = median(loaded)
@@ -121,6 +144,7 @@ export async function benchStartup(context: BenchContext, runs: number): Promise
             'phase: load (--version) ms': Math.round(loadMs),
             'phase: config, journal, chain reads ms': Math.round(Math.max(0, listeningMs - loadMs)),
             'phase: listening to /health 200 ms': Math.round(Math.max(0, healthMs - listeningMs)),
+            'JSON-RPC before /health 200': chainReads,
             'bare Bun.serve ms': Math.round(median(baseline)),
           },
         }),
