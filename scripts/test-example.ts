@@ -61,7 +61,8 @@ if (!existsSync(join(project, 'out/TicketAdapter.sol/TicketAdapter.json'))) {
   console.error('example: forge build wrote no out/TicketAdapter.sol/TicketAdapter.json')
   finish(1)
 }
-const version = run('npx order-relay --version', ['npx', 'order-relay', '--version'], project).trim()
+// The first line is the version; the lines after it say what the build was made from.
+const version = run('npx order-relay --version', ['npx', 'order-relay', '--version'], project).split('\n')[0]
 if (version !== JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')).version) {
   console.error(`example: npx order-relay --version printed ${JSON.stringify(version)}`)
   finish(1)

@@ -23,11 +23,12 @@ import { benchReplicas } from './replicas.ts'
 import { hasRedisServer, redisServerPath } from '../lib/index.ts'
 import { benchRestart } from './restart.ts'
 import { benchSettlement } from './settlement.ts'
+import { benchReleaseSizes } from './releaseSizes.ts'
 import { benchSigner } from './signer.ts'
 import { benchStartup } from './startup.ts'
 import { benchStreams } from './streams.ts'
 
-const names = ['startup', 'rejections', 'settlement', 'signer', 'interval', 'journal', 'flood', 'replicas', 'backfill', 'activity', 'restart', 'replica', 'streams'] as const
+const names = ['startup', 'release', 'rejections', 'settlement', 'signer', 'interval', 'journal', 'flood', 'replicas', 'backfill', 'activity', 'restart', 'replica', 'streams'] as const
 type Name = (typeof names)[number]
 
 const { values } = parseArgs({
@@ -92,9 +93,10 @@ try {
 
   if (only.has('startup')) {
     const result = await benchStartup(context, quick ? 3 : 7)
-    rows.push(...withLoad([result.row]))
+    rows.push(...withLoad(result.rows))
     memory.bareRssMiB = result.baselineRssMiB
   }
+  if (only.has('release')) rows.push(...withLoad(await benchReleaseSizes(context)))
   if (only.has('rejections')) rows.push(...withLoad(await benchRejections({ ...context, runs: loadRuns }, { connections: 32, seconds: loadSeconds })))
   if (only.has('settlement')) {
     const result = await benchSettlement(context, { orders, clients: 32 })

@@ -4,7 +4,7 @@ import { commands } from './commands/index.ts'
 import { failureReport } from './lib/failureReport.ts'
 import { invocation } from './lib/invocation.ts'
 import { createLineWriter } from './lib/lineWriter.ts'
-import { version } from './version.ts'
+import { version, versionText } from './version.ts'
 
 function usage(): string {
   const width = Math.max(...commands.map((c) => c.name.length))
@@ -28,7 +28,7 @@ export async function main(argv: string[], io: CommandIo): Promise<number> {
     return name === undefined ? 2 : 0
   }
   if (name === '--version' || name === '-v') {
-    io.out(version)
+    io.out(versionText())
     return 0
   }
   const command: Command | undefined = commands.find((c) => c.name === name)

@@ -28,7 +28,17 @@ const run = (args: string[], env: Record<string, string> = {}) => {
 
 test('--version, --help, unknown command and bad flag', () => {
   const packageVersion = JSON.parse(readFileSync('package.json', 'utf8')).version
-  expect(run(['--version'])).toEqual({ code: 0, out: `${packageVersion}\n`, err: '' })
+  // The version alone on the first line (what scripts read), then what the build was made from.
+  const commit = Bun.spawnSync(['git', 'rev-parse', 'HEAD'], { stdout: 'pipe' }).stdout.toString().trim()
+  const printed = run(['--version'])
+  expect(printed.code).toBe(0)
+  expect(printed.err).toBe('')
+  const lines = printed.out.split('\n')
+  expect(lines[0]).toBe(packageVersion)
+  const dirty = Bun.spawnSync(['git', 'status', '--porcelain'], { stdout: 'pipe' }).stdout.toString() !== ''
+  expect(lines[1]).toBe(`commit: ${commit}${dirty ? ' (dirty: built from a tree with uncommitted changes)' : ''}`)
+  expect(lines[2]).toMatch(/^built: {2}\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/)
+  expect(lines.slice(3)).toEqual([`bun:    ${Bun.version}`, ''])
   const help = run(['--help'])
   expect(help.code).toBe(0)
   for (const name of ['serve', 'relayer', 'indexer', 'devnet', 'mcp', 'deploy', 'order', 'verify-receipt']) expect(help.out).toContain(`  ${name} `)

@@ -79,7 +79,7 @@ test('with bun but no anvil, the devnet says to install anvil into the project',
 
 test('with bun and anvil from npm beside it, `npx order-relay` runs the CLI under Node: every command, the devnet\'s --adapter and RELAYER_* variables', async () => {
   await ok(['npm', 'install', '--prefer-offline', '--save-dev', '@foundry-rs/anvil'], project)
-  expect((await ok(['npx', 'order-relay', '--version'], project, { PATH: plainPath })).trim()).toBe(version)
+  expect((await ok(['npx', 'order-relay', '--version'], project, { PATH: plainPath })).split('\n')[0]).toBe(version)
   const usage = await run(['npx', 'order-relay'], project, { PATH: plainPath })
   expect(usage.code).toBe(2)
   for (const name of ['devnet', 'relayer', 'indexer', 'serve', 'order', 'deploy', 'mcp', 'verify-receipt']) expect(usage.out).toContain(`  ${name} `)

@@ -1,0 +1,5 @@
+export { writeChecksums, sha256File } from './checksums.ts'
+export { compile, compileCommand, type CompileOptions, type CompileResult } from './compile.ts'
+export { executableFormat, expectedFormats, readHead, type ExecutableFormat } from './formats.ts'
+export { defineArgs, readBuildMetadata, type BuildMetadata } from './metadata.ts'
+export { artifactName, releaseTargets, selectTargets, type ReleaseTarget } from './targets.ts'
