@@ -247,7 +247,7 @@ test('the executable runs a relayer with only RELAYER_PK, RELAYER_CHAIN_ID, RELA
     await output.waitFor(/listening on/)
     expect(output.text).toContain(devnetAccounts.secondRelayer.address)
     expect(output.text).toContain('pay tokens: none accepted; every order is refused FEE_BELOW_FLOOR until RELAYER_TOKENS names a token and its price (docs/economics.md)')
-    expect(await client.info()).toEqual({ feeFloorBps: 0, supportedChainIds: [devnet.chainId], relayer: devnetAccounts.secondRelayer.address, acceptedTokens: [], acceptsUnpricedTokens: false, minMarginBps: 1000, gasPriceWei: expect.stringMatching(/^[1-9]\d*$/) })
+    expect(await client.info()).toEqual({ feeFloorBps: 0, supportedChainIds: [devnet.chainId], relayer: devnetAccounts.secondRelayer.address, acceptedTokens: [], acceptsUnpricedTokens: false, minMarginBps: 1000, gasPriceWei: expect.stringMatching(/^[1-9]\d*$/), signerKind: 'private-key' })
     const nonce = await devnet.publicClient.getTransactionCount({ address: devnetAccounts.secondRelayer.address })
     const refused = await client.broker(await signed(devnet, allocationOrder(devnet))).catch((error: unknown) => error as { code: string; status: number; message: string })
     expect(refused).toMatchObject({ code: 'FEE_BELOW_FLOOR', status: 402, message: `pay token ${payToken} is not accepted by this relayer (this relayer has no price for it); it accepts no pay token at the moment; pay in an accepted token or choose another relayer (GET /info)` })

@@ -126,7 +126,7 @@ describe('order-relay check: the relayer', () => {
   test('an empty key: ✗ gas key names RELAYER_PK, the chain is still checked, exit 1', async () => {
     const run = await check(relayerEnv('key.sqlite', { RELAYER_PK: '' }))
     expect(run.lines).toEqual([
-      "✗ gas key: RELAYER_PK is required: the hex private key of the gas account (0x + 64 hex digits) — fix: set RELAYER_PK to the gas account's private key: 0x followed by 64 hex digits (it is never printed)",
+      "✗ gas key: RELAYER_PK is required: the hex private key of the gas account (0x + 64 hex digits), or another source of the gas key: RELAYER_KEYSTORE (an encrypted keystore file), RELAYER_SIGNER_URL (a remote signer) or RELAYER_KMS_KEY_ID (an AWS KMS key); docs/keys.md — fix: set exactly one of RELAYER_KEYSTORE, RELAYER_SIGNER_URL, RELAYER_KMS_KEY_ID or RELAYER_PK (docs/keys.md)",
       passing.rpc(),
       passing.broker(),
       passing.payToken(),
@@ -231,7 +231,7 @@ describe('order-relay check: the relayer', () => {
     expect(run.lines).toEqual([
       `✗ config: RELAYER_CHAIN_ID is required (421614 or 46630, or a devnet chain id), or give a manifest — fix: set RELAYER_CHAIN_ID as described ${described}`,
       `✗ config: RELAYER_BROKER (the Broker contract address) or RELAYER_MANIFEST is required — fix: set RELAYER_BROKER as described ${described}`,
-      "✗ gas key: RELAYER_PK is required: the hex private key of the gas account (0x + 64 hex digits) — fix: set RELAYER_PK to the gas account's private key: 0x followed by 64 hex digits (it is never printed)",
+      "✗ gas key: RELAYER_PK is required: the hex private key of the gas account (0x + 64 hex digits), or another source of the gas key: RELAYER_KEYSTORE (an encrypted keystore file), RELAYER_SIGNER_URL (a remote signer) or RELAYER_KMS_KEY_ID (an AWS KMS key); docs/keys.md — fix: set exactly one of RELAYER_KEYSTORE, RELAYER_SIGNER_URL, RELAYER_KMS_KEY_ID or RELAYER_PK (docs/keys.md)",
       'check: 3 of 3 checks failed',
     ])
     expect(run.code).toBe(1)

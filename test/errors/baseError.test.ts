@@ -26,6 +26,7 @@ import { takeLock } from '../../src/relayer/journal/lock.ts'
 import { BatchedRevertError } from '../../src/relayer/simulation/index.ts'
 import { ConfigError, createEnvReader, errorLine } from '../../src/shared/index.ts'
 import { fixFor, relayErrorCodes } from '../../src/wire/index.ts'
+import { SignerError } from '../../src/signers/index.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'order-relay-errors-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -78,6 +79,7 @@ const cases: { error: unknown; name: string; code: string; exitCode: 1 | 2 }[] =
   { error: thrown(() => openJournal(mismatchPath, { ...owner, chainId: 1 })), name: 'JournalMismatchError', code: 'JOURNAL_MISMATCH', exitCode: 1 },
   { error: journalLocked, name: 'JournalLockedError', code: 'JOURNAL_LOCKED', exitCode: 1 },
   { error: thrown(() => openJournal(laterPath, owner)), name: 'JournalVersionError', code: 'JOURNAL_VERSION', exitCode: 1 },
+  { error: new SignerError('SIGNER_CONFIG', 'RELAYER_KEYSTORE k.json: the password does not open it'), name: 'SignerError', code: 'SIGNER_CONFIG', exitCode: 2 },
 ]
 
 describe('every error class extends OrderRelayError', () => {

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { KMSClient } from '@aws-sdk/client-kms'
 import { p256 } from '@noble/curves/nist'
@@ -399,23 +401,26 @@ describe('configuration from the environment', () => {
       'console.log(signer.description)',
       'await signer.close()',
     ].join('\n')
+    // A home with no AWS files in it (bun writes its cache under HOME: a throw-away folder, not a path outside the test's own).
+    const home = mkdtempSync(join(tmpdir(), 'kms-home-'))
     const child = Bun.spawn([process.execPath, '-e', script], {
       stdout: 'pipe',
       stderr: 'pipe',
       env: {
         PATH: process.env.PATH ?? '',
-        HOME: '/nonexistent',
+        HOME: home,
         RELAYER_KMS_KEY_ID: key.keyId,
         AWS_REGION: 'eu-west-1',
         AWS_ACCESS_KEY_ID: kms.credentials.accessKeyId,
         AWS_SECRET_ACCESS_KEY: kms.credentials.secretAccessKey,
         AWS_ENDPOINT_URL_KMS: kms.url,
-        AWS_CONFIG_FILE: '/nonexistent/config',
-        AWS_SHARED_CREDENTIALS_FILE: '/nonexistent/credentials',
+        AWS_CONFIG_FILE: join(home, 'no-config'),
+        AWS_SHARED_CREDENTIALS_FILE: join(home, 'no-credentials'),
         AWS_EC2_METADATA_DISABLED: 'true',
       },
     })
     const [out, err, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited])
+    rmSync(home, { recursive: true, force: true })
     expect(err).toBe('')
     expect(code).toBe(0)
     expect(out.trim()).toBe(`aws-kms ${key.keyId} in eu-west-1 (${publicKeyToAddress(toHex(key.publicKey))})`)

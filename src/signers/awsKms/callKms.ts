@@ -1,6 +1,7 @@
 import type { KMSClient } from '@aws-sdk/client-kms'
 import type { SignerError } from '../gasSigner.ts'
 import { describeSdkError, kmsDeadlineFailure, kmsFailure } from './kmsFailure.ts'
+import { OrderRelayError } from '../../errors/index.ts'
 
 /** One KMS call: which operation, at start or signing, with which key, client and time limit. */
 export type KmsCall = {
@@ -48,20 +49,25 @@ export async function callKms<output>(call: KmsCall, command: AttemptWatchable, 
     // The attempt the deadline itself aborted says nothing about KMS.
     const failedAttempts = attempts.filter((name) => name !== 'AbortError')
     const site = { ...call, redact: await credentialRedactor(call.client) }
-    const failure: SignerError = error instanceof DeadlineError ? kmsDeadlineFailure(site, failedAttempts, call.timeoutMs) : kmsFailure(error, site)
+    const failure: SignerError = error instanceof DeadlineReached ? kmsDeadlineFailure(site, failedAttempts, call.timeoutMs) : kmsFailure(error, site)
     throw failure
   }
 }
 
-class DeadlineError extends Error {}
+/** The deadline of one KMS call passed (turned into SIGNER_UNAVAILABLE where it is caught). */
+class DeadlineReached extends OrderRelayError<'KMS_DEADLINE'> {
+  constructor() {
+    super('KMS_DEADLINE', 'the KMS call did not finish in time', { stackTrace: false })
+  }
+}
 
-/** Runs `send` with an AbortSignal that fires after `ms`; rejects with a DeadlineError then, whether or not the SDK honours the signal. */
+/** Runs `send` with an AbortSignal that fires after `ms`; rejects with a DeadlineReached then, whether or not the SDK honours the signal. */
 async function withDeadline<output>(ms: number, send: (abortSignal: AbortSignal) => Promise<output>): Promise<output> {
   const controller = new AbortController()
   let timer: ReturnType<typeof setTimeout> | undefined
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
-      reject(new DeadlineError())
+      reject(new DeadlineReached())
       controller.abort()
     }, ms)
   })

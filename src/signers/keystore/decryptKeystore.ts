@@ -4,7 +4,7 @@ import { bytesToHex, hexToBytes } from '@noble/hashes/utils'
 import * as v from 'valibot'
 import type { Hex } from 'viem'
 import { SignerError } from '../gasSigner.ts'
-import { deriveKey, KdfError } from './deriveKey.ts'
+import { deriveKey } from './deriveKey.ts'
 import { issueList, KeystoreFileSchema } from './keystoreSchema.ts'
 
 /** Constant-time equality of two MACs. */
@@ -44,13 +44,9 @@ export async function decryptKeystore(json: string | object, password: string, {
   if (!crypto) throw fail('it has no crypto section', notKeystore)
   if (crypto.cipher !== 'aes-128-ctr') throw fail(`its cipher ${JSON.stringify(crypto.cipher.slice(0, 40))} is not supported (aes-128-ctr)`, 'write the key into a keystore with aes-128-ctr: order-relay key import, or cast wallet import')
 
-  let derived: Uint8Array
-  try {
-    derived = await deriveKey(crypto.kdf, crypto.kdfparams, password)
-  } catch (error) {
-    if (error instanceof KdfError) throw fail(error.message, 'write the key into a keystore with scrypt or pbkdf2 and sane parameters: order-relay key import, or cast wallet import')
-    throw error
-  }
+  const derived = await deriveKey(crypto.kdf, crypto.kdfparams, password, (problem) => {
+    throw fail(problem, 'write the key into a keystore with scrypt or pbkdf2 and sane parameters: order-relay key import, or cast wallet import')
+  })
   const ciphertext = hexToBytes(crypto.ciphertext)
   const mac = keccak_256(new Uint8Array([...derived.slice(16, 32), ...ciphertext]))
   if (!sameBytes(mac, hexToBytes(crypto.mac))) {

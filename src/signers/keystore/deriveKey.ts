@@ -14,35 +14,30 @@ const maxScryptBytes = 1024 * 1024 * 1024
 /** The most PBKDF2 iterations accepted (geth writes 262,144). */
 const maxPbkdf2Rounds = 10_000_000
 
-/** Why a keystore's key derivation cannot run: an unsupported KDF or parameters out of bounds. */
-export class KdfError extends Error {
-  override name = 'KdfError'
-}
-
 /**
  * The key derived from the password by the file's KDF: scrypt or PBKDF2-HMAC-SHA256,
  * with @noble/hashes (audited, maintained), asynchronously (geth's scrypt parameters take
  * about a second in JavaScript).
- * @throws KdfError for another KDF or parameters past the bounds above
+ * `refuse` says why it cannot run (another KDF, parameters past the bounds above) and throws.
  */
-export async function deriveKey(kdf: string, params: Record<string, unknown>, password: string): Promise<Uint8Array> {
+export async function deriveKey(kdf: string, params: Record<string, unknown>, password: string, refuse: (problem: string) => never): Promise<Uint8Array> {
   const secret = new TextEncoder().encode(password.normalize('NFKC'))
   if (kdf === 'scrypt') {
     const parsed = v.safeParse(ScryptParamsSchema, params)
-    if (!parsed.success) throw new KdfError(`its scrypt parameters are not valid (${issueList(parsed.issues)})`)
+    if (!parsed.success) refuse(`its scrypt parameters are not valid (${issueList(parsed.issues)})`)
     const { n, r, p, dklen, salt } = parsed.output
-    if ((n & (n - 1)) !== 0 || n < 2) throw new KdfError(`its scrypt n (${n}) is not a power of two`)
+    if ((n & (n - 1)) !== 0 || n < 2) refuse(`its scrypt n (${n}) is not a power of two`)
     if (128 * n * r > maxScryptBytes || p > 16 || dklen < 32 || dklen > 64) {
-      throw new KdfError(`its scrypt parameters (n=${n}, r=${r}, p=${p}, dklen=${dklen}) ask for more than this relayer allows (128·n·r at most 1 GiB, p at most 16, dklen 32 to 64)`)
+      refuse(`its scrypt parameters (n=${n}, r=${r}, p=${p}, dklen=${dklen}) ask for more than this relayer allows (128·n·r at most 1 GiB, p at most 16, dklen 32 to 64)`)
     }
     return scryptAsync(secret, hexToBytes(salt), { N: n, r, p, dkLen: dklen, maxmem: maxScryptBytes + 1024 })
   }
   if (kdf === 'pbkdf2') {
     const parsed = v.safeParse(Pbkdf2ParamsSchema, params)
-    if (!parsed.success) throw new KdfError(`its pbkdf2 parameters are not valid (${issueList(parsed.issues)})`)
+    if (!parsed.success) refuse(`its pbkdf2 parameters are not valid (${issueList(parsed.issues)})`)
     const { c, dklen, salt } = parsed.output
-    if (c > maxPbkdf2Rounds || dklen < 32 || dklen > 64) throw new KdfError(`its pbkdf2 parameters (c=${c}, dklen=${dklen}) are out of bounds (c at most ${maxPbkdf2Rounds}, dklen 32 to 64)`)
+    if (c > maxPbkdf2Rounds || dklen < 32 || dklen > 64) refuse(`its pbkdf2 parameters (c=${c}, dklen=${dklen}) are out of bounds (c at most ${maxPbkdf2Rounds}, dklen 32 to 64)`)
     return pbkdf2Async(sha256, secret, hexToBytes(salt), { c, dkLen: dklen })
   }
-  throw new KdfError(`its KDF ${JSON.stringify(kdf.slice(0, 40))} is not supported (scrypt or pbkdf2)`)
+  refuse(`its KDF ${JSON.stringify(kdf.slice(0, 40))} is not supported (scrypt or pbkdf2)`)
 }

@@ -1,4 +1,5 @@
 import * as v from 'valibot'
+import { OrderRelayError } from '../../errors/index.ts'
 
 /**
  * TLS to the signer, PEM contents (not paths): a client certificate and its key (mTLS;
@@ -21,14 +22,14 @@ export type JsonRpcConnection = {
  * that is not a JSON-RPC answer. `detail` is text from the wire, already stripped of the
  * token; the caller turns this into a SignerError with the URL redacted.
  */
-export class JsonRpcFailure extends Error {
+export class JsonRpcFailure extends OrderRelayError<'SIGNER_RPC'> {
   override name = 'JsonRpcFailure'
   constructor(
     readonly kind: 'unreachable' | 'timeout' | 'http' | 'rpc' | 'malformed',
     readonly detail: string,
     readonly extra: { status?: number; rpcCode?: number; cause?: unknown } = {},
   ) {
-    super(detail, extra.cause === undefined ? undefined : { cause: extra.cause })
+    super('SIGNER_RPC', detail, { cause: extra.cause })
   }
 }
 
