@@ -2,6 +2,7 @@ import type { Command } from '../command.ts'
 import { deployCommand } from './deploy.ts'
 import { devnetCommand } from './devnet.ts'
 import { indexerCommand } from './indexer.ts'
+import { keyCommand } from './key.ts'
 import { mcpCommand } from './mcp.ts'
 import { orderCommand } from './order.ts'
 import { relayerCommand } from './relayer.ts'
@@ -19,6 +20,7 @@ export const commands: Command[] = [
   devnetCommand,
   mcpCommand,
   deployCommand,
+  keyCommand,
   orderCommand,
   verifyReceiptCommand,
 ]
