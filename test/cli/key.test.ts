@@ -126,4 +126,10 @@ describe('key new', () => {
     expect([run.code, run.err.split('\n')[0]]).toEqual([2, `order-relay key: --password-file ${empty} is empty: a keystore needs a password`])
     expect(existsSync(join(dir, 'x.json'))).toBe(false)
   })
+  test('a --password flag does not exist: exit 2 with the usage line, its value not echoed', async () => {
+    const run = await runKey(['new', '--password', password], '')
+    expect(run.code).toBe(2)
+    expect(run.err).toContain('Usage: order-relay key new|import [options]')
+    expectNoSecrets(run, [password])
+  })
 })
