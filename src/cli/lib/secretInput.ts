@@ -13,6 +13,8 @@ export const stdinIsTerminal = (): boolean => process.stdin.isTTY === true
  */
 export function promptHidden(question: string): Promise<string> {
   const stdin = process.stdin
+  // Echo goes off before the question shows, so an answer typed at once is never echoed.
+  stdin.setRawMode(true)
   process.stderr.write(question)
   return new Promise((resolve, reject) => {
     let value: string[] = []
@@ -33,7 +35,6 @@ export function promptHidden(question: string): Promise<string> {
         else if (char >= ' ') value.push(char)
       }
     }
-    stdin.setRawMode(true)
     stdin.setEncoding('utf8')
     stdin.on('data', onData)
     stdin.resume()
