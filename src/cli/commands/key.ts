@@ -56,7 +56,8 @@ async function readNewPassword(secrets: Secrets, passwordFile: string | undefine
 /**
  * Writes `text` to `path` with mode 0600, never over an existing file: it goes to a
  * temporary file beside it first, then is linked to `path` (which fails if `path`
- * exists), so a crash leaves no half-written keystore under the real name.
+ * exists), so a crash leaves no half-written keystore under the real name. Where the
+ * filesystem has no hard links, `path` is created exclusively (`wx`) instead.
  */
 function writeNew(path: string, text: string) {
   const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${Date.now()}.tmp`)
@@ -70,7 +71,16 @@ function writeNew(path: string, text: string) {
     writeSync(fd, text)
     fsyncSync(fd)
     closeSync(fd)
-    linkSync(temp, path)
+    try {
+      linkSync(temp, path)
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw error
+      // A filesystem without hard links: create the file itself, still never over another.
+      const direct = openSync(path, 'wx', 0o600)
+      writeSync(direct, text)
+      fsyncSync(direct)
+      closeSync(direct)
+    }
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw exists(path)
     throw new CommandError(`cannot write the keystore ${path}: ${(error as NodeJS.ErrnoException).code ?? 'unwritable'}`, { fix: 'pass --out with a path in a writable folder' })
