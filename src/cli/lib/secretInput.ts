@@ -32,7 +32,7 @@ export function promptHidden(question: string): Promise<string> {
         if (char === '\r' || char === '\n') return finish()
         if (char === '\u0003' || (char === '\u0004' && value.length === 0)) return finish(new CommandError('cancelled at the prompt; nothing was written'))
         if (char === '\u007f' || char === '\b') value.pop()
-        else if (char >= ' ') value.push(char)
+        else if (char >= ' ' || char === '\t') value.push(char)
       }
     }
     stdin.setEncoding('utf8')
