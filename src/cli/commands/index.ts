@@ -3,6 +3,7 @@ import { checkCommand } from './check.ts'
 import { deployCommand } from './deploy.ts'
 import { devnetCommand } from './devnet.ts'
 import { indexerCommand } from './indexer.ts'
+import { keyCommand } from './key.ts'
 import { mcpCommand } from './mcp.ts'
 import { orderCommand } from './order.ts'
 import { relayerCommand } from './relayer.ts'
@@ -21,6 +22,7 @@ export const commands: Command[] = [
   devnetCommand,
   mcpCommand,
   deployCommand,
+  keyCommand,
   orderCommand,
   verifyReceiptCommand,
 ]
