@@ -2,6 +2,7 @@ import type { Command } from '../command.ts'
 import { deployCommand } from './deploy.ts'
 import { devnetCommand } from './devnet.ts'
 import { indexerCommand } from './indexer.ts'
+import { initCommand } from './init.ts'
 import { mcpCommand } from './mcp.ts'
 import { orderCommand } from './order.ts'
 import { relayerCommand } from './relayer.ts'
@@ -21,4 +22,5 @@ export const commands: Command[] = [
   deployCommand,
   orderCommand,
   verifyReceiptCommand,
+  initCommand,
 ]
