@@ -39,7 +39,8 @@ test('the adapter\'s own errors, with their arguments by name, before any gas is
   // error.revert is the decoded revert: match its name and arguments, not the message's text.
   const cheap = await refusal(sendOrder(devnet, { adapter: 'TicketAdapter', params: seat(1n), amount: price / 2n }))
   expect(cheap.code).toBe('WOULD_REVERT')
-  expect(cheap.revert).toMatchObject({ contract: 'TicketAdapter', name: 'WrongPayment', args: { token: payToken, payee, amount: '5000000' } })
+  // WrongPayment is also the devnet's own adapters' error: `contract` is left out when several ABIs declare it.
+  expect(cheap.revert).toMatchObject({ name: 'WrongPayment', args: { token: payToken, payee, amount: '5000000' }, selector: '0x4fd570b2' })
   // The relayer read the adapter's defaultPayment() (IAdapterPayment) to say what to pay instead.
   expect(cheap.message).toBe(`would revert: WrongPayment(token=${payToken}, payee=${payee}, amount=5000000); the adapter asks for amount=10000000 of payToken=${payToken} paid to payee=${payee}`)
   const holder = (await devnet.publicClient.readContract({
