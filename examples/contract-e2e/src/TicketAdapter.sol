@@ -8,7 +8,7 @@ import {IAdapterPayment} from "order-relay/contracts/src/interfaces/IAdapterPaym
 /// @notice Sells numbered seats for one event through order-relay's Broker: each settled order
 /// takes the seat its `params` name (`abi.encode(uint256 seat)`), for one price, in one token, to
 /// one seller. `defaultPayment()` (IAdapterPayment) says that price, so a relayer's `WrongPayment`
-/// answer and `order-relay order --adapter TicketAdapter` know what to pay.
+/// answer says what to pay.
 contract TicketAdapter is IAdapter, IAdapterPayment {
     // ---------------------------------------------------------------- errors
 
