@@ -71,6 +71,12 @@ test('installed alone, it brings no bun and no anvil: the bin and order-relay/te
   expect(bin.err).toContain('order-relay: bun not found')
   expect(bin.err).toContain('npm install --save-dev bun @foundry-rs/anvil')
 
+  // `init` runs under Node: a folder to scaffold has no bun yet.
+  const init = await run(['node', 'node_modules/.bin/order-relay', 'init', join(work, 'scaffold')], project, { PATH: plainPath })
+  expect([init.code, init.err, init.out.split('\n')[0]]).toEqual([0, '', `order-relay init: wrote scaffold into ../scaffold (src/TicketAdapter.sol, test/, foundry.toml, package.json)`])
+  expect(JSON.parse(readFileSync(join(work, 'scaffold/package.json'), 'utf8')).devDependencies['order-relay']).toBe(`^${version}`)
+  expect(existsSync(join(work, 'scaffold/src/TicketAdapter.sol'))).toBe(true)
+
   const harness = await run(['node', '--input-type=module', '-e', "import('order-relay/testing').then((t) => t.startDevnet()).catch((e) => { console.log(e.name); console.log(e.message) })"], project, { PATH: plainPath })
   expect(harness.out.split('\n')[0]).toBe('BunNotFoundError')
   expect(harness.out).toContain('npm install --save-dev bun @foundry-rs/anvil')
