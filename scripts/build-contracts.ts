@@ -1,4 +1,4 @@
-// Builds contracts/ with the project's forge (node_modules/.bin/forge, solc-js through scripts/solc.mjs)
+// Builds contracts/ with the project's forge (node_modules/.bin/forge, solc-js through bin/solc.mjs)
 // and regenerates src/chain/generated/artifacts.ts.
 //
 //   bun scripts/build-contracts.ts            build if a source is newer than the last build, then generate
@@ -45,7 +45,7 @@ function newestInput(): { path: string; mtime: number } {
   const src = join(contractsDir, 'src')
   const inputs = [
     join(contractsDir, 'foundry.toml'),
-    join(root, 'scripts', 'solc.mjs'),
+    join(root, 'bin', 'solc.mjs'),
     src,
     ...readdirSync(src, { recursive: true, encoding: 'utf8' }).map((file) => join(src, file)),
   ]

@@ -1,11 +1,13 @@
 // The contract developer's path, end to end (`npm run test:example`, a step of .ci/run):
-// packs this package (npm pack into a throw-away folder: `prepare` builds dist/), copies
-// examples/contract-e2e next to it, installs the tarball there with the example's own
-// dev dependencies from npm (bun, anvil, forge, viem, vitest), builds the example's
-// adapter with forge, checks `npx order-relay`, and runs its Bun test and its Vitest
-// tests (Node). Nothing is left in the checkout; --keep keeps the folder for a look.
+// packs this package (npm pack into a throw-away folder: `prepack` builds dist/), runs
+// `order-relay init` from the tarball under Node (npx, no bun yet) into a new folder, which
+// writes examples/contract-e2e there, installs the tarball with the project's own dev
+// dependencies from npm (bun, anvil, forge, solc, viem, vitest), and runs the project's
+// own `npm test` as a user would: forge build through the package's solc wrapper
+// (bin/solc.mjs, named in its foundry.toml), its Bun test and its Vitest tests (Node).
+// Nothing is left in the checkout; --keep keeps the folder for a look.
 import { spawnSync } from 'node:child_process'
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
@@ -45,31 +47,32 @@ if (!tarball) {
   finish(1)
 }
 
-cpSync(join(repo, 'examples/contract-e2e'), project, {
-  recursive: true,
-  filter: (source) => !/[\\/](node_modules|out|cache)$/.test(source),
-})
-// The example names the published package; here it is the tarball just packed.
-const manifest = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8'))
-manifest.devDependencies['order-relay'] = `file:${join(work, tarball)}`
-writeFileSync(join(project, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`)
-
-run('install the tarball and the example\'s dev dependencies', ['npm', 'install', '--prefer-offline'], project)
-// No solc can be downloaded here: forge runs the project's solc-js wrapper (scripts/solc.mjs).
-run('forge build', ['npx', 'forge', 'build'], project, { FOUNDRY_SOLC: join(repo, 'scripts/solc.mjs'), FOUNDRY_OFFLINE: 'true' })
-if (!existsSync(join(project, 'out/TicketAdapter.sol/TicketAdapter.json'))) {
-  console.error('example: forge build wrote no out/TicketAdapter.sol/TicketAdapter.json')
+// A new folder has no bun: the bin runs `init` under Node.
+const tarballPath = join(work, tarball)
+const init = run('order-relay init from the tarball', ['npm', 'exec', '--yes', '--prefer-offline', `--package=${tarballPath}`, '--', 'order-relay', 'init', project], work)
+if (!init.includes('  npm install\n  npm test')) {
+  console.error(`example: order-relay init did not print the next steps:\n${init}`)
   finish(1)
 }
+// The project names the published package; here it is the tarball just packed.
+const manifest = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8'))
+manifest.devDependencies['order-relay'] = `file:${tarballPath}`
+writeFileSync(join(project, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`)
+
+run('install the tarball and the project\'s dev dependencies', ['npm', 'install', '--prefer-offline'], project)
 // The first line is the version; the lines after it say what the build was made from.
 const version = run('npx order-relay --version', ['npx', 'order-relay', '--version'], project).split('\n')[0]
 if (version !== JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')).version) {
   console.error(`example: npx order-relay --version printed ${JSON.stringify(version)}`)
   finish(1)
 }
-run('bun test', ['npm', 'run', 'test:bun'], project)
 console.log(`Node ${run('node --version', ['node', '--version'], project).trim()} runs Vitest`)
-run('vitest', ['npm', 'run', 'test:vitest'], project)
+// The project's own test script: forge build (no FOUNDRY_SOLC: its foundry.toml names the wrapper), bun test, Vitest.
+run('npm test', ['npm', 'test'], project)
+if (!existsSync(join(project, 'out/TicketAdapter.sol/TicketAdapter.json'))) {
+  console.error('example: forge build wrote no out/TicketAdapter.sol/TicketAdapter.json')
+  finish(1)
+}
 // Every devnet the tests started was stopped: nothing runs from the example's folder any more.
 const left = spawnSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' })
   .stdout.split('\n')

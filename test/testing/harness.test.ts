@@ -53,7 +53,7 @@ describe('startDevnet', () => {
       'error NotBroker',
       'error SeatTaken',
       'error SoldOut',
-      'error WrongPrice',
+      'error WrongPayment',
       'event TicketIssued',
     ])
     expect(await devnet.relayer.info()).toMatchObject({ feeFloorBps: 10, supportedChainIds: [421614], relayer: devnet.accounts.relayer.address })
@@ -78,7 +78,8 @@ describe('your adapter through POST /broker', () => {
     expect([cheap.code, cheap.status, cheap.message]).toEqual([
       'WOULD_REVERT',
       422,
-      `would revert: WrongPrice(token=${payToken}, payee=${devnet.accounts.payee.address}, amount=9999999, price=10000000)`,
+      // WrongPayment: the relayer reads the adapter's defaultPayment() (IAdapterPayment) for what to pay instead.
+      `would revert: WrongPayment(token=${payToken}, payee=${devnet.accounts.payee.address}, amount=9999999); the adapter asks for amount=10000000 of payToken=${payToken} paid to payee=${devnet.accounts.payee.address}`,
     ])
     expect((await refusal(sendOrder(devnet, { adapter: 'TicketAdapter', params: seat(0n), amount: price }))).message).toBe(`would revert: SeatTaken(seat=0, heldBy=${holder})`)
     expect((await refusal(sendOrder(devnet, { adapter: 'TicketAdapter', params: seat(9n), amount: price }))).message).toBe('would revert: TicketAdapter: no such seat')

@@ -3,7 +3,7 @@
 // order-relay/client does) brings no bun and no anvil, and its `order-relay` bin and
 // order-relay/testing say how to get them; with bun and anvil installed from npm beside
 // it, `npx order-relay` runs the CLI under Node. `npm install <path to the checkout>`
-// works too (dist/ is built on `prepare`).
+// works too (dist/ is built on `prepare`); the tarball's package.json has no lifecycle script.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { existsSync, readFileSync } from 'node:fs'
 import { mkdir, mkdtemp, readdir, rename, rm, writeFile } from 'node:fs/promises'
@@ -40,7 +40,9 @@ afterAll(async () => {
   if (work) await rm(work, { recursive: true, force: true })
 }, 60_000)
 
-test('npm pack in the checkout writes its tarball under dist/ (git-ignored): the checkout is as it was', async () => {
+test('npm pack in the checkout writes its tarball under dist/ (git-ignored), made when missing: the checkout is as it was', async () => {
+  // dist/ is build output (git-ignored), rebuilt by the pack itself: start without it, as a fresh clone does.
+  await rm(join(repo, 'dist'), { recursive: true, force: true })
   const before = await ok(['git', 'status', '--porcelain', '--untracked-files=all'], repo)
   const packed = (await ok(['npm', 'pack'], repo)).trim().split('\n').at(-1)!
   expect(packed).toBe(`order-relay-${version}.tgz`)
@@ -48,6 +50,11 @@ test('npm pack in the checkout writes its tarball under dist/ (git-ignored): the
   expect(existsSync(join(repo, packed))).toBe(false)
   await rename(join(repo, 'dist', packed), join(work, packed))
   expect((await readdir(work)).sort()).toEqual([packed, 'project'])
+  // The packed package.json carries no lifecycle script: their files (scripts/, the sources) are not in the package.
+  const manifest = JSON.parse(await ok(['tar', 'xzf', join(work, packed), '-O', 'package/package.json'], work))
+  expect(Object.keys(manifest.scripts).filter((name) => /^(pre|post)?(install|prepare|pack|publish)$|^prepack$|^postpack$/.test(name))).toEqual([])
+  // The checkout keeps `prepare`: `npm install` there and `npm install <path to the checkout>` build dist/.
+  expect(JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')).scripts.prepare).toBe('bun scripts/build-lib.ts && bun scripts/build-cli.ts')
 }, 120_000)
 
 test('installed alone, it brings no bun and no anvil: the bin and order-relay/testing name the command that does', async () => {
@@ -63,6 +70,12 @@ test('installed alone, it brings no bun and no anvil: the bin and order-relay/te
   expect(bin.code).toBe(1)
   expect(bin.err).toContain('order-relay: bun not found')
   expect(bin.err).toContain('npm install --save-dev bun @foundry-rs/anvil')
+
+  // `init` runs under Node: a folder to scaffold has no bun yet.
+  const init = await run(['node', 'node_modules/.bin/order-relay', 'init', join(work, 'scaffold')], project, { PATH: plainPath })
+  expect([init.code, init.err, init.out.split('\n')[0]]).toEqual([0, '', `order-relay init: wrote scaffold into ../scaffold (src/TicketAdapter.sol, test/, foundry.toml, package.json)`])
+  expect(JSON.parse(readFileSync(join(work, 'scaffold/package.json'), 'utf8')).devDependencies['order-relay']).toBe(`^${version}`)
+  expect(existsSync(join(work, 'scaffold/src/TicketAdapter.sol'))).toBe(true)
 
   const harness = await run(['node', '--input-type=module', '-e', "import('order-relay/testing').then((t) => t.startDevnet()).catch((e) => { console.log(e.name); console.log(e.message) })"], project, { PATH: plainPath })
   expect(harness.out.split('\n')[0]).toBe('BunNotFoundError')

@@ -2,10 +2,11 @@
 pragma solidity 0.8.37;
 
 import {BrokerAdapter} from "./BrokerAdapter.sol";
+import {IAdapterVaultPayment} from "../interfaces/IAdapterPayment.sol";
 
 /// @title AllocationAdapter
 /// @notice Sells numbered slots in owner-configured vaults, one slot per settled order.
-contract AllocationAdapter is BrokerAdapter {
+contract AllocationAdapter is BrokerAdapter, IAdapterVaultPayment {
     // ---------------------------------------------------------------- errors
 
     /// @dev The vault has no remaining slot, or was never configured.

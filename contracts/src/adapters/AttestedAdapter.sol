@@ -2,12 +2,13 @@
 pragma solidity 0.8.37;
 
 import {BrokerAdapter} from "./BrokerAdapter.sol";
+import {IAdapterClaimPayment} from "../interfaces/IAdapterPayment.sol";
 import {ECDSA} from "@openzeppelin/contracts/utils/cryptography/ECDSA.sol";
 import {EIP712} from "@openzeppelin/contracts/utils/cryptography/EIP712.sol";
 
 /// @title AttestedAdapter
 /// @notice Grants a claim vouched for by an off-chain attestor's EIP-712 signature over the order.
-contract AttestedAdapter is BrokerAdapter, EIP712 {
+contract AttestedAdapter is BrokerAdapter, IAdapterClaimPayment, EIP712 {
     // ---------------------------------------------------------------- errors
 
     /// @dev The attestation is malformed or not signed by the configured attestor.

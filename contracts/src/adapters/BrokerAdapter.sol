@@ -3,12 +3,13 @@ pragma solidity 0.8.37;
 
 import {Ownable} from "@openzeppelin/contracts/access/Ownable.sol";
 import {IAdapter} from "../interfaces/IAdapter.sol";
+import {IAdapterPayment} from "../interfaces/IAdapterPayment.sol";
 
 /// @title BrokerAdapter
 /// @notice What every adapter shares: only the broker may `grant`, an owner administers it and sets
 /// what a grant costs, and a zero address is refused with `ZeroAddress()` at construction and in
 /// admin calls.
-abstract contract BrokerAdapter is IAdapter, Ownable {
+abstract contract BrokerAdapter is IAdapter, IAdapterPayment, Ownable {
     // ---------------------------------------------------------------- errors
 
     /// @dev `grant` was called by something other than the broker.
@@ -26,13 +27,7 @@ abstract contract BrokerAdapter is IAdapter, Ownable {
 
     // ---------------------------------------------------------------- storage
 
-    /// @notice A price: exactly `price` base units of `token`, paid to `payee` (the relayer's fee comes
-    /// out of it). A zero `token` means "not set".
-    struct Payment {
-        address token;
-        address payee;
-        uint256 price;
-    }
+    // A price is IAdapterPayment's `Payment`: `price` base units of `token` to `payee`, a zero token "not set".
 
     /// @notice The only caller allowed to `grant`.
     address public immutable broker;

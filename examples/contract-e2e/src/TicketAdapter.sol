@@ -2,20 +2,23 @@
 pragma solidity 0.8.37;
 
 import {IAdapter} from "order-relay/contracts/src/interfaces/IAdapter.sol";
+import {IAdapterPayment} from "order-relay/contracts/src/interfaces/IAdapterPayment.sol";
 
 /// @title TicketAdapter
 /// @notice Sells numbered seats for one event through order-relay's Broker: each settled order
 /// takes the seat its `params` name (`abi.encode(uint256 seat)`), for one price, in one token, to
-/// one seller.
-contract TicketAdapter is IAdapter {
+/// one seller. `defaultPayment()` (IAdapterPayment) says that price, so a relayer's `WrongPayment`
+/// answer says what to pay.
+contract TicketAdapter is IAdapter, IAdapterPayment {
     // ---------------------------------------------------------------- errors
 
     /// @dev `grant` was called by something other than the broker.
     error NotBroker();
     /// @dev Every seat is sold: `sold` of `seats`.
     error SoldOut(uint256 sold, uint256 seats);
-    /// @dev The order paid `amount` of `token` to `payee`; a seat costs `price` of the ticket token to the seller.
-    error WrongPrice(address token, address payee, uint256 amount, uint256 price);
+    /// @dev The order paid `amount` of `token` to `payee`, not a seat's price in the ticket token to the
+    /// seller (`defaultPayment()`). Named as IAdapterPayment's users expect it.
+    error WrongPayment(address token, address payee, uint256 amount);
     /// @dev `seat` was already taken by the order `heldBy`.
     error SeatTaken(uint256 seat, bytes32 heldBy);
 
@@ -51,6 +54,11 @@ contract TicketAdapter is IAdapter {
         seats = seats_;
     }
 
+    /// @notice What an order must pay: `price` of `token` to `seller`.
+    function defaultPayment() external view returns (address, address, uint256) {
+        return (token, seller, price);
+    }
+
     /// @notice Issues the seat named by `params` to `consumer` once the order paid the price.
     /// @return receipt `abi.encode(seat)`.
     function grant(
@@ -62,7 +70,7 @@ contract TicketAdapter is IAdapter {
         bytes calldata params
     ) external returns (bytes memory receipt) {
         if (msg.sender != broker) revert NotBroker();
-        if (payToken != token || payee != seller || amount != price) revert WrongPrice(payToken, payee, amount, price);
+        if (payToken != token || payee != seller || amount != price) revert WrongPayment(payToken, payee, amount);
         if (sold >= seats) revert SoldOut(sold, seats);
         uint256 seat = abi.decode(params, (uint256));
         require(seat < seats, "TicketAdapter: no such seat");

@@ -38,5 +38,6 @@ test('handed over with brokerAsync, followed to its block with waitForOrder: the
 test('the adapter\'s own revert, decoded by name from its ABI', async () => {
   const error = await sendOrder(devnet, { adapter: 'TicketAdapter', params: seat(0n), amount: price }).catch((e: unknown) => e)
   expect(error).toBeInstanceOf(SubmitError)
+  expect((error as SubmitError).revert).toMatchObject({ contract: 'TicketAdapter', name: 'SeatTaken', args: { seat: '0', heldBy: seatHolder } })
   expect((error as SubmitError).message).toBe(`would revert: SeatTaken(seat=0, heldBy=${seatHolder})`)
 })

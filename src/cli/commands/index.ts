@@ -3,6 +3,7 @@ import { checkCommand } from './check.ts'
 import { deployCommand } from './deploy.ts'
 import { devnetCommand } from './devnet.ts'
 import { indexerCommand } from './indexer.ts'
+import { initCommand } from './init.ts'
 import { keyCommand } from './key.ts'
 import { mcpCommand } from './mcp.ts'
 import { orderCommand } from './order.ts'
@@ -25,4 +26,5 @@ export const commands: Command[] = [
   keyCommand,
   orderCommand,
   verifyReceiptCommand,
+  initCommand,
 ]
