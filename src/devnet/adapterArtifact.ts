@@ -70,7 +70,13 @@ export function readAdapterArtifact(path: string, name?: string): AdapterArtifac
   return toAdapterArtifact(json, name ?? (typeof contractName === 'string' && contractName ? contractName : basename(path, '.json')), path)
 }
 
-/** The part of an ABI a relayer needs to decode a contract's reverts and events. */
-export function errorsAndEvents(abi: Abi): Abi {
-  return abi.filter((item) => item.type === 'error' || item.type === 'event')
+/** The payment views of IAdapterPayment.sol: what the relayer and `order` read of an adapter's price. */
+const paymentViews = new Set(['defaultPayment', 'vaultPayment', 'claimPayment'])
+
+/**
+ * The part of an ABI the manifest keeps: the errors and events a relayer decodes, and the
+ * payment views (IAdapterPayment.sol) `order` and the relayer read an adapter's price from.
+ */
+export function relayerAbi(abi: Abi): Abi {
+  return abi.filter((item) => item.type === 'error' || item.type === 'event' || (item.type === 'function' && paymentViews.has(item.name)))
 }

@@ -2,7 +2,7 @@ import { type Abi, type Account, type Address, type Chain, encodeDeployData, get
 import { type ContractAddresses, decodeRevert, extractRevertData, isRevertError, type ManifestAdapter, ManifestSchema } from '../chain/index.ts'
 import { errorLine } from '../shared/index.ts'
 import { devnetAccounts } from './accounts.ts'
-import { type AdapterArtifact, AdapterArtifactError, errorsAndEvents, readAdapterArtifact, toAdapterArtifact } from './adapterArtifact.ts'
+import { type AdapterArtifact, AdapterArtifactError, relayerAbi, readAdapterArtifact, toAdapterArtifact } from './adapterArtifact.ts'
 import { constructorArgs } from './constructorArgs.ts'
 
 /** A contract developer's adapter to deploy against the devnet's Broker. */
@@ -85,5 +85,5 @@ export async function deployAdapter(parameters: DeployAdapterParameters): Promis
   const hash = await walletClient.sendTransaction({ data })
   const receipt = await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 })
   if (receipt.status !== 'success' || !receipt.contractAddress) throw new Error(`deploying ${artifact.name} reverted in tx ${hash}`)
-  return { name: artifact.name, address: getAddress(receipt.contractAddress), abi: errorsAndEvents(artifact.abi) }
+  return { name: artifact.name, address: getAddress(receipt.contractAddress), abi: relayerAbi(artifact.abi) }
 }

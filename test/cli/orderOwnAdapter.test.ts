@@ -22,7 +22,7 @@ let printed: string
 beforeAll(async () => {
   const artifact = compileTicketAdapter(dir)
   const base = await freePortBase()
-  devnet = Bun.spawn([process.execPath, 'src/cli/main.ts', 'devnet', '--port-base', String(base), '--manifest', manifest, '--adapter', `${artifact}:broker,payToken,payee,${price},2`], {
+  devnet = Bun.spawn([process.execPath, 'src/cli/main.ts', 'devnet', '--port-base', String(base), '--manifest', manifest, '--adapter', `${artifact}:broker,payToken,payee,${price},3`], {
     cwd: repo,
     stdin: 'ignore',
     stdout: 'pipe',
@@ -47,10 +47,16 @@ async function order(...argv: string[]) {
 
 const seat = (n: bigint) => encodeAbiParameters([{ type: 'uint256' }], [n])
 
-test('the devnet prints the command for the adapter it deployed, with the flags to fill in', () => {
-  expect(printed).toContain('an order to TicketAdapter (--params ABI-encoded as its grant decodes them; --amount and --payee as it charges):')
-  expect(printed).toContain(`order --manifest ${manifest} --adapter TicketAdapter --params 0x… --amount UNITS --payee ADDR`)
+test('the devnet prints the command for the adapter it deployed: its price comes from its defaultPayment() view', () => {
+  expect(printed).toContain('an order to TicketAdapter (--params ABI-encoded as its grant decodes them):')
+  expect(printed).toContain(`order --manifest ${manifest} --adapter TicketAdapter --params 0x…\n`)
 })
+
+test('order --adapter TicketAdapter --params alone: priced from defaultPayment(), settled', async () => {
+  const { out, code } = await order('--adapter', 'TicketAdapter', '--params', seat(1n))
+  expect(code).toBe(0)
+  expect(JSON.parse(out).receipt.fields.seat).toBe('1')
+}, 60_000)
 
 test('order --adapter TicketAdapter --params: settles through the relayer, the receipt named after the adapter', async () => {
   const { out, err, code } = await order('--adapter', 'TicketAdapter', '--params', seat(0n), '--amount', String(price), '--payee', devnetAccounts.payee.address)
@@ -65,7 +71,20 @@ test('the same seat again: the adapter\'s custom error, decoded', async () => {
   expect(err).toMatch(/WOULD_REVERT \(HTTP 422\): would revert: SeatTaken\(seat=0, heldBy=0x[0-9a-f]{64}\)/)
 }, 60_000)
 
-test('usage errors: a name the manifest lacks, params that are not hex, a price the adapter cannot tell', async () => {
+test('an adapter whose manifest entry has no defaultPayment() view: --amount and --payee are asked for before anything is contacted', async () => {
+  const withoutView = join(dir, 'without-view.json')
+  const written = JSON.parse(await Bun.file(manifest).text())
+  written.adapters[0].abi = written.adapters[0].abi.filter((item: { name?: string }) => item.name !== 'defaultPayment')
+  await Bun.write(withoutView, JSON.stringify(written))
+  const child = Bun.spawn([process.execPath, 'src/cli/main.ts', 'order', '--manifest', withoutView, '--adapter', 'TicketAdapter', '--params', seat(2n)], { cwd: repo, stdin: 'ignore', stdout: 'pipe', stderr: 'pipe' })
+  const [err, code] = await Promise.all([new Response(child.stderr).text(), child.exited])
+  expect([code, err.trim().split('\n')[0]]).toEqual([
+    2,
+    'order-relay order: TicketAdapter has no defaultPayment() view to read its price from: pass --amount UNITS and --payee ADDR (what its grant checks)',
+  ])
+}, 60_000)
+
+test('usage errors: a name the manifest lacks, params that are not hex', async () => {
   const unknown = await order('--adapter', 'Nope')
   expect([unknown.code, unknown.err.trim().split('\n')[0]]).toEqual([
     2,
@@ -75,10 +94,5 @@ test('usage errors: a name the manifest lacks, params that are not hex, a price 
   expect([notHex.code, notHex.err.trim().split('\n')[0]]).toEqual([
     2,
     'order-relay order: --params must be hex: 0x followed by an even number of hex digits (ABI-encode it, e.g. cast abi-encode "f(uint256)" 0)',
-  ])
-  const unpriced = await order('--adapter', 'TicketAdapter', '--params', seat(1n))
-  expect([unpriced.code, unpriced.err.trim().split('\n')[0]]).toEqual([
-    2,
-    'order-relay order: TicketAdapter has no defaultPayment() view to read its price from: pass --amount UNITS and --payee ADDR (what its grant checks)',
   ])
 }, 60_000)
