@@ -9,13 +9,57 @@
 // Exits 0 when every step holds, 1 naming the step that did not. Takes about 3 minutes
 // (most of it the install).
 import { mkdtempSync, rmSync } from 'node:fs'
+import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { freePortBase, processesMatching, watchOutput } from '../../test/helpers/processes.ts'
 
 const repoRoot = resolve(import.meta.dir, '../..')
 const dir = mkdtempSync(join(tmpdir(), 'order-relay-npm12-'))
 const clone = join(dir, 'order-relay')
+
+/** A base port with three free ports after it (anvil, relayer, indexer). */
+async function freePortBase(): Promise<number> {
+  const isFree = (port: number) =>
+    new Promise<boolean>((done) => {
+      const server = createServer()
+      server.once('error', () => done(false))
+      server.listen(port, '127.0.0.1', () => server.close(() => done(true)))
+    })
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const base = 20_000 + Math.floor(Math.random() * 30_000)
+    if ((await Promise.all([0, 1, 2].map((i) => isFree(base + i)))).every(Boolean)) return base
+  }
+  throw new Error('no free port range found')
+}
+
+/** Command lines of running processes that contain `needle`. */
+async function processesMatching(needle: string): Promise<string[]> {
+  const out = await new Response(Bun.spawn(['ps', '-eo', 'pid,args'], { stdout: 'pipe' }).stdout).text()
+  return out.split('\n').filter((line) => line.includes(needle) && !line.includes('ps -eo'))
+}
+
+/** Collects a child's stdout and stderr; `waitFor` resolves once the text matches, or throws past `ms`. */
+function watchOutput(child: { stdout: ReadableStream<Uint8Array>; stderr: ReadableStream<Uint8Array> }) {
+  let text = ''
+  const pump = async (stream: ReadableStream<Uint8Array>) => {
+    const decoder = new TextDecoder()
+    for await (const chunk of stream) text += decoder.decode(chunk)
+  }
+  void pump(child.stdout)
+  void pump(child.stderr)
+  return {
+    get text() {
+      return text
+    },
+    async waitFor(pattern: RegExp, ms: number): Promise<void> {
+      const deadline = Date.now() + ms
+      while (!pattern.test(text)) {
+        if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${pattern}`)
+        await Bun.sleep(100)
+      }
+    },
+  }
+}
 
 /** Runs `command` in `cwd` with its output shown, killed past `seconds`; throws naming `step` unless it exits 0. */
 async function run(step: string, command: string[], cwd: string, seconds: number): Promise<string> {
