@@ -101,3 +101,10 @@ test("anvil's binary from its platform package, or fetched into the package's fo
   })
   expect(locateAnvil({ ...where, nodeModulesFrom: [join(platform, 'src')] })).toBe(join(platform, `node_modules/@foundry-rs/${anvilPlatform}/bin/anvil`))
 })
+
+test('the project and the example approve exactly the install scripts they need: bun, anvil and forge (not cast, whose binary comes with its platform package)', async () => {
+  const repo = join(import.meta.dir, '../..')
+  const approved = { bun: true, '@foundry-rs/anvil': true, '@foundry-rs/forge': true }
+  expect((await Bun.file(join(repo, 'package.json')).json()).allowScripts).toEqual(approved)
+  expect((await Bun.file(join(repo, 'examples/contract-e2e/package.json')).json()).allowScripts).toEqual(approved)
+})
