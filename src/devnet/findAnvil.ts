@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from 'node:fs'
+import { existsSync, readdirSync, realpathSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { OrderRelayError } from '../errors/index.ts'
@@ -86,7 +86,8 @@ export function anvilInNodeModules(start: string): { binary?: string; skipped?: 
 
 /**
  * The anvil executable among the places given, first found of: `anvilInNodeModules` from
- * each of `nodeModulesFrom`, `foundryBin`/anvil, `onPath`.
+ * each of `nodeModulesFrom`, `foundryBin`/anvil, `onPath` (for `@foundry-rs/anvil`'s Node
+ * shim, the binary it would start).
  *
  * @throws AnvilNotFoundError naming where it looked, or the command that runs a skipped install script
  * @example
@@ -100,7 +101,15 @@ export function locateAnvil(where: { nodeModulesFrom: string[]; foundryBin: stri
     skipped ??= found.skipped
   }
   if (existsSync(join(where.foundryBin, 'anvil'))) return join(where.foundryBin, 'anvil')
-  if (where.onPath) return where.onPath
+  if (where.onPath) {
+    // npx and npm scripts put node_modules/.bin on PATH: its anvil is @foundry-rs/anvil's Node
+    // shim (bin.mjs), which only starts the binary beside it. Take that binary, or report it missing.
+    const real = realpathSync(where.onPath)
+    if (!/[\\/]@foundry-rs[\\/]anvil[\\/]bin\.mjs$/.test(real)) return where.onPath
+    const behind = anvilInNodeModules(dirname(dirname(dirname(dirname(real)))))
+    if (behind.binary) return behind.binary
+    skipped ??= behind.skipped
+  }
   throw new AnvilNotFoundError({ nodeModulesFrom: where.nodeModulesFrom, foundryBin: where.foundryBin, skipped })
 }
 

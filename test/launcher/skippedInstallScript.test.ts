@@ -2,7 +2,7 @@
 // allowScripts entry, or --ignore-scripts): the lookups say so and print the command that
 // runs it, on a scratch folder laid out as such an install leaves it.
 import { afterAll, expect, test } from 'bun:test'
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { AnvilNotFoundError, approveAnvilScript, locateAnvil } from '../../src/devnet/index.ts'
@@ -107,4 +107,17 @@ test('the project and the example approve exactly the install scripts they need:
   const approved = { bun: true, '@foundry-rs/anvil': true, '@foundry-rs/forge': true }
   expect((await Bun.file(join(repo, 'package.json')).json()).allowScripts).toEqual(approved)
   expect((await Bun.file(join(repo, 'examples/contract-e2e/package.json')).json()).allowScripts).toEqual(approved)
+})
+
+test("anvil on PATH being @foundry-rs/anvil's Node shim (npx puts node_modules/.bin there): the binary behind it, or the skipped install script", () => {
+  const dir = project('anvil-shim', { 'node_modules/@foundry-rs/anvil/package.json': anvilManifest, 'node_modules/@foundry-rs/anvil/bin.mjs': '#!/usr/bin/env node\n' })
+  mkdirSync(join(dir, 'node_modules/.bin'))
+  symlinkSync('../@foundry-rs/anvil/bin.mjs', join(dir, 'node_modules/.bin/anvil'))
+  const where = { nodeModulesFrom: [join(root, 'no-project')], foundryBin: join(root, 'no-foundry', 'bin'), onPath: join(dir, 'node_modules/.bin/anvil') }
+  expect(() => locateAnvil(where)).toThrow(`Approve and run it, in ${dir}: npm approve-scripts @foundry-rs/anvil && npm rebuild @foundry-rs/anvil`)
+  writeFileSync(join(dir, 'node_modules/@foundry-rs/anvil/anvil'), '#!/bin/sh\n', { mode: 0o755 })
+  expect(locateAnvil(where)).toBe(join(dir, 'node_modules/@foundry-rs/anvil/anvil'))
+  // Any other anvil on PATH is taken as it is.
+  const other = project('anvil-elsewhere', { 'bin/anvil': '#!/bin/sh\n' })
+  expect(locateAnvil({ ...where, onPath: join(other, 'bin/anvil') })).toBe(join(other, 'bin/anvil'))
 })
