@@ -1,5 +1,5 @@
 // Starting order-relay's CLI from Node (`npx order-relay`, `order-relay/testing`): its
 // servers run on Bun, installed from npm beside the package.
 export { cliEntry } from './cliEntry.ts'
-export { BunNotFoundError, findBun, installRuntime } from './findBun.ts'
+export { approveBunScript, BunNotFoundError, bunFromNodeModules, findBun, installRuntime, type SkippedBunScript } from './findBun.ts'
 export { runCli } from './runCli.ts'

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-pragma solidity 0.8.37;
+pragma solidity ^0.8.0;
 
 /// @title IAdapter
 /// @notice What the broker calls, after payment, to grant the right an order buys.

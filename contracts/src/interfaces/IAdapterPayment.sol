@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Any 0.8 compiler: a struct returned from an external function needs ABI coder v2, the default since 0.8.0.
-pragma solidity >=0.8.0 <0.9.0;
+pragma solidity ^0.8.0;
 
 /// @title IAdapterPayment
 /// @notice Optional views an adapter offers to say what an order for it must pay. The adapter's

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-pragma solidity 0.8.37;
+pragma solidity ^0.8.0;
 
 /// @title IEIP3009
 /// @notice The part of EIP-3009 (transfer with authorization) the broker uses.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-pragma solidity 0.8.37;
+pragma solidity ^0.8.0;
 
 /// @notice An express-lane controller and the round it won, as Arbitrum's ExpressLaneAuction stores it.
 /// @dev `round` 0 with a zero controller means "unset".
