@@ -5,16 +5,17 @@
 // local key's throughput with 20 ms a signature.
 //
 // Each side is one `SignerSide`: how its relayer process starts and with what variables.
-// `delayedDoubleSide` is the relayer from source with a signer double that answers after
-// the delay (servers/signerRelayer.ts); a side for the real remote signer is another
-// SignerSide: the executable with RELAYER_SIGNER_URL at an anvil of its own (anvil signs
-// eth_signTransaction for its development accounts, the devnet's relayer key among them)
-// behind a proxy that delays each answer, started and stopped by the side.
-import { join } from 'node:path'
+// The row's subject is the executable with the key at a real remote signer
+// (RELAYER_SIGNER_URL): an anvil of its own, which signs eth_signTransaction for its
+// development accounts, behind a proxy that holds each signature 20 ms
+// (lib/remoteSignerService.ts). The baseline is the executable with its local key in the
+// signer thread. The bench's devnets run chain 421614 (startDevnet's default), and so does
+// the signer's anvil.
 import type { BenchContext } from './lib/context.ts'
 import { type Row, row } from './lib/report.ts'
 import { relayerRun, type RunResult, settlementChecks } from './lib/settlementRuns.ts'
 import { prepareWork } from './lib/settlementWork.ts'
+import { startRemoteSignerService } from './lib/remoteSignerService.ts'
 
 /**
  * How one side's relayer process signs: the command that starts it and its extra variables
@@ -26,26 +27,27 @@ export type SignerSide = {
   start(context: BenchContext): Promise<{ command: string[]; env: Record<string, string>; stop(): Promise<void> }>
 }
 
-const signerRelayer = join(import.meta.dir, 'servers', 'signerRelayer.ts')
-
-/** The relayer from source (servers/signerRelayer.ts) with its local key, in the signer thread. */
-export const localKeySide: SignerSide = {
-  name: 'local key (RELAYER_PK)',
-  start: async () => ({ command: [process.execPath, signerRelayer], env: {}, stop: async () => {} }),
-}
-
-/** The same relayer with the key at a signer double answering each signature after `delayMs` (no key handed over). */
-export const delayedDoubleSide = (delayMs: number): SignerSide => ({
-  name: `signer service, ${delayMs} ms a signature`,
-  start: async () => ({ command: [process.execPath, signerRelayer], env: { BENCH_SIGNER_DELAY_MS: String(delayMs) }, stop: async () => {} }),
+/** The executable with its key at a remote signer answering each signature after `delayMs` (lib/remoteSignerService.ts). */
+export const remoteSignerSide = (delayMs: number, chainId: number): SignerSide => ({
+  name: `remote signer (RELAYER_SIGNER_URL), ${delayMs} ms a signature`,
+  start: async (context) => {
+    const service = await startRemoteSignerService({ chainId, delayMs })
+    return { command: [context.exe, 'relayer'], env: service.env, stop: () => service.stop() }
+  },
 })
+
+/** The executable with its local key (RELAYER_PK), in the signer thread. */
+export const executableLocalKeySide: SignerSide = {
+  name: 'local key (RELAYER_PK)',
+  start: async (context) => ({ command: [context.exe, 'relayer'], env: {}, stop: async () => {} }),
+}
 
 export type SignerBenchOptions = { orders: number; clients: number; subject?: SignerSide; baseline?: SignerSide }
 
 /** Runs both sides `context.runs` times, alternating which goes first, each on a fresh devnet. */
 export async function benchSigner(context: BenchContext, options: SignerBenchOptions): Promise<Row[]> {
-  const subject = options.subject ?? delayedDoubleSide(20)
-  const baseline = options.baseline ?? localKeySide
+  const subject = options.subject ?? remoteSignerSide(20, 421614)
+  const baseline = options.baseline ?? executableLocalKeySide
   const work = await prepareWork(context, 'automine', { orders: options.orders, clients: options.clients, label: 'signer', baseline: false })
   const runs = { subject: [] as RunResult[], baseline: [] as RunResult[] }
   for (let run = 0; run < context.runs; run++) {
