@@ -108,12 +108,13 @@ export async function send(devnet: Devnet, role: DevnetRole, call: RawCall): Pro
  * Proves a call reverts with exactly `expected` (e.g. `AllocationSoldOut(vaultId=7)`,
  * `invalid signature`): first as an `eth_call`, then as a mined transaction whose
  * revert data is read back from the trace. Token balances, authorization states and
- * the extra reads of `watch` are the same before and after. Returns the decoded error.
+ * the extra reads of `watch` are the same before and after. Returns the decoded error's
+ * name, arguments and text.
  */
 export async function expectRevert(
   devnet: Devnet,
   options: { from?: DevnetRole; call: RawCall; expected: string; watch: Watch },
-): Promise<DecodedRevert> {
+): Promise<Pick<DecodedRevert, 'name' | 'args' | 'text'>> {
   const from = options.from ?? 'relayer'
   const before = await readState(devnet, options.watch)
 
@@ -131,7 +132,9 @@ export async function expectRevert(
   expect(mined).toEqual(simulated!)
 
   expect(await readState(devnet, options.watch)).toEqual(before)
-  return mined
+  // The error as the contract tests name it; its raw data was compared above.
+  const { name, args, text } = mined
+  return { name, args, text }
 }
 
 /** Chain time of the latest block (unix seconds). */

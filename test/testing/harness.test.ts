@@ -45,7 +45,7 @@ async function refusal(promise: Promise<unknown>): Promise<SubmitError> {
 }
 
 describe('startDevnet', () => {
-  test('the manifest names your adapter with its errors and events; the relayer on a free port took RELAYER_FEE_FLOOR_BPS', async () => {
+  test('the manifest names your adapter with its errors, events and payment view; the relayer on a free port took RELAYER_FEE_FLOOR_BPS', async () => {
     expect(readManifest(devnet.manifestPath)).toEqual(devnet.manifest)
     const [adapter] = devnet.manifest.adapters ?? []
     expect([adapter?.name, adapter?.address]).toEqual(['TicketAdapter', devnet.adapters.TicketAdapter])
@@ -55,6 +55,7 @@ describe('startDevnet', () => {
       'error SoldOut',
       'error WrongPayment',
       'event TicketIssued',
+      'function defaultPayment',
     ])
     expect(await devnet.relayer.info()).toMatchObject({ feeFloorBps: 10, supportedChainIds: [421614], relayer: devnet.accounts.relayer.address })
     expect(new URL(devnet.relayerUrl).port).not.toBe('8787')
