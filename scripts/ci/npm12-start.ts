@@ -12,6 +12,8 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { type Child, spawnChild } from '../bench/lib/processes.ts'
+import { waitForOutput } from './release-smoke.ts'
 
 const repoRoot = resolve(import.meta.dir, '../..')
 const dir = mkdtempSync(join(tmpdir(), 'order-relay-npm12-'))
@@ -38,29 +40,6 @@ async function processesMatching(needle: string): Promise<string[]> {
   return out.split('\n').filter((line) => line.includes(needle) && !line.includes('ps -eo'))
 }
 
-/** Collects a child's stdout and stderr; `waitFor` resolves once the text matches, or throws past `ms`. */
-function watchOutput(child: { stdout: ReadableStream<Uint8Array>; stderr: ReadableStream<Uint8Array> }) {
-  let text = ''
-  const pump = async (stream: ReadableStream<Uint8Array>) => {
-    const decoder = new TextDecoder()
-    for await (const chunk of stream) text += decoder.decode(chunk)
-  }
-  void pump(child.stdout)
-  void pump(child.stderr)
-  return {
-    get text() {
-      return text
-    },
-    async waitFor(pattern: RegExp, ms: number): Promise<void> {
-      const deadline = Date.now() + ms
-      while (!pattern.test(text)) {
-        if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${pattern}`)
-        await Bun.sleep(100)
-      }
-    },
-  }
-}
-
 /** Runs `command` in `cwd` with its output shown, killed past `seconds`; throws naming `step` unless it exits 0. */
 async function run(step: string, command: string[], cwd: string, seconds: number): Promise<string> {
   console.log(`npm12-start: ${step}: ${command.join(' ')}`)
@@ -78,12 +57,10 @@ async function run(step: string, command: string[], cwd: string, seconds: number
 async function npmStart(base: number, manifest: string) {
   const command = ['setsid', 'npm', 'start', '--', '--port-base', String(base), '--manifest', manifest]
   console.log(`npm12-start: npm start: ${command.slice(1).join(' ')}`)
-  const child = Bun.spawn(command, { cwd: clone, stdout: 'pipe', stderr: 'pipe', stdin: 'ignore' })
-  const output = watchOutput(child)
-  return { child, output }
+  return spawnChild(command, process.env, { cwd: clone })
 }
 
-let started: ReturnType<typeof Bun.spawn> | undefined
+let started: Child | undefined
 let failure: string | undefined
 try {
   const npmVersion = (await run('npm 12', ['npx', '-y', 'npm@12', '--version'], dir, 120)).trim()
@@ -93,17 +70,17 @@ try {
 
   const base = await freePortBase()
   const manifest = join(dir, 'devnet.json')
-  const { child, output } = await npmStart(base, manifest)
+  const child = await npmStart(base, manifest)
   started = child
   try {
-    await output.waitFor(/Ctrl-C stops everything/, 180_000)
+    await waitForOutput(child, /Ctrl-C stops everything/, 'npm start saying it is ready', 180_000)
   } finally {
-    process.stdout.write(output.text)
+    process.stdout.write(child.output)
   }
-  if (!output.text.includes('devnet ready: chain ')) throw new Error('npm start did not say "devnet ready"')
+  if (!child.output.includes('devnet ready: chain ')) throw new Error('npm start did not say "devnet ready"')
 
   // The line under "Next: settle an order", run from another folder as a reader would paste it.
-  const lines = output.text.split('\n')
+  const lines = child.output.split('\n')
   const printed = lines[lines.findIndex((line) => line.startsWith('Next: settle an order')) + 1]?.trim()
   if (!printed) throw new Error('npm start printed no next step')
   const settled = await run('the printed order', ['sh', '-c', printed], dir, 120)
@@ -117,7 +94,7 @@ try {
   const exit = await child.exited
   clearTimeout(timer)
   started = undefined
-  if (exit !== 0) throw new Error(`npm start exited ${exit} after Ctrl-C:\n${output.text}`)
+  if (exit !== 0) throw new Error(`npm start exited ${exit} after Ctrl-C:\n${child.output}`)
   const left = [...(await processesMatching(`--port-base ${base} `)), ...(await processesMatching(`--port ${base} `))]
   if (left.length > 0) throw new Error(`still running after Ctrl-C:\n${left.join('\n')}`)
   console.log('npm12-start: Ctrl-C stopped npm start, exit 0')

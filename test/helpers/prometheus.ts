@@ -8,6 +8,7 @@ import { type Devnet, startDevnet } from '../../src/devnet/index.ts'
 import { freePort } from '../../src/shared/index.ts'
 import { startTestIndexer, type TestIndexer } from '../indexer/startTestIndexer.ts'
 import { watchOutput } from './processes.ts'
+import { waitFor } from './waitFor.ts'
 import { startTestRelayer, type TestRelayer } from './relayer.ts'
 
 export const prometheusPath = '/usr/bin/prometheus'
@@ -83,13 +84,17 @@ export async function startScrapedDevnet() {
 
   /** Runs an instant query until `ok` holds for its result, failing with `message` after 30 s. */
   async function queryUntil(expr: string, ok: (samples: Sample[]) => boolean, message: string): Promise<Sample[]> {
-    const deadline = Date.now() + 30_000
-    for (;;) {
-      const answer = await query(expr)
-      if (answer.status === 'success' && answer.data && ok(answer.data.result)) return answer.data.result
-      if (Date.now() > deadline) throw new Error(`${message}; last answer: ${JSON.stringify(answer)}`)
-      await Bun.sleep(250)
+    let answer: Awaited<ReturnType<typeof query>> | undefined
+    const holds = () => answer?.status === 'success' && answer.data !== undefined && ok(answer.data.result)
+    try {
+      await waitFor(message, async () => {
+        answer = await query(expr)
+        return holds()
+      }, 30_000, 250)
+    } catch {
+      throw new Error(`${message}; last answer: ${JSON.stringify(answer)}`)
     }
+    return answer!.data!.result
   }
 
   return {

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { allocationOrder, signed } from '../helpers/orders.ts'
+import { waitFor } from '../helpers/waitFor.ts'
 import { hasPrometheus, prometheusMissing, type Sample, type ScrapedDevnet, startScrapedDevnet } from '../helpers/prometheus.ts'
 
 if (!hasPrometheus) console.log(prometheusMissing('test/ops/grafanaDashboard.test.ts'))
@@ -89,12 +90,15 @@ describe.skipIf(!hasPrometheus)("every panel's query returns data from Prometheu
     const holdsNumber = (samples: Sample[]) => samples.some((sample) => Number.isFinite(Number(sample.value[1])))
     const empty = await Promise.all(
       queries.map(async ({ panel, refId, expr }) => {
-        const deadline = Date.now() + 20_000
-        for (;;) {
-          const answer = await stack.query(concrete(expr))
-          if (answer.status === 'success' && holdsNumber(answer.data?.result ?? [])) return undefined
-          if (Date.now() > deadline) return `${panel} (${refId}): ${concrete(expr)} → ${JSON.stringify(answer)}`
-          await Bun.sleep(250)
+        let answer: Awaited<ReturnType<typeof stack.query>> | undefined
+        try {
+          await waitFor(`${panel} (${refId}) to hold a number`, async () => {
+            answer = await stack.query(concrete(expr))
+            return answer.status === 'success' && holdsNumber(answer.data?.result ?? [])
+          }, 20_000, 250)
+          return undefined
+        } catch {
+          return `${panel} (${refId}): ${concrete(expr)} → ${JSON.stringify(answer)}`
         }
       }),
     )
