@@ -22,6 +22,13 @@ export type GasSigner = {
   /** Signs one tx: its serialized signed bytes. Rejects with a SignerError. */
   signTransaction(tx: TransactionSerializableEIP1559): Promise<Hex>
   /**
+   * A signer outside the process (a remote signer) only: its answer as it came, not yet
+   * checked, for a caller that runs checkSignedTx on it itself before using it (the
+   * relayer checks a batch's txs in its signer thread, off the event loop).
+   * `signTransaction` is this followed by that check.
+   */
+  signTransactionUnchecked?: (tx: TransactionSerializableEIP1559) => Promise<Hex>
+  /**
    * Local keys only: hands the raw key over once (to the signer thread) and forgets it;
    * undefined after the first call. Absent where the key never leaves its service.
    */

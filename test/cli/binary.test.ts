@@ -238,6 +238,7 @@ test('the executable runs a relayer with only RELAYER_PK, RELAYER_CHAIN_ID, RELA
   const payToken = devnet.manifest.contracts.payToken
   let output: ReturnType<typeof watchOutput> | undefined
   let priced: ReturnType<typeof watchOutput> | undefined
+  let remote: ReturnType<typeof watchOutput> | undefined
   // Every relayer it starts is killed at the end, whether or not an expectation failed first.
   const children: Array<ReturnType<typeof spawn>> = []
   try {
@@ -263,15 +264,26 @@ test('the executable runs a relayer with only RELAYER_PK, RELAYER_CHAIN_ID, RELA
     expect(success.feeCollected).toBe('50000')
     pricedChild.kill('SIGTERM')
     expect(await pricedChild.exited).toBe(0)
+
+    // The same key at a remote signer (the devnet's anvil answers eth_signTransaction for it):
+    // the executable's signer thread checks what the signer returned.
+    const remoteChild = spawn({ ...manifestTokensVariable(devnet.manifest), RELAYER_PK: '', RELAYER_SIGNER_URL: devnet.rpcUrl, RELAYER_SIGNER_ADDRESS: devnetAccounts.secondRelayer.address })
+    children.push(remoteChild)
+    remote = watchOutput(remoteChild)
+    await remote.waitFor(/listening on/)
+    expect((await client.info()).signerKind).toBe('remote')
+    expect((await client.broker(await signed(devnet, allocationOrder(devnet)))).feeCollected).toBe('50000')
+    remoteChild.kill('SIGTERM')
+    expect(await remoteChild.exited).toBe(0)
   } finally {
     for (const child of children) if (child.exitCode === null) child.kill('SIGKILL')
     await devnet.stop()
   }
-  const text = `${output?.text ?? ''}${priced?.text ?? ''}`
+  const text = `${output?.text ?? ''}${priced?.text ?? ''}${remote?.text ?? ''}`
   expect(text.toLowerCase()).not.toContain(key.slice(2).toLowerCase())
   expect(text).toContain('POST /broker 402 FEE_BELOW_FLOOR')
   expect(text).toContain('POST /broker 200 OK')
   const output2 = { text }
-  // The signer thread's module is embedded in the executable: it signed, nothing fell back.
+  // The signer thread's module is embedded in the executable: it signed and checked, nothing fell back.
   expect(output2.text).not.toContain('signer thread stopped')
 }, 90_000)

@@ -5,7 +5,10 @@
 // until a probe signature succeeds.
 import { afterEach, expect, test } from 'bun:test'
 import { type Hex, parseTransaction, type TransactionSerializableEIP1559 } from 'viem'
-import { generatePrivateKey } from 'viem/accounts'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { createTxSigner, SignerRefusal, type TxSigner } from '../../src/relayer/submitter/index.ts'
 import { createMemoryLogger } from '../../src/shared/index.ts'
 import { signerDouble } from '../../scripts/lib/index.ts'
@@ -117,7 +120,7 @@ test('a signed tx other than the one asked for (another nonce) is a signer fault
   double.mode = 'wrong'
   const error = (await signer.signAll(txs(3)).catch((failure: unknown) => failure)) as SignerRefusal
   expect(error.message).toBe(
-    "not broadcast: the gas key's signer (remote signer https://signer.invalid) failed (the remote signer https://signer.invalid returned a transaction whose nonce differs from the one asked for; it was not journaled or broadcast); nothing was signed or spent; try another relayer",
+    "not broadcast: the gas key's signer (remote signer https://signer.invalid) failed (signer fault: the signed tx has nonce 1 where 0 was asked; it is not broadcast (remote signer https://signer.invalid)); nothing was signed or spent; try another relayer",
   )
   expect(logger.lines).toHaveLength(1)
   expect(logger.lines[0]).toStartWith("error: the gas key's signer (remote signer https://signer.invalid) failed: ")
@@ -137,4 +140,46 @@ test('a local key (RELAYER_PK, a keystore) still signs in the signer thread, whi
   expect(local.takePrivateKey!()).toBeUndefined()
   const batch = txs(5)
   expect(await signer.signAll(batch)).toEqual(await Promise.all(batch.map((tx) => local.signTransaction(tx))))
+})
+
+test('a tx signed by another key is refused by the check in the signer thread: nothing of the batch is returned', async () => {
+  const other = privateKeyToAccount(generatePrivateKey())
+  const asked = privateKeyToAccount(key)
+  const logger = createMemoryLogger()
+  // A signer that claims the gas key's address and signs with another key.
+  signer = createTxSigner({
+    gasSigner: { kind: 'remote', address: asked.address, description: 'https://signer.invalid', signTransaction: (tx) => other.signTransaction(tx) },
+    logger,
+    chainId: 421614,
+    probe: { firstMs: 60_000, maxMs: 60_000 },
+  })
+  signer.start()
+  const error = (await signer.signAll(txs(2)).catch((failure: unknown) => failure)) as SignerRefusal
+  expect(error).toBeInstanceOf(SignerRefusal)
+  expect(error.message).toBe(
+    `not broadcast: the gas key's signer (remote signer https://signer.invalid) failed (signer fault: the signed tx is signed by ${other.address} where ${asked.address} was asked; it is not broadcast (remote signer https://signer.invalid)); nothing was signed or spent; try another relayer`,
+  )
+  expect(signer.health!.down()).toContain(`signed by ${other.address}`)
+  // No warning: the check ran in the thread.
+  expect(logger.lines.filter((line) => line.startsWith('warn:'))).toEqual([])
+})
+
+test('a signer thread that cannot run: one warning, the checks run in the main thread, and a wrong tx is still refused', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'order-relay-checker-'))
+  try {
+    const broken = join(dir, 'broken.ts')
+    writeFileSync(broken, "self.onmessage = (event) => { if (event.data.kind === 'check') throw new Error('boom') }\n")
+    const double = signerDouble(key, { delayMs: 1 })
+    const logger = createMemoryLogger()
+    signer = createTxSigner({ gasSigner: double.signer, logger, chainId: 421614, threadUrl: broken, probe: { firstMs: 60_000, maxMs: 60_000 } })
+    const batch = txs(3)
+    const raws = await signer.signAll(batch)
+    expect(raws.map((raw) => parseTransaction(raw).nonce)).toEqual([0, 1, 2])
+    expect(logger.lines).toEqual(['warn: the signer thread stopped (boom); checking signed txs in the main thread from now on'])
+    double.mode = 'wrong'
+    const error = (await signer.signAll(txs(1, 3)).catch((failure: unknown) => failure)) as SignerRefusal
+    expect(error.message).toContain('signer fault: the signed tx has nonce 4 where 3 was asked')
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
 })

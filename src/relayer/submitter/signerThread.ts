@@ -1,13 +1,28 @@
-// The gas key's signer thread (a Bun Worker): signs batches of EIP-1559 txs off the
-// relayer's event loop. Started by txSigner.ts, which hands it the key once; the key
-// is never sent back, logged or put in an error.
-import type { Hex, LocalAccount, TransactionSerializableEIP1559 } from 'viem'
+// The gas key's signer thread (a Bun Worker): signs batches of EIP-1559 txs with a local
+// key, and checks the txs a signer service (a remote signer, KMS) signed, off the
+// relayer's event loop. Started by signerThreadClient.ts, which hands it a local key
+// once; the key is never sent back, logged or put in an error.
+import type { Address, Hex, LocalAccount, TransactionSerializableEIP1559 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
+import { checkSignedTx } from '../../signers/checkSignedTx.ts'
 
-/** What the relayer sends the thread: the key first, then batches to sign. */
-export type SignerRequest = { kind: 'key'; key: Hex } | { kind: 'sign'; id: number; txs: TransactionSerializableEIP1559[] }
-/** What the thread answers for a batch: the raw txs in order, or why it could not sign. */
-export type SignerAnswer = { id: number; raws: Hex[] } | { id: number; error: string }
+/** A signed tx as a service returned it, and the tx it was asked to sign. */
+export type SignedByService = { asked: TransactionSerializableEIP1559; raw: Hex }
+
+/** Why checkSignedTx refused a service's tx: its message and fix (neither holds a secret). */
+export type CheckFault = { message: string; fix?: string | undefined }
+
+/** What the relayer sends the thread: the key first (local keys), then batches to sign or to check. */
+export type SignerRequest =
+  | { kind: 'key'; key: Hex }
+  | { kind: 'sign'; id: number; txs: TransactionSerializableEIP1559[] }
+  | { kind: 'check'; id: number; address: Address; signed: SignedByService[] }
+
+/**
+ * What the thread answers: a batch's raw txs in order, each checked tx's fault (null
+ * where it passed), or why it could not do what was asked.
+ */
+export type SignerAnswer = { id: number; raws: Hex[] } | { id: number; faults: Array<CheckFault | null> } | { id: number; error: string }
 
 declare const self: Worker
 let account: LocalAccount | undefined
@@ -18,12 +33,26 @@ self.onmessage = async ({ data }: MessageEvent<SignerRequest>) => {
     return
   }
   try {
+    if (data.kind === 'check') {
+      postMessage({ id: data.id, faults: await Promise.all(data.signed.map(({ asked, raw }) => faultOf(asked, raw, data.address))) } satisfies SignerAnswer)
+      return
+    }
     if (!account) throw new Error('the signer thread has no key')
     const raws: Hex[] = []
     for (const tx of data.txs) raws.push(await account.signTransaction(tx))
     postMessage({ id: data.id, raws } satisfies SignerAnswer)
   } catch (error) {
-    // A signing failure names its kind only (a message could quote the transaction, never the key).
+    // A failure names its kind only (a message could quote the transaction, never the key).
     postMessage({ id: data.id, error: (error as Error)?.name ?? 'Error' } satisfies SignerAnswer)
+  }
+}
+
+async function faultOf(asked: TransactionSerializableEIP1559, raw: Hex, address: Address): Promise<CheckFault | null> {
+  try {
+    await checkSignedTx(asked, raw, address)
+    return null
+  } catch (error) {
+    const fault = error as { shortMessage?: string; message?: string; fix?: string }
+    return { message: fault.shortMessage ?? fault.message ?? String(error), fix: fault.fix }
   }
 }

@@ -29,7 +29,9 @@ export type RemoteSignerOptions = {
  * The gas key held by a signer outside the process, over JSON-RPC: Web3Signer, Clef
  * (its `account_*` methods), geth or anvil. At start the signer must answer and hold
  * `address` (else SIGNER_CONFIG). Each signature is `eth_signTransaction`, and the
- * signed tx is decoded and checked (checkSignedTx) before it is returned: another
+ * signed tx is decoded and checked (checkSignedTx) before it is returned (or, by
+ * `signTransactionUnchecked`, left for the caller to check, as the relayer's signer
+ * thread does): another
  * sender or any field other than asked is a SIGNER_FAULT, logged, never returned. No
  * answer, a timeout, an HTTP or JSON-RPC error is SIGNER_UNAVAILABLE. Messages show the
  * URL without credentials and never the token.
@@ -65,27 +67,32 @@ export async function createRemoteSigner(options: RemoteSignerOptions): Promise<
     })
   }
 
+  /** `eth_signTransaction` (or Clef's call): the signer's raw answer, unchecked. */
+  async function signUnchecked(tx: TransactionSerializableEIP1559): Promise<`0x${string}`> {
+    const asked: TransactionSerializableEIP1559 = { ...tx, chainId: tx.chainId ?? options.chainId, type: 'eip1559' }
+    if (asked.chainId !== options.chainId) {
+      throw new SignerError('SIGNER_CONFIG', `a tx for chain ${asked.chainId} was given to the remote signer of chain ${options.chainId}`)
+    }
+    try {
+      return await signTransactionCall(connection, held.dialect, signRequest(address, asked, options.chainId))
+    } catch (error) {
+      if (!(error instanceof JsonRpcFailure)) throw error
+      const failure = signFailure(options.url, error)
+      if (failure.code === 'SIGNER_FAULT') logger.error(failure.shortMessage)
+      throw failure
+    }
+  }
+
   const credentials = [options.token ? 'bearer token' : undefined, options.tls?.cert ? 'mTLS' : undefined].filter(Boolean)
   return {
     kind: 'remote',
     address,
     description: [`remote signer ${shown} (${address})`, ...credentials].join(', '),
+    signTransactionUnchecked: signUnchecked,
     async signTransaction(tx: TransactionSerializableEIP1559) {
-      const asked: TransactionSerializableEIP1559 = { ...tx, chainId: tx.chainId ?? options.chainId, type: 'eip1559' }
-      if (asked.chainId !== options.chainId) {
-        throw new SignerError('SIGNER_CONFIG', `a tx for chain ${asked.chainId} was given to the remote signer of chain ${options.chainId}`)
-      }
-      let raw: `0x${string}`
+      const raw = await signUnchecked(tx)
       try {
-        raw = await signTransactionCall(connection, held.dialect, signRequest(address, asked, options.chainId))
-      } catch (error) {
-        if (!(error instanceof JsonRpcFailure)) throw error
-        const failure = signFailure(options.url, error)
-        if (failure.code === 'SIGNER_FAULT') logger.error(failure.shortMessage)
-        throw failure
-      }
-      try {
-        await checkSignedTx(asked, raw, address)
+        await checkSignedTx({ ...tx, chainId: tx.chainId ?? options.chainId, type: 'eip1559' }, raw, address)
       } catch (error) {
         if (error instanceof SignerError) {
           const fault = new SignerError(error.code, `${error.shortMessage} (remote signer ${shown})`, { fix: error.fix, cause: error.cause })
