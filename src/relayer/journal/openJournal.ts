@@ -35,11 +35,25 @@ export class JournalMismatchError extends OrderRelayError<'JOURNAL_MISMATCH'> {
  * Holds the process lock, an exclusive lock on a file beside it that the kernel releases with the process, from open to `close` (see lock.ts).
  * @throws JournalLockedError when another live process holds it; JournalMismatchError for another chain or key; JournalVersionError for a file a later version wrote
  */
-export function openJournal(path: string, owner: { chainId: number; address: Address }, options: { /** How long an answer code waits for another commit to ride (default 200 ms). */ answerDelayMs?: number } = {}) {
+export function openJournal(
+  path: string,
+  owner: { chainId: number; address: Address },
+  options: {
+    /** How long an answer code waits for another commit to ride (default 200 ms). */
+    answerDelayMs?: number
+    /**
+     * With `path` ':memory:' only: this in-memory database rather than a new one. The
+     * simulator's (src/simulator/): its bytes outlive a simulated crash, and a commit is
+     * on "disk" as soon as it is made.
+     */
+    database?: Database
+  } = {},
+) {
+  if (options.database && path !== ':memory:') throw new Error('openJournal: a given database is for path :memory: only')
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
   // The process lock first: a second process is refused before it reads anything.
   const unlock = takeLock(path)
-  const db = new Database(path, { create: true, strict: true })
+  const db = options.database ?? new Database(path, { create: true, strict: true })
   db.exec('PRAGMA busy_timeout = 5000')
   let version: number
   try {
@@ -290,11 +304,13 @@ export function openJournal(path: string, owner: { chainId: number; address: Add
       return db.query<{ n: number }, []>("SELECT COUNT(*) AS n FROM slots WHERE confirmed = 0 AND status != 'pending'").get()!.n
     },
     /** Mined slots whose block is above `blockNumber` (a reorg's fork point), confirmed or not. */
-    minedAbove(blockNumber: bigint): Array<{ nonce: number; blockNumber: bigint; txHash: Hex }> {
+    minedAbove(blockNumber: bigint): Array<{ nonce: number; blockNumber: bigint; txHash: Hex; status: 'settled' | 'reverted' | 'filled' }> {
       return db
-        .query<{ nonce: number; block_number: number; tx_hash: string }, [number]>("SELECT nonce, block_number, tx_hash FROM slots WHERE status IN ('settled', 'reverted', 'filled') AND block_number > ?")
+        .query<{ nonce: number; block_number: number; tx_hash: string; status: 'settled' | 'reverted' | 'filled' }, [number]>(
+          "SELECT nonce, block_number, tx_hash, status FROM slots WHERE status IN ('settled', 'reverted', 'filled') AND block_number > ?",
+        )
         .all(Number(blockNumber))
-        .map((row) => ({ nonce: row.nonce, blockNumber: BigInt(row.block_number), txHash: row.tx_hash as Hex }))
+        .map((row) => ({ nonce: row.nonce, blockNumber: BigInt(row.block_number), txHash: row.tx_hash as Hex, status: row.status }))
     },
     /** These slots' blocks are deep enough and still the chain's: they are final. */
     confirm(nonces: readonly number[]) {

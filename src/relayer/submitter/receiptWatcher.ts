@@ -121,9 +121,11 @@ export function createReceiptWatcher(options: {
   /**
    * The chain was reorganised at or below `below`: the fork point is the highest block kept
    * whose hash the chain still has (read in batches, highest first). Every mined tx of the
-   * key above it is looked up again: one the chain holds elsewhere keeps its slot, in its
-   * new block; one the chain no longer holds makes its slot pending again (journal.reopen),
-   * for the nonce keeper to send again as signed or fill. Looks go on from the fork point.
+   * key above it is looked up again: one the chain holds elsewhere with the same outcome
+   * keeps its slot, in its new block; one the chain no longer holds, or holds with another
+   * outcome (mined again after its order expired: a revert where it succeeded), makes its
+   * slot pending again (journal.reopen): the next look resolves it from its new block, or
+   * the nonce keeper sends it again as signed or fills it. Looks go on from the fork point.
    */
   async function reorged(below: bigint): Promise<void> {
     const numbers = canonical.numbersDescending().filter((number) => number <= below)
@@ -148,9 +150,11 @@ export function createReceiptWatcher(options: {
     const read = (via: PublicClient) => Promise.all(mined.map(({ txHash }) => via.request({ method: 'eth_getTransactionReceipt', params: [txHash] }) as Promise<RpcTransactionReceipt | null>))
     const receipts = await inBatch(read, () => read(client))
     const gone: number[] = []
-    for (const [i, { nonce }] of mined.entries()) {
+    for (const [i, { nonce, status }] of mined.entries()) {
       const receipt = receipts[i]
-      if (receipt?.blockHash && receipt.blockNumber) life.moved(nonce, BigInt(receipt.blockNumber), receipt.blockHash)
+      // Mined again, the same tx can end otherwise: an order that expired, or was settled, in between reverts.
+      const same = receipt && (receipt.status === '0x1') === (status !== 'reverted')
+      if (same && receipt.blockHash && receipt.blockNumber) life.moved(nonce, BigInt(receipt.blockNumber), receipt.blockHash)
       else gone.push(nonce)
     }
     if (gone.length === 0) return

@@ -1,0 +1,51 @@
+import { createRandom } from './random.ts'
+
+/** A fault the world switches on at `at` (virtual ms from the start) for `forMs`, or a one-off event. */
+export type PlannedFault =
+  | { at: number; kind: 'loseSendAnswers' | 'refuseSends' | 'timeouts' | 'lagReads' | 'lateReceipts'; forMs: number }
+  | { at: number; kind: 'dropPool'; count: number }
+  | { at: number; kind: 'reorg'; depth: number }
+  | { at: number; kind: 'baseFeeSpike'; factor: number; forMs: number }
+  | { at: number; kind: 'crash'; downMs: number }
+
+/** An order a client sends at `at`; one with `expiresAfterMs` can no longer settle from then on. */
+export type PlannedOrder = { id: number; at: number; expiresAfterMs?: number }
+
+/** Everything one simulated run does: decided by its seed, and smaller once shrunk. */
+export type Plan = { seed: number; blockMs: number; orders: PlannedOrder[]; faults: PlannedFault[]; relayer: { receiptPollMs: number } }
+
+/** How long orders and faults come (virtual ms); the run then goes on quietly until everything is final. */
+export const activeMs = 60_000
+
+/**
+ * The plan a seed decides: the block time, when each order comes (and whether it expires
+ * soon), and a handful of faults of every kind the node, the network and the process
+ * show. The same seed always gives the same plan.
+ *
+ * @example
+ * planFor(7) // { seed: 7, blockMs: 250, orders: [...], faults: [...] }
+ */
+export function planFor(seed: number): Plan {
+  const random = createRandom(seed ^ 0x5eed)
+  const blockMs = random.pick([250, 1_000, 2_000, 12_000])
+  const orders: PlannedOrder[] = []
+  const count = random.between(20, 160)
+  for (let id = 0; id < count; id++) {
+    const at = random.int(activeMs)
+    orders.push(random.chance(0.15) ? { id, at, expiresAfterMs: random.between(500, 20_000) } : { id, at })
+  }
+  orders.sort((a, b) => a.at - b.at || a.id - b.id)
+  const faults: PlannedFault[] = []
+  for (let i = random.int(9); i > 0; i--) {
+    const at = random.int(activeMs)
+    const kind = random.pick(['loseSendAnswers', 'refuseSends', 'timeouts', 'lagReads', 'lateReceipts', 'dropPool', 'reorg', 'baseFeeSpike', 'crash'] as const)
+    if (kind === 'dropPool') faults.push({ at, kind, count: random.between(1, 4) })
+    // Shallower than the relayer's confirmations (world.ts): a deeper one undoes what it was told is final.
+    else if (kind === 'reorg') faults.push({ at, kind, depth: random.between(1, 4) })
+    else if (kind === 'baseFeeSpike') faults.push({ at, kind, factor: random.between(2, 6), forMs: random.between(1_000, 20_000) })
+    else if (kind === 'crash') faults.push({ at, kind, downMs: random.between(0, 5_000) })
+    else faults.push({ at, kind, forMs: random.between(200, 15_000) })
+  }
+  faults.sort((a, b) => a.at - b.at)
+  return { seed, blockMs, orders, faults, relayer: { receiptPollMs: random.pick([250, 1_000, 2_000]) } }
+}

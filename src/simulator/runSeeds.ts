@@ -1,0 +1,45 @@
+import { type Plan, planFor } from './plan.ts'
+import { shrink } from './shrink.ts'
+import { runPlan, type RunResult } from './world.ts'
+
+/** A seed whose run broke an invariant: its plan shrunk, the run of that plan, and the seed's own run. */
+export type SeedFailure = { seed: number; plan: Plan; result: RunResult; original: RunResult; shrinkRuns: number }
+
+export type SeedsReport = { ran: number; orders: number; faults: number; simulatedMs: number; cpuSeconds: number; failures: SeedFailure[] }
+
+/**
+ * Runs seeds `from`, `from + 1`, … one after another until `count` ran or `budgetSeconds` of
+ * CPU time passed, each a whole simulated run; a failing seed is shrunk before it is
+ * reported. `onSeed` hears of each run (for progress lines).
+ *
+ * @example
+ * const report = await runSeeds({ from: 1, count: 2_000, budgetSeconds: 120 })
+ */
+export async function runSeeds(options: { from: number; count: number; budgetSeconds?: number; stopAtFirst?: boolean; onSeed?: (seed: number, result: RunResult, report: SeedsReport) => void }): Promise<SeedsReport> {
+  const report: SeedsReport = { ran: 0, orders: 0, faults: 0, simulatedMs: 0, cpuSeconds: 0, failures: [] }
+  const cpuAtStart = cpuSeconds()
+  for (let seed = options.from; seed < options.from + options.count; seed++) {
+    if (options.budgetSeconds !== undefined && cpuSeconds() - cpuAtStart >= options.budgetSeconds) break
+    const plan = planFor(seed)
+    const result = await runPlan(plan)
+    report.ran++
+    report.orders += result.stats.orders
+    report.faults += result.stats.faults
+    report.simulatedMs += result.stats.simulatedMs
+    if (result.violations.length > 0) {
+      const shrunk = await shrink(plan, result, runPlan)
+      report.failures.push({ seed, plan: shrunk.plan, result: shrunk.result, original: result, shrinkRuns: shrunk.runs })
+    }
+    report.cpuSeconds = cpuSeconds() - cpuAtStart
+    options.onSeed?.(seed, result, report)
+    if (options.stopAtFirst && report.failures.length > 0) break
+  }
+  report.cpuSeconds = cpuSeconds() - cpuAtStart
+  return report
+}
+
+/** This process's CPU seconds so far (user + system). */
+function cpuSeconds(): number {
+  const { user, system } = process.cpuUsage()
+  return (user + system) / 1e6
+}

@@ -1,0 +1,308 @@
+import { type Address, type Hex, HttpRequestError, keccak256, numberToHex, parseTransaction, TimeoutError, toHex } from 'viem'
+import type { Random } from './random.ts'
+
+/** `settle(bytes32 order)`: the one call the simulated Broker knows. */
+export const settleSelector = '0x5e77e15e'
+/** The topic of the simulated Broker's `Settled(bytes32 order)` log. */
+export const settledTopic = keccak256(toHex('Settled(bytes32)'))
+
+/** An order the world registered with the node: it settles once, and not at or after `expiresAt` (virtual ms) when set. */
+export type SimOrder = { hash: Hex; expiresAt?: number | undefined }
+
+/** A signed tx as the node keeps it. */
+export type NodeTx = { hash: Hex; raw: Hex; nonce: number; to: Address; data: Hex; gas: bigint; maxFeePerGas: bigint; maxPriorityFeePerGas: bigint; order?: Hex | undefined }
+
+export type NodeReceipt = { hash: Hex; status: 'success' | 'reverted'; gasUsed: bigint; effectiveGasPrice: bigint; logs: Array<{ address: Address; topics: Hex[]; data: Hex; logIndex: number }> }
+
+type Block = { number: number; hash: Hex; parentHash: Hex; timestamp: number; baseFee: bigint; txs: NodeTx[]; receipts: NodeReceipt[]; nonceAfter: number }
+
+/** The faults the node shows while they are switched on (the world's schedule switches them). */
+export type NodeFaults = {
+  /** eth_sendRawTransaction pools the tx, then the answer is lost (a transport error). */
+  loseSendAnswers: boolean
+  /** eth_sendRawTransaction is refused outright (a proven refusal: nothing pooled). */
+  refuseSends: boolean
+  /** Every request fails with a timeout before it reaches the node. */
+  timeouts: boolean
+  /** Reads of the head and of `latest` come, each by chance, from a node a block behind. */
+  lagReads: boolean
+  /** The newest block's receipts and logs are not served yet. */
+  lateReceipts: boolean
+}
+
+/**
+ * A simulated EVM node for the relayer's money path, answering the JSON-RPC methods the
+ * submitter uses through a viem `custom` transport: one gas key's nonces and balance, a
+ * pool, blocks mined when the world says, receipts and logs, reorgs of any depth, and the
+ * faults real nodes show (lost answers, refusals, timeouts, lagging reads, late receipts,
+ * pool drops, base fee spikes). The only contract is a Broker whose `settle(order)`
+ * succeeds once per order, before its expiry, and reverts otherwise. Signatures are not
+ * checked (the simulator's signer makes none): every tx is the key's.
+ *
+ * @example
+ * const node = createSimNode({ chainId: 421614, key, broker, random, now: () => time.now() })
+ * node.addOrder({ hash })
+ * const answer = await node.request('eth_blockNumber', [])
+ */
+export function createSimNode(options: { chainId: number; key: Address; broker: Address; random: Random; now: () => number; balance?: bigint; baseFee?: bigint; perBlock?: number }) {
+  const { chainId, broker, random, now } = options
+  const key = options.key.toLowerCase() as Address
+  const perBlock = options.perBlock ?? 64
+  const startBalance = options.balance ?? 10n ** 21n
+  const faults: NodeFaults = { loseSendAnswers: false, refuseSends: false, timeouts: false, lagReads: false, lateReceipts: false }
+  const orders = new Map<Hex, SimOrder>()
+  let baseFee = options.baseFee ?? 1_000_000n
+  const tip = 100_000n
+  let salt = 0
+  const genesis: Block = { number: 0, hash: blockHash(0, '0x00', 0), parentHash: `0x${'00'.repeat(32)}`, timestamp: Math.floor(now() / 1000), baseFee, txs: [], receipts: [], nonceAfter: 0 }
+  const blocks: Block[] = [genesis]
+  const pool = new Map<number, NodeTx>()
+  /** Every tx the node ever took into its pool, by hash, and whether it would have reverted then. */
+  const seen = new Map<Hex, { tx: NodeTx; revertedWhenSeen: boolean }>()
+  // State after the head: nonce, balance, the orders settled (by which tx).
+  let state = { nonce: 0, balance: startBalance, settled: new Map<Hex, Hex>() }
+
+  function blockHash(number: number, parent: Hex, nth: number): Hex {
+    return keccak256(toHex(`block ${number} ${parent} ${nth}`))
+  }
+  const head = () => blocks[blocks.length - 1]!
+
+  /** What running the tx on `settled` would do at `at` (virtual ms). */
+  function outcome(tx: NodeTx, settled: Map<Hex, Hex>, at: number): 'success' | 'reverted' {
+    if (tx.order === undefined) return 'success'
+    const order = orders.get(tx.order)
+    if (!order || settled.has(tx.order)) return 'reverted'
+    if (order.expiresAt !== undefined && at >= order.expiresAt) return 'reverted'
+    return 'success'
+  }
+
+  function decode(raw: Hex): NodeTx {
+    const parsed = parseTransaction(raw)
+    if (parsed.type !== 'eip1559' || parsed.chainId !== chainId) throw rpcError(-32000, 'invalid chain id')
+    const data = (parsed.data ?? '0x').toLowerCase() as Hex
+    const to = (parsed.to ?? '0x').toLowerCase() as Address
+    const order = to === broker.toLowerCase() && data.startsWith(settleSelector) && data.length === 74 ? (`0x${data.slice(10)}` as Hex) : undefined
+    return { hash: keccak256(raw), raw, nonce: parsed.nonce ?? 0, to, data, gas: parsed.gas ?? 0n, maxFeePerGas: parsed.maxFeePerGas ?? 0n, maxPriorityFeePerGas: parsed.maxPriorityFeePerGas ?? 0n, order }
+  }
+
+  function admit(tx: NodeTx): void {
+    if (tx.nonce < state.nonce) throw rpcError(-32000, 'nonce too low')
+    const pooled = pool.get(tx.nonce)
+    if (pooled?.hash === tx.hash) throw rpcError(-32000, 'already known')
+    if (pooled && (tx.maxFeePerGas * 10n < pooled.maxFeePerGas * 11n || tx.maxPriorityFeePerGas * 10n < pooled.maxPriorityFeePerGas * 11n)) {
+      throw rpcError(-32000, 'replacement transaction underpriced')
+    }
+    if (tx.gas * tx.maxFeePerGas > state.balance) throw rpcError(-32000, 'insufficient funds for gas * price + value')
+    pool.set(tx.nonce, tx)
+    if (!seen.has(tx.hash)) seen.set(tx.hash, { tx, revertedWhenSeen: outcome(tx, state.settled, now()) === 'reverted' })
+  }
+
+  /** Mines the next block: the pool's txs from the key's nonce on, in order, while each pays the base fee. */
+  function mine(): void {
+    const parent = head()
+    const txs: NodeTx[] = []
+    const receipts: NodeReceipt[] = []
+    let nonce = state.nonce
+    const at = now()
+    let balance = state.balance
+    const settled = state.settled
+    while (txs.length < perBlock) {
+      const tx = pool.get(nonce)
+      if (!tx || tx.maxFeePerGas < baseFee) break
+      pool.delete(nonce)
+      const status = outcome(tx, settled, at)
+      const gasUsed = tx.order === undefined ? 21_000n : status === 'success' ? 80_000n : 40_000n
+      const price = baseFee + (tx.maxPriorityFeePerGas < tx.maxFeePerGas - baseFee ? tx.maxPriorityFeePerGas : tx.maxFeePerGas - baseFee)
+      balance -= gasUsed * price
+      const logs = status === 'success' && tx.order ? [{ address: broker, topics: [settledTopic, tx.order], data: '0x' as Hex, logIndex: 0 }] : []
+      if (status === 'success' && tx.order) settled.set(tx.order, tx.hash)
+      txs.push(tx)
+      receipts.push({ hash: tx.hash, status, gasUsed, effectiveGasPrice: price, logs })
+      nonce++
+    }
+    const number = parent.number + 1
+    blocks.push({ number, hash: blockHash(number, parent.hash, salt++), parentHash: parent.hash, timestamp: Math.floor(at / 1000), baseFee, txs, receipts, nonceAfter: nonce })
+    state = { nonce, balance, settled }
+  }
+
+  /** Takes the newest `depth` blocks off the chain; their txs go back to the pool (those still valid), to be mined again. */
+  function reorg(depth: number): void {
+    const undone = blocks.splice(Math.max(1, blocks.length - depth))
+    // The state again from the blocks that stay.
+    const settled = new Map<Hex, Hex>()
+    let balance = startBalance
+    for (const block of blocks) {
+      for (const receipt of block.receipts) {
+        balance -= receipt.gasUsed * receipt.effectiveGasPrice
+        const order = receipt.logs[0]?.topics[1]
+        if (order) settled.set(order, receipt.hash)
+      }
+    }
+    state = { nonce: head().nonceAfter, balance, settled }
+    for (const block of undone) for (const tx of block.txs) if (!pool.has(tx.nonce)) pool.set(tx.nonce, tx)
+  }
+
+  /** Drops one pooled tx (a pool that evicts): the highest nonce, or by chance another. */
+  function dropOne(): void {
+    const nonces = [...pool.keys()]
+    if (nonces.length === 0) return
+    pool.delete(random.pick(nonces))
+  }
+
+  function findMined(hash: Hex): { block: Block; index: number } | undefined {
+    for (let i = blocks.length - 1; i >= 1; i--) {
+      const index = blocks[i]!.txs.findIndex((tx) => tx.hash === hash)
+      if (index >= 0) return { block: blocks[i]!, index }
+    }
+    return undefined
+  }
+
+  /** The block a read of `latest` sees: the head, or by chance one behind while reads lag. */
+  function readHead(): Block {
+    if (faults.lagReads && blocks.length > 1 && random.chance(0.5)) return blocks[blocks.length - 2]!
+    return head()
+  }
+
+  const served = (block: Block) => !(faults.lateReceipts && block === head())
+
+  function blockJson(block: Block) {
+    return {
+      number: numberToHex(block.number), hash: block.hash, parentHash: block.parentHash, timestamp: numberToHex(block.timestamp), baseFeePerGas: numberToHex(block.baseFee),
+      gasLimit: numberToHex(30_000_000), gasUsed: numberToHex(block.receipts.reduce((sum, r) => sum + r.gasUsed, 0n)), transactions: block.txs.map((tx) => tx.hash),
+      logsBloom: `0x${'00'.repeat(256)}`, miner: `0x${'00'.repeat(20)}`, difficulty: '0x0', extraData: '0x', nonce: '0x0000000000000000', size: '0x0',
+      stateRoot: `0x${'00'.repeat(32)}`, receiptsRoot: `0x${'00'.repeat(32)}`, transactionsRoot: `0x${'00'.repeat(32)}`, sha3Uncles: `0x${'00'.repeat(32)}`, uncles: [], mixHash: `0x${'00'.repeat(32)}`,
+    }
+  }
+
+  function txJson(tx: NodeTx, mined?: { block: Block; index: number }) {
+    return {
+      hash: tx.hash, nonce: numberToHex(tx.nonce), from: key, to: tx.to, input: tx.data, value: '0x0', gas: numberToHex(tx.gas), type: '0x2', chainId: numberToHex(chainId),
+      maxFeePerGas: numberToHex(tx.maxFeePerGas), maxPriorityFeePerGas: numberToHex(tx.maxPriorityFeePerGas), accessList: [], v: '0x0', r: '0x1', s: '0x1', yParity: '0x0',
+      blockHash: mined?.block.hash ?? null, blockNumber: mined ? numberToHex(mined.block.number) : null, transactionIndex: mined ? numberToHex(mined.index) : null,
+    }
+  }
+
+  function receiptJson(block: Block, index: number) {
+    const tx = block.txs[index]!
+    const receipt = block.receipts[index]!
+    return {
+      transactionHash: tx.hash, transactionIndex: numberToHex(index), blockHash: block.hash, blockNumber: numberToHex(block.number), from: key, to: tx.to,
+      cumulativeGasUsed: numberToHex(receipt.gasUsed), gasUsed: numberToHex(receipt.gasUsed), effectiveGasPrice: numberToHex(receipt.effectiveGasPrice), contractAddress: null,
+      logs: receipt.logs.map((log) => logJson(block, index, log)), logsBloom: `0x${'00'.repeat(256)}`, status: receipt.status === 'success' ? '0x1' : '0x0', type: '0x2',
+    }
+  }
+
+  function logJson(block: Block, index: number, log: NodeReceipt['logs'][number]) {
+    return { ...log, logIndex: numberToHex(log.logIndex), blockHash: block.hash, blockNumber: numberToHex(block.number), transactionHash: block.txs[index]!.hash, transactionIndex: numberToHex(index), removed: false }
+  }
+
+  function blockAt(tag: unknown): Block | undefined {
+    if (tag === 'latest' || tag === 'safe' || tag === 'finalized' || tag === undefined) return readHead()
+    if (tag === 'earliest') return genesis
+    if (tag === 'pending') return head()
+    if (typeof tag === 'string') return blocks[Number(BigInt(tag))]
+    if (typeof tag === 'object' && tag && 'blockNumber' in tag) return blocks[Number(BigInt((tag as { blockNumber: Hex }).blockNumber))]
+    return undefined
+  }
+
+  function logs(filter: { blockHash?: Hex; fromBlock?: Hex; toBlock?: Hex; address?: Address | Address[] }) {
+    const addresses = (Array.isArray(filter.address) ? filter.address : filter.address ? [filter.address] : []).map((a) => a.toLowerCase())
+    const chosen = filter.blockHash ? blocks.filter((block) => block.hash === filter.blockHash) : blocks.slice(Number(BigInt(filter.fromBlock ?? '0x0')), Number(BigInt(filter.toBlock ?? numberToHex(head().number))) + 1)
+    return chosen.filter(served).flatMap((block) =>
+      block.receipts.flatMap((receipt, index) => receipt.logs.filter((log) => addresses.length === 0 || addresses.includes(log.address.toLowerCase())).map((log) => logJson(block, index, log))),
+    )
+  }
+
+  /** One JSON-RPC call, as the node answers it (or the fault it shows). */
+  function request(method: string, params: unknown[]): unknown {
+    if (faults.timeouts) throw new TimeoutError({ body: { method }, url: 'sim://node' })
+    switch (method) {
+      case 'eth_chainId':
+        return numberToHex(chainId)
+      case 'eth_blockNumber':
+        return numberToHex(readHead().number)
+      case 'eth_getBlockByNumber': {
+        const block = blockAt(params[0])
+        return block ? blockJson(block) : null
+      }
+      case 'eth_getTransactionCount': {
+        if (params[1] === 'pending') {
+          let nonce = state.nonce
+          while (pool.has(nonce)) nonce++
+          return numberToHex(nonce)
+        }
+        const block = blockAt(params[1])
+        if (!block) throw rpcError(-32000, 'header not found')
+        return numberToHex(block.nonceAfter)
+      }
+      case 'eth_sendRawTransaction': {
+        const tx = decode(params[0] as Hex)
+        if (faults.refuseSends) throw rpcError(-32000, 'transaction type not supported')
+        admit(tx)
+        if (faults.loseSendAnswers) throw new HttpRequestError({ url: 'sim://node', details: 'the connection closed before the answer' })
+        return tx.hash
+      }
+      case 'eth_getTransactionByHash': {
+        const hash = (params[0] as Hex).toLowerCase() as Hex
+        const mined = findMined(hash)
+        if (mined) return txJson(mined.block.txs[mined.index]!, mined)
+        const pooled = [...pool.values()].find((tx) => tx.hash === hash)
+        return pooled ? txJson(pooled) : null
+      }
+      case 'eth_getTransactionReceipt': {
+        const mined = findMined((params[0] as Hex).toLowerCase() as Hex)
+        return mined && served(mined.block) ? receiptJson(mined.block, mined.index) : null
+      }
+      case 'eth_getLogs':
+        return logs(params[0] as Parameters<typeof logs>[0])
+      case 'eth_maxPriorityFeePerGas':
+        return numberToHex(tip)
+      case 'eth_gasPrice':
+        return numberToHex(baseFee + tip)
+      case 'eth_estimateGas':
+        return numberToHex(100_000)
+      case 'eth_call':
+        return '0x'
+      case 'eth_getBalance':
+        return numberToHex(state.balance)
+      default:
+        throw rpcError(-32601, `the method ${method} does not exist/is not available`)
+    }
+  }
+
+  return {
+    request,
+    faults,
+    mine,
+    reorg,
+    dropOne,
+    addOrder: (order: SimOrder) => orders.set(order.hash.toLowerCase() as Hex, order),
+    /** The base fee the next blocks charge. */
+    setBaseFee(fee: bigint) {
+      baseFee = fee
+    },
+    get baseFee() {
+      return baseFee
+    },
+    /** The canonical chain's blocks (genesis first), for the invariants. */
+    blocks: () => blocks as readonly Block[],
+    /** Every tx the node took into its pool, and whether it would have reverted when it came. */
+    seen: () => seen as ReadonlyMap<Hex, { tx: NodeTx; revertedWhenSeen: boolean }>,
+    /** The key's nonce at the head, and whether anything waits in the pool. */
+    get nonce() {
+      return state.nonce
+    },
+    get pooled() {
+      return pool.size
+    },
+    /** Which tx settled the order on the canonical chain. */
+    settledBy: (order: Hex) => state.settled.get(order.toLowerCase() as Hex),
+  }
+}
+
+export type SimNode = ReturnType<typeof createSimNode>
+
+/** A node's JSON-RPC error, as viem meets one from a custom transport. */
+function rpcError(code: number, message: string): Error & { code: number } {
+  return Object.assign(new Error(message), { code })
+}
