@@ -194,6 +194,7 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
     ...(config.economics.maxFeePerGasWei !== undefined ? { maxFeePerGas: config.economics.maxFeePerGasWei } : {}),
     maxPriorityFeePerGas: config.economics.maxPriorityFeePerGasWei,
     keyGuard,
+    minedAt: () => context.clock.now(),
   })
   context = {
     config,

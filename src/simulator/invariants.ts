@@ -10,8 +10,8 @@ export type Violation = { invariant: string; detail: string }
 
 /**
  * The checks made after every block the node mines: no order has two txs mined, and no
- * tx of the key reverted that already reverted when the node first saw it (a revert the
- * relayer could have foreseen when it signed).
+ * tx of the key reverted that would already have reverted at the head when it was signed
+ * (a revert the relayer could have foreseen).
  * Kept incrementally (a reorg starts them over from the chain).
  */
 export function createChainChecks(node: SimNode) {
@@ -26,7 +26,6 @@ export function createChainChecks(node: SimNode) {
       minedOrders = new Map()
       checkedBlocks = 0
     }
-    const seen = node.seen()
     for (const block of blocks.slice(checkedBlocks)) {
       for (const [i, tx] of block.txs.entries()) {
         const receipt = block.receipts[i]!
@@ -36,8 +35,8 @@ export function createChainChecks(node: SimNode) {
           else minedOrders.set(tx.order, tx.hash)
         }
         // A revert the relayer could not foresee (the order expired on the way) is the chain's doing; one it could is a paid mistake.
-        if (receipt.status === 'reverted' && seen.get(tx.hash)?.revertedWhenSeen !== false) {
-          violations.push({ invariant: 'a tx reverted that already reverted when it was sent', detail: `tx ${tx.hash} (nonce ${tx.nonce}, order ${tx.order ?? 'none'}) reverted in block ${block.number}` })
+        if (receipt.status === 'reverted' && node.revertedAtSigning(tx.hash) !== false) {
+          violations.push({ invariant: 'a tx reverted that already reverted when it was signed', detail: `tx ${tx.hash} (nonce ${tx.nonce}, order ${tx.order ?? 'none'}) reverted in block ${block.number}` })
         }
       }
     }
@@ -57,7 +56,7 @@ export function finalChecks(options: { node: SimNode; journal: Journal; key: Add
   const violations: Violation[] = []
   // One order's payload per nonce (a replacement carries the same call; a filler none).
   const payloads = new Map<number, Set<string>>()
-  for (const { tx } of node.seen().values()) {
+  for (const tx of node.seen().values()) {
     if (!tx.order) continue
     const set = payloads.get(tx.nonce) ?? new Set<string>()
     set.add(tx.order)

@@ -7,6 +7,8 @@ export type PlannedFault =
   | { at: number; kind: 'reorg'; depth: number }
   | { at: number; kind: 'baseFeeSpike'; factor: number; forMs: number }
   | { at: number; kind: 'crash'; downMs: number }
+  | { at: number; kind: 'indexLag'; lagMs: number; forMs: number }
+  | { at: number; kind: 'slowNetwork'; latencyMs: number; forMs: number }
 
 /** An order a client sends at `at`; one with `expiresAfterMs` can no longer settle from then on. */
 export type PlannedOrder = { id: number; at: number; expiresAfterMs?: number }
@@ -38,12 +40,15 @@ export function planFor(seed: number): Plan {
   const faults: PlannedFault[] = []
   for (let i = random.int(9); i > 0; i--) {
     const at = random.int(activeMs)
-    const kind = random.pick(['loseSendAnswers', 'refuseSends', 'timeouts', 'lagReads', 'lateReceipts', 'dropPool', 'reorg', 'baseFeeSpike', 'crash'] as const)
+    const kind = random.pick(['loseSendAnswers', 'refuseSends', 'timeouts', 'lagReads', 'lateReceipts', 'dropPool', 'reorg', 'baseFeeSpike', 'crash', 'indexLag', 'slowNetwork'] as const)
     if (kind === 'dropPool') faults.push({ at, kind, count: random.between(1, 4) })
     // Shallower than the relayer's confirmations (world.ts): a deeper one undoes what it was told is final.
     else if (kind === 'reorg') faults.push({ at, kind, depth: random.between(1, 4) })
     else if (kind === 'baseFeeSpike') faults.push({ at, kind, factor: random.between(2, 6), forMs: random.between(1_000, 20_000) })
     else if (kind === 'crash') faults.push({ at, kind, downMs: random.between(0, 5_000) })
+    // A node whose tx index follows its blocks by a moment (geth indexes in the background).
+    else if (kind === 'indexLag') faults.push({ at, kind, lagMs: random.between(50, 900), forMs: random.between(1_000, 20_000) })
+    else if (kind === 'slowNetwork') faults.push({ at, kind, latencyMs: random.between(200, 6_000), forMs: random.between(1_000, 15_000) })
     else faults.push({ at, kind, forMs: random.between(200, 15_000) })
   }
   faults.sort((a, b) => a.at - b.at)

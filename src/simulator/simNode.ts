@@ -14,7 +14,8 @@ export type NodeTx = { hash: Hex; raw: Hex; nonce: number; to: Address; data: He
 
 export type NodeReceipt = { hash: Hex; status: 'success' | 'reverted'; gasUsed: bigint; effectiveGasPrice: bigint; logs: Array<{ address: Address; topics: Hex[]; data: Hex; logIndex: number }> }
 
-type Block = { number: number; hash: Hex; parentHash: Hex; timestamp: number; baseFee: bigint; txs: NodeTx[]; receipts: NodeReceipt[]; nonceAfter: number }
+/** `indexedAt`: from when (virtual ms) its txs are found by hash, with their receipts and logs. */
+type Block = { number: number; hash: Hex; parentHash: Hex; timestamp: number; baseFee: bigint; txs: NodeTx[]; receipts: NodeReceipt[]; nonceAfter: number; indexedAt: number }
 
 /** The faults the node shows while they are switched on (the world's schedule switches them). */
 export type NodeFaults = {
@@ -26,8 +27,10 @@ export type NodeFaults = {
   timeouts: boolean
   /** Reads of the head and of `latest` come, each by chance, from a node a block behind. */
   lagReads: boolean
-  /** The newest block's receipts and logs are not served yet. */
+  /** The newest block's receipts and logs are not served yet (its txs are found by hash). */
   lateReceipts: boolean
+  /** Blocks mined now are indexed this many ms later: their txs, receipts and logs are not found by hash until then (0: at once). */
+  indexLagMs: number
 }
 
 /**
@@ -49,16 +52,18 @@ export function createSimNode(options: { chainId: number; key: Address; broker: 
   const key = options.key.toLowerCase() as Address
   const perBlock = options.perBlock ?? 64
   const startBalance = options.balance ?? 10n ** 21n
-  const faults: NodeFaults = { loseSendAnswers: false, refuseSends: false, timeouts: false, lagReads: false, lateReceipts: false }
+  const faults: NodeFaults = { loseSendAnswers: false, refuseSends: false, timeouts: false, lagReads: false, lateReceipts: false, indexLagMs: 0 }
   const orders = new Map<Hex, SimOrder>()
   let baseFee = options.baseFee ?? 1_000_000n
   const tip = 100_000n
   let salt = 0
-  const genesis: Block = { number: 0, hash: blockHash(0, '0x00', 0), parentHash: `0x${'00'.repeat(32)}`, timestamp: Math.floor(now() / 1000), baseFee, txs: [], receipts: [], nonceAfter: 0 }
+  const genesis: Block = { number: 0, hash: blockHash(0, '0x00', 0), parentHash: `0x${'00'.repeat(32)}`, timestamp: Math.floor(now() / 1000), baseFee, txs: [], receipts: [], nonceAfter: 0, indexedAt: 0 }
   const blocks: Block[] = [genesis]
   const pool = new Map<number, NodeTx>()
-  /** Every tx the node ever took into its pool, by hash, and whether it would have reverted then. */
-  const seen = new Map<Hex, { tx: NodeTx; revertedWhenSeen: boolean }>()
+  /** Every tx the node took into its pool, by hash. */
+  const seen = new Map<Hex, NodeTx>()
+  /** Every tx signed, by hash: whether it would have reverted at the head when it was signed. */
+  const atSigning = new Map<Hex, boolean>()
   // State after the head: nonce, balance, the orders settled (by which tx).
   let state = { nonce: 0, balance: startBalance, settled: new Map<Hex, Hex>() }
 
@@ -94,7 +99,7 @@ export function createSimNode(options: { chainId: number; key: Address; broker: 
     }
     if (tx.gas * tx.maxFeePerGas > state.balance) throw rpcError(-32000, 'insufficient funds for gas * price + value')
     pool.set(tx.nonce, tx)
-    if (!seen.has(tx.hash)) seen.set(tx.hash, { tx, revertedWhenSeen: outcome(tx, state.settled, now()) === 'reverted' })
+    if (!seen.has(tx.hash)) seen.set(tx.hash, tx)
   }
 
   /** Mines the next block: the pool's txs from the key's nonce on, in order, while each pays the base fee. */
@@ -121,7 +126,7 @@ export function createSimNode(options: { chainId: number; key: Address; broker: 
       nonce++
     }
     const number = parent.number + 1
-    blocks.push({ number, hash: blockHash(number, parent.hash, salt++), parentHash: parent.hash, timestamp: Math.floor(at / 1000), baseFee, txs, receipts, nonceAfter: nonce })
+    blocks.push({ number, hash: blockHash(number, parent.hash, salt++), parentHash: parent.hash, timestamp: Math.floor(at / 1000), baseFee, txs, receipts, nonceAfter: nonce, indexedAt: at + faults.indexLagMs })
     state = { nonce, balance, settled }
   }
 
@@ -149,8 +154,10 @@ export function createSimNode(options: { chainId: number; key: Address; broker: 
     pool.delete(random.pick(nonces))
   }
 
+  /** Where the tx was mined, as a lookup by hash finds it (not before its block is indexed). */
   function findMined(hash: Hex): { block: Block; index: number } | undefined {
     for (let i = blocks.length - 1; i >= 1; i--) {
+      if (blocks[i]!.indexedAt > now()) continue
       const index = blocks[i]!.txs.findIndex((tx) => tx.hash === hash)
       if (index >= 0) return { block: blocks[i]!, index }
     }
@@ -163,7 +170,7 @@ export function createSimNode(options: { chainId: number; key: Address; broker: 
     return head()
   }
 
-  const served = (block: Block) => !(faults.lateReceipts && block === head())
+  const served = (block: Block) => !(faults.lateReceipts && block === head()) && block.indexedAt <= now()
 
   function blockJson(block: Block) {
     return {
@@ -286,8 +293,15 @@ export function createSimNode(options: { chainId: number; key: Address; broker: 
     },
     /** The canonical chain's blocks (genesis first), for the invariants. */
     blocks: () => blocks as readonly Block[],
-    /** Every tx the node took into its pool, and whether it would have reverted when it came. */
-    seen: () => seen as ReadonlyMap<Hex, { tx: NodeTx; revertedWhenSeen: boolean }>,
+    /** Every tx the node took into its pool. */
+    seen: () => seen as ReadonlyMap<Hex, NodeTx>,
+    /** A tx just signed: whether it would revert at the head now is kept, for `revertedAtSigning`. */
+    signed(raw: Hex) {
+      const tx = decode(raw)
+      if (!atSigning.has(tx.hash)) atSigning.set(tx.hash, outcome(tx, state.settled, now()) === 'reverted')
+    },
+    /** Whether the tx would have reverted at the head when it was signed (undefined: never signed by the relayer). */
+    revertedAtSigning: (hash: Hex) => atSigning.get(hash),
     /** The key's nonce at the head, and whether anything waits in the pool. */
     get nonce() {
       return state.nonce

@@ -5,9 +5,15 @@ import type { TxSigner } from '../relayer/submitter/txSignerType.ts'
  * The simulator's gas key: the tx's bytes with a stand-in signature (r the hash of the
  * unsigned tx, s 1), so each payload has its own hash, as a real signature gives it, at a
  * fraction of secp256k1's cost. The simulated node takes every tx as the key's.
+ * `onSigned` hears of each tx as it is signed (the world asks the node whether it
+ * would revert then).
  */
-export function createSimSigner(): TxSigner {
-  const sign = (tx: TransactionSerializableEIP1559): Hex => serializeTransaction(tx, { r: keccak256(serializeTransaction(tx)), s: '0x01', yParity: 0 })
+export function createSimSigner(onSigned: (raw: Hex) => void = () => {}): TxSigner {
+  const sign = (tx: TransactionSerializableEIP1559): Hex => {
+    const raw = serializeTransaction(tx, { r: keccak256(serializeTransaction(tx)), s: '0x01', yParity: 0 })
+    onSigned(raw)
+    return raw
+  }
   return {
     signAll: async (txs) => txs.map(sign),
     start() {},

@@ -1,6 +1,7 @@
 import { Database } from 'bun:sqlite'
 import { type Address, createPublicClient, custom, type Hex, keccak256, type PublicClient, toHex } from 'viem'
 import { openJournal, type Journal } from '../relayer/journal/index.ts'
+import { authorizationSafetyMarginSeconds } from '../relayer/steps/checkAuthorizationWindow.ts'
 import { createSubmitter, type Submitter } from '../relayer/submitter/index.ts'
 import type { Logger } from '../shared/index.ts'
 import { type Answer, createChainChecks, finalChecks, type Violation } from './invariants.ts'
@@ -19,6 +20,8 @@ const broker = '0x00000000000000000000000000000000000000b2' as Address
 /** After the last order and fault: time for every pending tx to be mined and final. */
 const quietMs = 240_000
 const keptSteps = 60
+/** The pipeline's margin past the next block an order's authorization must still hold for (authorizationSafetyMarginSeconds). */
+const authorizationMarginMs = Number(authorizationSafetyMarginSeconds) * 1_000
 /** RELAYER_CONFIRMATIONS of the simulated relayer; the plan's reorgs are at most one block shallower. */
 export const confirmations = 5
 
@@ -57,6 +60,10 @@ export async function runPlan(plan: Plan): Promise<RunResult> {
 
   const uninstall = time.install()
   try {
+    // Milliseconds one way between the relayer and the node: a few, or up to `slowMs` while the network is slow.
+    let slowMs = 0
+    const latency = () => (slowMs > 0 ? random.between(slowMs / 4, slowMs) : random.between(1, 15))
+
     /** One JSON-RPC call: the request reaches the node after a delay, its answer comes back after another; a dead process gets neither. */
     function transport(owner: TimerOwner) {
       return custom(
@@ -71,8 +78,8 @@ export async function runPlan(plan: Plan): Promise<RunResult> {
                 } catch (error) {
                   failure = error
                 }
-                setTimeout(() => (failure === undefined ? resolve(answer) : reject(failure)), random.between(1, 15))
-              }, random.between(1, 15))
+                setTimeout(() => (failure === undefined ? resolve(answer) : reject(failure)), latency())
+              }, latency())
             }),
         },
         { retryCount: 0 },
@@ -90,13 +97,15 @@ export async function runPlan(plan: Plan): Promise<RunResult> {
         const submitter = createSubmitter({
           client,
           address: key,
-          signer: createSimSigner(),
+          signer: createSimSigner((raw) => node.signed(raw)),
           chainId,
           logger,
           journal,
           receiptPollMs: plan.relayer.receiptPollMs,
           // A reorg as deep as the confirmations would undo what the relayer was told is final: the plan's are shallower.
           confirmations: confirmations,
+          // The chain clock: the next block's time.
+          minedAt: async () => BigInt(Math.ceil((time.now() + 1) / plan.blockMs) * plan.blockMs) / 1_000n,
           describe: async (_slot, receipt) => (receipt.status === 'success' ? JSON.stringify({ txHash: receipt.transactionHash }) : undefined),
           wouldRevert: async (slot) => {
             const order = slot.orderHash?.toLowerCase() as Hex | undefined
@@ -129,16 +138,26 @@ export async function runPlan(plan: Plan): Promise<RunResult> {
 
     function send(id: number, expiresAfterMs: number | undefined) {
       const order = orderHash(id)
-      if (expiresAfterMs !== undefined) expiries.set(order, time.now() + expiresAfterMs)
+      // Authorizations end on a whole second, as validBefore does.
+      if (expiresAfterMs !== undefined) expiries.set(order, Math.floor((time.now() + expiresAfterMs) / 1_000) * 1_000)
       node.addOrder({ hash: order, expiresAt: expiries.get(order) })
       const target = process
       if (!target?.ready) {
         answers.set(order, { kind: 'refused', code: 'UNREACHABLE', message: 'no relayer listening' })
         return
       }
+      // The pipeline's window check (checkAuthorizationWindow.ts): refused unless it is still valid 2 s past the next block.
+      const nextBlockAt = Math.ceil((time.now() + 1) / plan.blockMs) * plan.blockMs
+      const expiresAt = expiries.get(order)
+      if (expiresAt !== undefined && expiresAt <= nextBlockAt + authorizationMarginMs) {
+        answers.set(order, { kind: 'refused', code: 'AUTH_EXPIRED', message: 'authorization window has passed' })
+        return
+      }
       answers.set(order, { kind: 'none' })
       time.runAs(target.owner, () =>
-        target.submitter.send({ to: broker, data: `${settleSelector}${order.slice(2)}` as Hex, gas: 150_000n, orderHash: order }).then(
+        target.submitter
+          .send({ to: broker, data: `${settleSelector}${order.slice(2)}` as Hex, gas: 150_000n, orderHash: order, ...(expiresAt !== undefined ? { validBefore: BigInt(expiresAt / 1_000) } : {}) })
+          .then(
           (sent) => {
             answers.set(order, { kind: 'sent', nonce: sent.nonce, hash: sent.hash })
           },
@@ -167,6 +186,20 @@ export async function runPlan(plan: Plan): Promise<RunResult> {
         }
         case 'crash':
           crash(planned.downMs)
+          return
+        case 'indexLag':
+          node.faults.indexLagMs = planned.lagMs
+          setTimeout(() => {
+            node.faults.indexLagMs = 0
+            note('fault over: indexLag')
+          }, planned.forMs)
+          return
+        case 'slowNetwork':
+          slowMs = planned.latencyMs
+          setTimeout(() => {
+            slowMs = 0
+            note('fault over: slowNetwork')
+          }, planned.forMs)
           return
         default: {
           const kind = planned.kind

@@ -46,3 +46,11 @@ test('a reorg mines the same tx again after its order expired: the slot follows 
   expect(result.violations).toEqual([])
   expect(result.lastSteps.join('\n')).toContain('a reorg replaced the chain above block 3: 1 tx of the key left it (nonce 0)')
 })
+
+test('an order whose window closes while a slow RPC holds its batch is answered AUTH_EXPIRED, never signed (seed 42)', async () => {
+  // Admitted at 35.7 s (valid until 43 s, the next block at 36 s); 5.6 s each way to the node until 41 s,
+  // so its batch is signed after 43 s: a tx signed then would revert in the block at 48 s, paid by the key.
+  const result = await runPlan(oneOrder(12_000, 2_000, [{ at: 33_971, kind: 'slowNetwork', latencyMs: 5_651, forMs: 7_088 }], { id: 153, at: 35_742, expiresAfterMs: 7_372 }))
+  expect(result.violations).toEqual([])
+  expect(result.lastSteps.join('\n')).toContain('order 153 refused: AUTH_EXPIRED authorization window passed before its transaction could be signed (validBefore 1767225643, chain time about 1767225648); nothing was sent; re-sign with a fresh window')
+})

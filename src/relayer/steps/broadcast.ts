@@ -40,6 +40,7 @@ export async function broadcast(
     adapter: request.order.adapter as Hex,
     payToken: request.order.payToken as Hex,
     terms,
+    validBefore: BigInt(request.validBefore),
   })
   if (!unanswered) onBroadcast?.(hash)
   const slot = await submitter.outcome(nonce, config.receiptTimeoutMs)

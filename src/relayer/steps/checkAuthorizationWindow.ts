@@ -2,8 +2,9 @@ import type { RelayRequest } from '../../wire/index.ts'
 import type { RelayerContext } from '../context.ts'
 import { RelayError } from '../errors.ts'
 
-/** Seconds the transaction may need to land; an authorization closer to expiry is refused. */
-export const authorizationSafetyMarginSeconds = 2n
+import { authorizationSafetyMarginSeconds } from '../authorizationMargin.ts'
+
+export { authorizationSafetyMarginSeconds }
 
 /**
  * Step 4: the signed window must be open at the time the transaction will be mined,

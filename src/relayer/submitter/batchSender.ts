@@ -10,12 +10,28 @@ import { nodeSays } from '../rpcErrors.ts'
 import { type SendOutcome, sendRaw, sendRawBatch } from './sendRaw.ts'
 import type { SlotLife } from './slotLife.ts'
 import type { TxSigner } from './txSigner.ts'
+import { authorizationSafetyMarginSeconds } from '../authorizationMargin.ts'
 
 /**
  * A call to send from the gas key, and the order it settles (none for a filler). `terms`:
  * what the order pays and takes, judged again at the fees its tx is signed with.
  */
-export type SendRequest = { to: Address; data: Hex; gas: bigint; orderHash?: Hex; consumer?: Address; adapter?: Address; payToken?: Address; terms?: OrderTerms }
+export type SendRequest = {
+  to: Address
+  data: Hex
+  gas: bigint
+  orderHash?: Hex
+  consumer?: Address
+  adapter?: Address
+  payToken?: Address
+  terms?: OrderTerms
+  /**
+   * The unix second the order's authorization holds until (`validBefore`): when its batch
+   * is signed it must still hold the pipeline's margin past the time a tx sent then is
+   * mined (`minedAt`), else it is answered AUTH_EXPIRED and never signed.
+   */
+  validBefore?: bigint
+}
 
 /** Whether an order pays for itself at `fees`, given what the batch's earlier orders already hold (see economics/judgeOrder.ts). */
 export type Judge = (terms: OrderTerms, fees: FeeQuote, alsoReservedWei: bigint) => Verdict | RelayError
@@ -69,6 +85,11 @@ export function createBatchSender(options: {
   judge?: Judge
   /** Told when the node refuses a nonce as used by a tx this relayer did not send (another process on the key). */
   keyGuard?: KeyGuard
+  /**
+   * The latest a tx sent now may be mined at, in unix seconds (the chain clock's `now`):
+   * an order's `validBefore` is checked against it when its batch is signed.
+   */
+  minedAt?: () => Promise<bigint>
 }) {
   const { client, account, chainId, life, fees, logger } = options
   const { journal } = life
@@ -93,9 +114,11 @@ export function createBatchSender(options: {
    */
   async function prepare(queued: Queued[], base?: number): Promise<Prepared | undefined> {
     let quote: FeeQuote
+    let minedAt: bigint | undefined
     try {
       quote = await fees.current()
       base ??= await nonceBase()
+      if (options.minedAt && queued.some((item) => item.request.validBefore !== undefined)) minedAt = await options.minedAt()
     } catch (error) {
       next = undefined
       for (const item of queued) {
@@ -109,6 +132,14 @@ export function createBatchSender(options: {
     const verdicts: Array<Verdict | undefined> = []
     let held = 0n
     for (const item of queued) {
+      // An authorization that closed while the order waited (a slow RPC, a long queue) would be a paid revert.
+      const { validBefore } = item.request
+      if (validBefore !== undefined && minedAt !== undefined && validBefore <= minedAt + authorizationSafetyMarginSeconds) {
+        item.reject(
+          new RelayError('AUTH_EXPIRED', `authorization window passed before its transaction could be signed (validBefore ${validBefore}, chain time about ${minedAt}); nothing was sent; re-sign with a fresh window`),
+        )
+        continue
+      }
       const verdict = item.request.terms && options.judge ? options.judge(item.request.terms, quote, held) : undefined
       if (verdict instanceof RelayError) {
         item.reject(verdict)

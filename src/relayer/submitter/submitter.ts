@@ -46,6 +46,8 @@ export type SubmitterOptions = {
   keyGuard?: KeyGuard
   /** Blocks deep a mined tx must be before its slot is final (RELAYER_CONFIRMATIONS); watched for reorgs until then. */
   confirmations?: number
+  /** The latest a tx sent now may be mined at, in unix seconds (the chain clock): each order's `validBefore` is checked against it at signing. */
+  minedAt?: () => Promise<bigint>
 }
 
 export type Submitter = ReturnType<typeof createSubmitter>
@@ -98,6 +100,7 @@ export function createSubmitter(options: SubmitterOptions) {
     signer,
     ...(options.judge ? { judge: options.judge } : {}),
     ...(options.keyGuard ? { keyGuard: options.keyGuard } : {}),
+    ...(options.minedAt ? { minedAt: options.minedAt } : {}),
   })
 
   const fastest = Math.max(1, Math.ceil(options.receiptPollMs / 8))

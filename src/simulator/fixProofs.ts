@@ -1,0 +1,102 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+/** A money-path fix of docs/relayer-safety.md, and the small patch that takes it out again. */
+export type FixProof = { name: string; fix: string; file: string; from: string; to: string }
+
+/**
+ * The fixes the simulator must find again when one is taken out: each a patch to the
+ * copy of src/ the simulator then runs (production code never carries a switch for it).
+ */
+export const fixProofs: readonly FixProof[] = [
+  {
+    name: 'proven-refusals',
+    fix: 'only a proven refusal frees a nonce: a send whose answer was lost may be pooled',
+    file: 'src/relayer/submitter/sendRaw.ts',
+    from: "  if (kind === 'nonceTaken' && known === false) return { kind: 'nonceTaken', error }\n  return { kind: 'unanswered', error }",
+    to: "  if (kind === 'nonceTaken' && known === false) return { kind: 'nonceTaken', error }\n  return { kind: 'refused', error }",
+  },
+  {
+    name: 'held-slots',
+    fix: "the nonce keeper leaves alone the slots the batch sender holds (signed, broadcast not answered)",
+    file: 'src/relayer/submitter/nonceKeeper.ts',
+    from: 'const slots = journal.pending(slotsPerRound).filter((slot) => !life.held(slot.nonce))',
+    to: 'const slots = journal.pending(slotsPerRound)',
+  },
+  {
+    name: 'reorg-outcomes',
+    fix: 'a reorg that takes a mined tx out makes its slot pending again',
+    file: 'src/relayer/submitter/receiptWatcher.ts',
+    from: '    life.reorged(gone)\n',
+    to: '',
+  },
+  {
+    name: 'reorg-mined-again',
+    fix: 'a tx mined again after a reorg with another outcome is resolved again',
+    file: 'src/relayer/submitter/receiptWatcher.ts',
+    from: "const same = receipt && (receipt.status === '0x1') === (status !== 'reverted')",
+    to: 'const same = receipt && status !== undefined',
+  },
+  {
+    name: 'foreign-two-looks',
+    fix: "the nonce keeper's second look before it calls a slot foreign",
+    file: 'src/relayer/submitter/nonceKeeper.ts',
+    from: 'if (!first || (first.at >= at && Date.now() - first.time < foreignAfterMs)) {',
+    to: 'if (false) {',
+  },
+  {
+    name: 'foreign-known-tx',
+    fix: 'a slot whose tx the node knows is never called foreign',
+    file: 'src/relayer/submitter/slotLookups.ts',
+    from: '.filter((nonce) => !found.has(nonce) && !known.has(nonce))',
+    to: '.filter((nonce) => !found.has(nonce))',
+  },
+  {
+    name: 'nonce-at-head',
+    fix: "the key's nonce read at the head's number, not at `latest`",
+    file: 'src/relayer/submitter/chainReads.ts',
+    from: 'client.getTransactionCount({ address, blockNumber: at })',
+    to: "client.getTransactionCount({ address, blockTag: 'latest' })",
+  },
+]
+
+/** What a run of the simulator on a build without one fix found. */
+export type ProofResult = { name: string; found: boolean; seed?: number; invariant?: string; seedsRun: number; cpuSeconds: number; output: string }
+
+/**
+ * Copies `root`'s src/ and the simulate script into a temporary folder, takes the fix out
+ * (its `from` must be found exactly once: a fix whose code moved is an error, not a pass),
+ * and runs `bun scripts/simulate.ts` there on seeds from 1 within `budgetSeconds` of CPU.
+ *
+ * @example
+ * const result = await proveFix('/work/main', fixProofs[0], { seeds: 2_000, budgetSeconds: 120 })
+ */
+export async function proveFix(root: string, proof: FixProof, options: { seeds: number; budgetSeconds: number }): Promise<ProofResult> {
+  const dir = mkdtempSync(join(tmpdir(), `order-relay-proof-${proof.name}-`))
+  try {
+    cpSync(join(root, 'src'), join(dir, 'src'), { recursive: true })
+    cpSync(join(root, 'scripts', 'simulate.ts'), join(dir, 'scripts', 'simulate.ts'))
+    symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'))
+    const file = join(dir, proof.file)
+    const text = readFileSync(file, 'utf8')
+    const count = text.split(proof.from).length - 1
+    if (count !== 1) throw new Error(`the fix "${proof.name}" is not where its patch looks (${proof.file} holds its code ${count} times, not once): update its patch in src/simulator/fixProofs.ts`)
+    writeFileSync(file, text.replace(proof.from, proof.to))
+    const child = Bun.spawn([process.execPath, 'scripts/simulate.ts', '--seeds', String(options.seeds), '--time-budget', String(options.budgetSeconds)], { cwd: dir, stdout: 'pipe', stderr: 'pipe' })
+    const [output, errors] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text()])
+    await child.exited
+    const broke = /seed (\d+) broke: (.+)/.exec(output)
+    const summary = /(\d+) seeds \(.*in ([\d.]+) s of CPU/.exec(output)
+    return {
+      name: proof.name,
+      found: broke !== null,
+      ...(broke ? { seed: Number(broke[1]), invariant: broke[2]! } : {}),
+      seedsRun: summary ? Number(summary[1]) : 0,
+      cpuSeconds: summary ? Number(summary[2]) : 0,
+      output: `${output}${errors}`,
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
