@@ -14,7 +14,7 @@ export type PlannedFault =
 export type PlannedOrder = { id: number; at: number; expiresAfterMs?: number }
 
 /** Everything one simulated run does: decided by its seed, and smaller once shrunk. */
-export type Plan = { seed: number; blockMs: number; orders: PlannedOrder[]; faults: PlannedFault[]; relayer: { receiptPollMs: number } }
+export type Plan = { seed: number; blockMs: number; orders: PlannedOrder[]; faults: PlannedFault[]; relayer: { receiptPollMs: number; maxFeePerGasWei?: number } }
 
 /** How long orders and faults come (virtual ms); the run then goes on quietly until everything is final. */
 export const activeMs = 60_000
@@ -52,5 +52,7 @@ export function planFor(seed: number): Plan {
     else faults.push({ at, kind, forMs: random.between(200, 15_000) })
   }
   faults.sort((a, b) => a.at - b.at)
-  return { seed, blockMs, orders, faults, relayer: { receiptPollMs: random.pick([250, 1_000, 2_000]) } }
+  const receiptPollMs = random.pick([250, 1_000, 2_000])
+  // Half the relayers run with a fee cap (RELAYER_MAX_FEE_PER_GAS_WEI) that a base fee spike can pass.
+  return { seed, blockMs, orders, faults, relayer: random.chance(0.5) ? { receiptPollMs, maxFeePerGasWei: random.between(2, 8) * 1_000_000 } : { receiptPollMs } }
 }

@@ -1,5 +1,5 @@
 import { Database } from 'bun:sqlite'
-import { type Address, createPublicClient, custom, type Hex, keccak256, type PublicClient, toHex } from 'viem'
+import { type Address, createPublicClient, custom, type Hex, keccak256, parseTransaction, type PublicClient, toHex } from 'viem'
 import { openJournal, type Journal } from '../relayer/journal/index.ts'
 import { authorizationSafetyMarginSeconds } from '../relayer/steps/checkAuthorizationWindow.ts'
 import { createSubmitter, type Submitter } from '../relayer/submitter/index.ts'
@@ -97,7 +97,13 @@ export async function runPlan(plan: Plan): Promise<RunResult> {
         const submitter = createSubmitter({
           client,
           address: key,
-          signer: createSimSigner((raw) => node.signed(raw)),
+          signer: createSimSigner((raw) => {
+            node.signed(raw)
+            const cap = plan.relayer.maxFeePerGasWei
+            const fee = parseTransaction(raw).maxFeePerGas ?? 0n
+            if (cap !== undefined && fee > BigInt(cap)) violations.push({ invariant: 'a tx was signed over the fee cap', detail: `maxFeePerGas ${fee} over RELAYER_MAX_FEE_PER_GAS_WEI ${cap}` })
+          }),
+          ...(plan.relayer.maxFeePerGasWei !== undefined ? { maxFeePerGas: BigInt(plan.relayer.maxFeePerGasWei) } : {}),
           chainId,
           logger,
           journal,

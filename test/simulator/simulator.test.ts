@@ -54,3 +54,18 @@ test('an order whose window closes while a slow RPC holds its batch is answered 
   expect(result.violations).toEqual([])
   expect(result.lastSteps.join('\n')).toContain('order 153 refused: AUTH_EXPIRED authorization window passed before its transaction could be signed (validBefore 1767225643, chain time about 1767225648); nothing was sent; re-sign with a fresh window')
 })
+
+test('a dropped tx signed at the fee cap during a base fee spike is filled under the cap, and the nonces behind it move (seed 374)', async () => {
+  // Both orders are signed at the cap (2,000,000 wei) while the base fee is doubled; the pool drops them.
+  // The first one's order expires: its filler cannot outbid it by 12.5 % under the cap, and need not (the node no longer has it).
+  const plan: Plan = {
+    seed: 374,
+    blockMs: 2_000,
+    orders: [{ id: 92, at: 13_994, expiresAfterMs: 18_599 }, { id: 16, at: 14_132 }],
+    faults: [{ at: 9_554, kind: 'baseFeeSpike', factor: 2, forMs: 16_274 }, { at: 15_932, kind: 'dropPool', count: 3 }],
+    relayer: { receiptPollMs: 2_000, maxFeePerGasWei: 2_000_000 },
+  }
+  const result = await runPlan(plan)
+  expect(result.violations).toEqual([])
+  expect(result.lastSteps.join('\n')).toMatch(/was dropped by the node and its order can no longer settle \(the order expired\); filled nonce 0 with a 0-value transfer/)
+})

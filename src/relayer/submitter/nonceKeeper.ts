@@ -109,16 +109,27 @@ export function createNonceKeeper(options: {
     if (current.kind !== 'filler' && slot.orderHash) {
       // Never bump into a foreseeable loss: the order simulated again, and judged at the new fees.
       const reason = await options.wouldRevert(slot, fees)
-      if (reason) return fill(slot, current, reason, why)
+      if (reason) return fill(slot, current, reason, { what: why, inPool: true })
     }
     const kind = current.kind === 'filler' ? 'filler' : 'replacement'
     const tx = await sign(slot, fees, { to: slot.to, data: slot.data, gas: slot.gas }, kind)
     logger.warn(`tx ${current.hash} ${why}; replaced it by tx ${tx.hash} at a higher fee`)
   }
 
-  async function fill(slot: JournalSlot, current: JournalTx, reason: Reason, what = 'was dropped by the node') {
+  /**
+   * Fills the slot's nonce with a 0-value self-transfer. Over a tx the node still holds
+   * (`inPool`) the filler must outbid it by 12.5 %, under the cap, or wait; over one the
+   * node no longer has, the fresh fees under the cap do (as for a refused tx, `fillGap`):
+   * a tx signed at the cap during a base fee spike could otherwise never be filled, and
+   * every later nonce would wait behind it for good.
+   */
+  async function fill(slot: JournalSlot, current: JournalTx, reason: Reason, { what, inPool }: { what: string; inPool: boolean } = { what: 'was dropped by the node', inPool: false }) {
     const why = 'reverts' in reason ? `its order can no longer settle (${reason.reverts})` : `its order would not pay for itself (${reason.loses})`
-    const fees = await replacementFees(current)
+    let fees = await replacementFees(current)
+    if (!fees && !inPool) {
+      const fresh = await options.fees.fresh()
+      fees = { maxFeePerGas: fresh.maxFeePerGas, maxPriorityFeePerGas: fresh.maxPriorityFeePerGas }
+    }
     if (!fees) return waitUnderCap(slot, current, `${what} and ${why}`)
     const outcome = 'reverts' in reason ? `would revert: ${reason.reverts}` : `not settled: ${reason.loses}`
     const message = `${outcome}; its tx ${current.hash} ${what} before it was mined and its nonce was filled; build a new order with a fresh nonce`
@@ -190,7 +201,7 @@ export function createNonceKeeper(options: {
       await replace(slot, current, 'was refused as underpriced when sent again')
     } else if (outcome.kind === 'refused' && current.kind !== 'filler' && slot.orderHash) {
       // The node will never take it as signed: the nonce goes to a filler, so the nonces behind it move.
-      await fill(slot, current, { loses: `the node refuses its transaction (${nodeSays(outcome.error)})` }, 'was no longer known to the node')
+      await fill(slot, current, { loses: `the node refuses its transaction (${nodeSays(outcome.error)})` }, { what: 'was no longer known to the node', inPool: false })
     } else if (outcome.kind !== 'nonceTaken' && outcome.kind !== 'unanswered') {
       logger.warn(`tx ${current.hash} was no longer known to the node and could not be sent again (${outcome.kind}); will try again`)
       life.resent(slot.nonce)
