@@ -57,7 +57,7 @@ test('an order whose window closes while a slow RPC holds its batch is answered 
 
 test('a dropped tx signed at the fee cap during a base fee spike is filled under the cap, and the nonces behind it move (seed 374)', async () => {
   // Both orders are signed at the cap (2,000,000 wei) while the base fee is doubled; the pool drops them.
-  // The first one's order expires: its filler cannot outbid it by 12.5 % under the cap, and need not (the node no longer has it).
+  // The first one's order expires: its filler cannot outbid it by 12.5 % under the cap, and need not (the node does not hold it).
   const plan: Plan = {
     seed: 374,
     blockMs: 2_000,

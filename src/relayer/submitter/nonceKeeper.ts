@@ -119,7 +119,7 @@ export function createNonceKeeper(options: {
   /**
    * Fills the slot's nonce with a 0-value self-transfer. Over a tx the node still holds
    * (`inPool`) the filler must outbid it by 12.5 %, under the cap, or wait; over one the
-   * node no longer has, the fresh fees under the cap do (as for a refused tx, `fillGap`):
+   * node does not hold (dropped, or refused when sent again), the fresh fees under the cap do (as for a refused tx, `fillGap`):
    * a tx signed at the cap during a base fee spike could otherwise never be filled, and
    * every later nonce would wait behind it for good.
    */
