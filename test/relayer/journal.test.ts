@@ -506,3 +506,13 @@ test('a new journal is marked with its version; one marked by a later version is
   expect({ code, err }).toEqual({ code: 1, err: [`order-relay relayer: ${message}`] })
   expect(tables()).toEqual(before)
 })
+
+test('the reads a receipt watcher makes on every look go through an index, not a scan of every slot', () => {
+  const database = new Database(':memory:', { strict: true })
+  openJournal(':memory:', owner, { database })
+  const plan = (sql: string) => database.query<{ detail: string }, []>(`EXPLAIN QUERY PLAN ${sql}`).all().map((row) => row.detail)
+  // What readCosts asks after every look: slots mined whose cost is not known yet.
+  expect(plan("SELECT nonce, tx_hash FROM slots WHERE spent_wei IS NULL AND mined_at IS NOT NULL AND status != 'foreign' ORDER BY nonce LIMIT 256")).toEqual(['SCAN slots USING INDEX slots_uncosted'])
+  expect(plan("SELECT COUNT(*) AS n FROM slots WHERE status = 'pending'")).toEqual(['SEARCH slots USING COVERING INDEX slots_by_status (status=?)'])
+  database.close()
+})

@@ -47,6 +47,7 @@ CREATE INDEX IF NOT EXISTS reverts_by_pay_token ON reverts (pay_token, at);
 export const laterIndexes = `
 CREATE INDEX IF NOT EXISTS slots_by_mined_at ON slots (mined_at);
 CREATE INDEX IF NOT EXISTS slots_unconfirmed ON slots (block_number) WHERE confirmed = 0 AND status != 'pending';
+CREATE INDEX IF NOT EXISTS slots_uncosted ON slots (nonce) WHERE spent_wei IS NULL AND mined_at IS NOT NULL AND status != 'foreign';
 `
 
 // A slot with its current tx's raw, from which its call (to, data, gas) is read. A
