@@ -31,7 +31,7 @@ export function planFor(seed: number): Plan {
   const random = createRandom(seed ^ 0x5eed)
   const blockMs = random.pick([250, 1_000, 2_000, 12_000])
   const orders: PlannedOrder[] = []
-  const count = random.between(20, 160)
+  const count = random.between(40, 320)
   for (let id = 0; id < count; id++) {
     const at = random.int(activeMs)
     orders.push(random.chance(0.15) ? { id, at, expiresAfterMs: random.between(500, 20_000) } : { id, at })

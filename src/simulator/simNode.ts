@@ -57,7 +57,7 @@ export function createSimNode(options: { chainId: number; key: Address; broker: 
   let baseFee = options.baseFee ?? 1_000_000n
   const tip = 100_000n
   let salt = 0
-  const genesis: Block = { number: 0, hash: blockHash(0, '0x00', 0), parentHash: `0x${'00'.repeat(32)}`, timestamp: Math.floor(now() / 1000), baseFee, txs: [], receipts: [], nonceAfter: 0, indexedAt: 0 }
+  const genesis: Block = { number: 0, hash: blockHash(0, 0), parentHash: `0x${'00'.repeat(32)}`, timestamp: Math.floor(now() / 1000), baseFee, txs: [], receipts: [], nonceAfter: 0, indexedAt: 0 }
   const blocks: Block[] = [genesis]
   const pool = new Map<number, NodeTx>()
   /** Every tx the node took into its pool, by hash. */
@@ -67,8 +67,9 @@ export function createSimNode(options: { chainId: number; key: Address; broker: 
   // State after the head: nonce, balance, the orders settled (by which tx).
   let state = { nonce: 0, balance: startBalance, settled: new Map<Hex, Hex>() }
 
-  function blockHash(number: number, parent: Hex, nth: number): Hex {
-    return keccak256(toHex(`block ${number} ${parent} ${nth}`))
+  /** A block's hash: its number and the how-manieth block the node made, so a block mined again after a reorg has another. */
+  function blockHash(number: number, nth: number): Hex {
+    return `0x${number.toString(16).padStart(32, '0')}${nth.toString(16).padStart(32, '0')}`
   }
   const head = () => blocks[blocks.length - 1]!
 
@@ -126,7 +127,7 @@ export function createSimNode(options: { chainId: number; key: Address; broker: 
       nonce++
     }
     const number = parent.number + 1
-    blocks.push({ number, hash: blockHash(number, parent.hash, salt++), parentHash: parent.hash, timestamp: Math.floor(at / 1000), baseFee, txs, receipts, nonceAfter: nonce, indexedAt: at + faults.indexLagMs })
+    blocks.push({ number, hash: blockHash(number, ++salt), parentHash: parent.hash, timestamp: Math.floor(at / 1000), baseFee, txs, receipts, nonceAfter: nonce, indexedAt: at + faults.indexLagMs })
     state = { nonce, balance, settled }
   }
 

@@ -1,8 +1,8 @@
-import { type Hex, keccak256, serializeTransaction, type TransactionSerializableEIP1559 } from 'viem'
+import { type Hex, serializeTransaction, type TransactionSerializableEIP1559 } from 'viem'
 import type { TxSigner } from '../relayer/submitter/txSignerType.ts'
 
 /**
- * The simulator's gas key: the tx's bytes with a stand-in signature (r the hash of the
+ * The simulator's gas key: the tx's bytes with a stand-in signature (r a hash of the
  * unsigned tx, s 1), so each payload has its own hash, as a real signature gives it, at a
  * fraction of secp256k1's cost. The simulated node takes every tx as the key's.
  * `onSigned` hears of each tx as it is signed (the world asks the node whether it
@@ -10,7 +10,9 @@ import type { TxSigner } from '../relayer/submitter/txSignerType.ts'
  */
 export function createSimSigner(onSigned: (raw: Hex) => void = () => {}): TxSigner {
   const sign = (tx: TransactionSerializableEIP1559): Hex => {
-    const raw = serializeTransaction(tx, { r: keccak256(serializeTransaction(tx)), s: '0x01', yParity: 0 })
+    // r: a 64-bit hash of the unsigned bytes (Bun.hash), so each payload has its own signature, as with a real key.
+    const r = `0x${Bun.hash(serializeTransaction(tx)).toString(16).padStart(64, '0')}` as Hex
+    const raw = serializeTransaction(tx, { r, s: '0x01', yParity: 0 })
     onSigned(raw)
     return raw
   }

@@ -60,6 +60,8 @@ export async function runPlan(plan: Plan): Promise<RunResult> {
 
   const uninstall = time.install()
   try {
+    const baseFee = node.baseFee
+    const spikes: number[] = []
     // Milliseconds one way between the relayer and the node: a few, or up to `slowMs` while the network is slow.
     let slowMs = 0
     const latency = () => (slowMs > 0 ? random.between(slowMs / 4, slowMs) : random.between(1, 15))
@@ -185,9 +187,13 @@ export async function runPlan(plan: Plan): Promise<RunResult> {
           node.reorg(planned.depth)
           return
         case 'baseFeeSpike': {
-          const before = node.baseFee
-          node.setBaseFee(before * BigInt(planned.factor))
-          setTimeout(() => node.setBaseFee(before), planned.forMs)
+          // Spikes that overlap multiply; each one's end takes only its own factor out.
+          spikes.push(planned.factor)
+          node.setBaseFee(baseFee * BigInt(spikes.reduce((a, b) => a * b, 1)))
+          setTimeout(() => {
+            spikes.splice(spikes.indexOf(planned.factor), 1)
+            node.setBaseFee(baseFee * BigInt(spikes.reduce((a, b) => a * b, 1)))
+          }, planned.forMs)
           return
         }
         case 'crash':

@@ -83,10 +83,10 @@ export function createSlotLookups(options: { reads: ChainReads; life: SlotLife; 
      * node behind `at` cannot answer "no receipt" for a tx it has not seen yet. Mined txs
      * (in a block at or below `at`) resolve their slots. `lagging`: that node does not have
      * block `at`; nothing can be told from it. `unmined`: the nonces none of whose txs has a
-     * receipt there, nor is known to that node at all (`eth_getTransactionByHash`, asked in
-     * the same batch): a node can hold a mined tx and serve its receipt only later (a
-     * receipt index behind its blocks), and a tx the node knows is the key's own, never
-     * another process's that took its nonce (that one would have pushed it out).
+     * receipt there, nor is mined by that node's own word (`eth_getTransactionByHash` with
+     * a block number, asked in the same batch): a node can hold a mined tx and serve its
+     * receipt only later (a receipt index behind its blocks), and a tx it says it mined is
+     * the key's own, never another process's that took its nonce.
      */
     async lookupAt(slots: readonly JournalSlot[], at: bigint): Promise<{ lagging: true } | { lagging: false; unmined: number[] }> {
       const asked = slots.flatMap((slot) => journal.txs(slot.nonce).map((tx) => ({ slot, tx })))
@@ -94,12 +94,13 @@ export function createSlotLookups(options: { reads: ChainReads; life: SlotLife; 
         Promise.all([
           via.request({ method: 'eth_getBlockByNumber', params: [`0x${at.toString(16)}`, false] }) as Promise<{ hash?: Hex } | null>,
           ...asked.map(({ tx }) => via.request({ method: 'eth_getTransactionReceipt', params: [tx.hash] }) as Promise<RpcTransactionReceipt | null>),
-          ...asked.map(({ tx }) => via.request({ method: 'eth_getTransactionByHash', params: [tx.hash] }) as Promise<unknown>),
+          ...asked.map(({ tx }) => via.request({ method: 'eth_getTransactionByHash', params: [tx.hash] }) as Promise<{ blockNumber?: Hex | null } | null>),
         ] as const)
       const [block, ...answers] = await reads.inBatch(read, () => read(client))
       if (!block?.hash) return { lagging: true }
       const receipts = answers.slice(0, asked.length)
-      const known = new Set(asked.flatMap(({ tx }, i) => (answers[asked.length + i] ? [tx.nonce] : [])))
+      // Mined by the node's own word, its receipt not served yet; a tx still in the pool proves nothing.
+      const known = new Set(asked.flatMap(({ tx }, i) => ((answers[asked.length + i] as { blockNumber?: Hex | null } | null)?.blockNumber ? [tx.nonce] : [])))
       const mined: Mined[] = []
       const found = new Set<number>()
       for (const [i, { tx }] of asked.entries()) {
