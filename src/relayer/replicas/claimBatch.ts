@@ -59,9 +59,15 @@ export function batchCommand(steps: readonly BatchStep[], keys: { epoch: string;
   return [batchScript, String(1 + stepKeys.length), keys.epoch, ...stepKeys, String(leaseMs), ...stepArgs]
 }
 
-/** The script's answer read back: Redis's epoch ('' when none), one result per step. */
-export function batchResults(value: unknown): { epoch: string; results: StepResult[] } {
-  const [epoch, codes, outcomes] = value as [string, number[], string[]]
+/**
+ * The script's answer read back: Redis's epoch ('' when none), one result per step.
+ * @throws Error when the answer is not the script's (`steps` results expected)
+ */
+export function batchResults(value: unknown, steps: number): { epoch: string; results: StepResult[] } {
+  const [epoch, codes, outcomes] = (Array.isArray(value) ? value : []) as [unknown, unknown, unknown]
+  if (typeof epoch !== 'string' || !Array.isArray(codes) || !Array.isArray(outcomes) || codes.length !== steps || outcomes.length !== steps) {
+    throw new Error(`the claim script answered ${JSON.stringify(value)?.slice(0, 200)}, not ${steps} results`)
+  }
   return {
     epoch,
     results: codes.map((code, i) => ({ code: code as StepResult['code'], outcome: outcomes[i] ? outcomes[i]! : null })),

@@ -77,18 +77,10 @@ export function createRedisClaims(redis: SharedRedis, options: { leaseMs: number
       queued = []
       const purpose = purposeRank.find((each) => batch.some((queuedStep) => queuedStep.purpose === each)) ?? 'orders'
       const what = (batch.find((each) => each.step.kind === 'claim') ?? batch[0]!).what
-      const got = await redis.attempt(what, purpose, (client) =>
-        client.send(
-          'EVAL',
-          batchCommand(
-            batch.map((each) => each.step),
-            keys,
-            options.leaseMs,
-          ),
-        ),
-      )
-      const read = got.ok ? batchResults(got.value) : undefined
-      batch.forEach((each, i) => each.done(read && { epoch: read.epoch, result: read.results[i]! }))
+      const steps = batch.map((each) => each.step)
+      // An answer of another shape counts as a failed command (attempt catches it).
+      const got = await redis.attempt(what, purpose, async (client) => batchResults(await client.send('EVAL', batchCommand(steps, keys, options.leaseMs)), steps.length))
+      batch.forEach((each, i) => each.done(got.ok ? { epoch: got.value.epoch, result: got.value.results[i]! } : undefined))
     }
     sending = undefined
     for (const wake of idleWaiters) wake()

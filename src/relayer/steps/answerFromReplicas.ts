@@ -13,7 +13,7 @@ import { answerSettled, followStatus, replayError, settledSuccess } from './sett
  * - The shared state must be whole and this order's claim held in Redis, else the
  *   order is not taken (UPSTREAM_RPC "the shared state … is unavailable"), unless the
  *   chain already says it settled: then it is answered as below.
- * Then, from what the replica that broadcast it published:
+ * Then, from what the replica that broadcast it published (read with the claim, in the same call):
  * - settled: 200 with the same txHash (the RelaySuccess decoded from its receipt) to
  *   a request that waited for it (`shared`); a later replay is the replay answer
  *   naming it, as the journal answers one;
