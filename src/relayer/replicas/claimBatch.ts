@@ -49,7 +49,12 @@ end
 return {current, codes, outcomes}
 `
 
-/** The `EVAL` arguments of a batch of `steps` (in order), for claims leased `leaseMs`. */
+/**
+ * The `EVAL` arguments of a batch of `steps` (in order), for claims leased `leaseMs`.
+ * @example
+ * const steps: BatchStep[] = [{ kind: 'claim', orderHash, token, epoch }]
+ * const answer = batchResults(await client.send('EVAL', batchCommand(steps, keys, 10_000)), steps.length)
+ */
 export function batchCommand(steps: readonly BatchStep[], keys: { epoch: string; claim(orderHash: Hex): string; outcome(orderHash: Hex): string }, leaseMs: number): string[] {
   const stepKeys = steps.flatMap((step) => [keys.claim(step.orderHash), keys.outcome(step.orderHash)])
   const stepArgs = steps.flatMap((step) => {

@@ -60,6 +60,8 @@ export type OutcomeWrite = { json: string; ttlMs: string; mode: '0' | '1' | '2';
  * What `publish` sends for an outcome: a settlement sets whatever is there ('1'); a
  * pending or reverted tx never replaces a settlement ('0'), unless `reorged`: the
  * replica's own tx left the chain or moved, and replaces its own settlement ('2').
+ * @example
+ * outcomeWrite({ status: 'settled', txHash }).mode // '1'
  */
 export function outcomeWrite(outcome: SharedOutcome, ttlMs = outcomeTtlMs, reorged = false): OutcomeWrite {
   return {
@@ -70,7 +72,11 @@ export function outcomeWrite(outcome: SharedOutcome, ttlMs = outcomeTtlMs, reorg
   }
 }
 
-/** A stored outcome's JSON checked against its schema; undefined for none, or for one that does not parse. */
+/**
+ * A stored outcome's JSON checked against its schema; undefined for none, or for one that does not parse.
+ * @example
+ * parseOutcome('{"status":"pending","txHash":"0x…"}')?.status // 'pending' (for a 32-byte txHash)
+ */
 export function parseOutcome(raw: string | null): SharedOutcome | undefined {
   if (raw === null) return undefined
   let parsed: unknown

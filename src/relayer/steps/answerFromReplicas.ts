@@ -76,6 +76,8 @@ export async function answerFromReplicas(context: RelayerContext, request: Relay
  * for the order (from its journal) and the answer it gave when that was a failure.
  * Undefined when no tx was signed (a refusal before broadcast: another replica would
  * reach the same refusal itself).
+ * @example
+ * await replicas.claims.releaseWith(orderHash, outcomeToPublish(context, orderHash, failure))
  */
 export function outcomeToPublish(context: Pick<RelayerContext, 'journal'>, orderHash: Hex, failure: RelayError | undefined): SharedOutcome | undefined {
   let slot
