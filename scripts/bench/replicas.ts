@@ -1,7 +1,8 @@
 // Relayer replicas (RELAYER_REDIS_URL, docs/scaling.md): two relayer processes with
 // their own gas keys sharing one redis-server, the orders dealt to them in turn, against
 // one relayer process, on anvil's automine with the same pre-signed orders. What the
-// shared claims, outcomes and Redis round trips cost or gain in orders/s and p99.
+// shared claims, outcomes and Redis round trips cost or gain in orders/s and p99, and
+// how many round trips the replicas made per settled order (their own counter).
 import type { BenchContext } from './lib/context.ts'
 import { startRedis } from '../lib/index.ts'
 import { type Row, row } from './lib/report.ts'
@@ -31,7 +32,9 @@ export async function benchReplicas(context: BenchContext, options: ReplicasOpti
       context.log(`replicas run ${run + 1}: ${side} ${result.perSecond.toFixed(0)} orders/s, p99 ${result.p99.toFixed(0)} ms, statuses ${JSON.stringify(result.statuses)}`)
     }
   }
-  const { checks, failedChecks } = settlementChecks(runs.replicas, runs.single, options.orders)
+  const settled = settlementChecks(runs.replicas, runs.single, options.orders)
+  const checks = { ...settled.checks, ...roundTripChecks(runs.replicas) }
+  const { failedChecks } = settled
   return [
     row({
       name: `relayer replicas (automine), ${options.orders} orders, ${options.clients} clients`,
@@ -54,4 +57,21 @@ export async function benchReplicas(context: BenchContext, options: ReplicasOpti
       failedChecks,
     }),
   ]
+}
+
+/**
+ * The Redis round trips per settled order, summed over the replicas' runs (their own
+ * counter, order_relay_relayer_shared_state_round_trips_total, read before and after the
+ * orders), in all and by purpose (docs/scaling.md, "Round trips").
+ */
+export function roundTripChecks(runs: readonly RunResult[]): Record<string, string> {
+  const settled = runs.reduce((total, run) => total + run.settled, 0)
+  const byPurpose: Record<string, number> = {}
+  for (const run of runs) for (const [purpose, count] of Object.entries(run.redisRoundTrips ?? {})) byPurpose[purpose] = (byPurpose[purpose] ?? 0) + count
+  const total = Object.values(byPurpose).reduce((sum, count) => sum + count, 0)
+  if (settled === 0) return {}
+  const parts = Object.entries(byPurpose)
+    .filter(([, count]) => count > 0)
+    .map(([purpose, count]) => `${purpose} ${(count / settled).toFixed(2)}`)
+  return { 'redis round trips per settled order': `${(total / settled).toFixed(2)} (${parts.join(', ')})` }
 }

@@ -133,11 +133,17 @@ export function createRelayerMetrics(address: string, sources: RelayerGaugeSourc
   )
   // Relayer replicas (RELAYER_REDIS_URL, docs/scaling.md): registered at the first report, so
   // they are absent without Redis (an unlabelled gauge would otherwise read 0, "down").
-  let redisMetrics: { up: Gauge; errors: Counter } | undefined
+  let redisMetrics: { up: Gauge; errors: Counter; roundTrips: Counter<'purpose'> } | undefined
   const redisGauges = () =>
     (redisMetrics ??= {
       up: new Gauge({ name: 'order_relay_relayer_redis_up', help: '1 while the shared Redis answers, 0 during an outage (the replica serves on local state).', registers }),
       errors: new Counter({ name: 'order_relay_relayer_redis_errors_total', help: 'Redis commands that failed or took over 1 s (each fell back to local state).', registers }),
+      roundTrips: new Counter({
+        name: 'order_relay_relayer_shared_state_round_trips_total',
+        help: 'Round trips to the shared Redis (a command, script or pipeline sent and its answer awaited), by what they were for (docs/scaling.md).',
+        labelNames: ['purpose'] as const,
+        registers,
+      }),
     })
   const recent = createRecentOrders()
   const receiptGas = createReceiptGas(registry, address)
@@ -170,6 +176,9 @@ export function createRelayerMetrics(address: string, sources: RelayerGaugeSourc
     },
     error() {
       redisGauges().errors.inc()
+    },
+    roundTrip(purpose: string) {
+      redisGauges().roundTrips.inc({ purpose })
     },
   }
   return { registry, observe, rpc: createRpcMetrics(registry, receiptGas), recent, redis }

@@ -31,6 +31,6 @@ export type RelayerContext = {
   keyGuard: KeyGuard
   /** Relayer replicas sharing Redis (RELAYER_REDIS_URL): where orders broadcast by another replica went. */
   outcomes?: SharedOutcomes
-  /** Relayer replicas: whether a new order may be taken (the shared state fails closed, docs/scaling.md). */
-  replicas?: Pick<Replicas, 'refusal'>
+  /** Relayer replicas: whether a new order may be taken (the shared state fails closed, docs/scaling.md), and the claims (released with the order's outcome). */
+  replicas?: Pick<Replicas, 'refusal' | 'claims'>
 }

@@ -252,7 +252,7 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
         // Serves once the shared state is whole (after the restore window on a Redis without an epoch).
         await replicas?.start(config.redisRestoreMs + 10_000)
       } catch (error) {
-        replicas?.stop()
+        await replicas?.stop()
         journal.close()
         await gasSigner.close?.().catch(() => undefined)
         throw error
@@ -311,7 +311,7 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
             operations.stop()
             await server.stop(true)
             journal.close()
-            replicas?.stop()
+            await replicas?.stop()
             await gasSigner.close?.().catch((error: unknown) => logger.warn(`the gas key's signer did not close cleanly (${errorLine(error)})`))
           })()
           return stopped

@@ -3,7 +3,7 @@ import { encodeBrokerCall } from '../chain/index.ts'
 import type { RelayRequest, RelaySuccess } from '../wire/index.ts'
 import type { RelayerContext } from './context.ts'
 import { asRelayError, RelayError } from './errors.ts'
-import { answerFromReplicas, publishOutcome } from './steps/answerFromReplicas.ts'
+import { answerFromReplicas, outcomeToPublish } from './steps/answerFromReplicas.ts'
 import { broadcast } from './steps/broadcast.ts'
 import { checkAuthorizationWindow } from './steps/checkAuthorizationWindow.ts'
 import { checkCooldown } from './steps/checkCooldown.ts'
@@ -109,9 +109,9 @@ export async function relayChecked(context: RelayerContext, { request, orderHash
     failure = asRelayError(context, error)
     throw failure
   } finally {
-    // Replicas: where this order went, published before the claim is released.
-    if (context.outcomes) await publishOutcome(context, context.outcomes, orderHash, failure)
-    await context.claims.release(orderHash)
+    // Replicas: where this order went, published as the claim is released (one step of one call).
+    if (context.replicas) await context.replicas.claims.releaseWith(orderHash, outcomeToPublish(context, orderHash, failure))
+    else await context.claims.release(orderHash)
   }
 }
 

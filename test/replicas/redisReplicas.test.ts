@@ -174,7 +174,7 @@ describe.skipIf(!hasRedisServer)('two relayer replicas sharing one Redis', () =>
     await first.connect()
     await second.connect()
     // The claims are fenced by the epoch the shared state knows: here, one set by hand.
-    await first.attempt('setting an epoch', (client) => client.send('SET', [`${prefix}:epoch`, 'test-epoch']))
+    await first.attempt('setting an epoch', 'orders', (client) => client.send('SET', [`${prefix}:epoch`, 'test-epoch']))
     const fence = { epoch: 'test-epoch', suspect() {} }
     try {
       const [a, b] = [createRedisClaims(first, { leaseMs: 100, fence }), createRedisClaims(second, { leaseMs: 60_000, fence })]
@@ -203,14 +203,14 @@ describe.skipIf(!hasRedisServer)('two relayer replicas sharing one Redis', () =>
     const prefix = 'order-relay:test-fence'
     const shared = createSharedRedis(redis.url, { logger: silentLogger, health: { up() {}, error() {} }, prefix })
     await shared.connect()
-    await shared.attempt('setting an epoch', (client) => client.send('SET', [`${prefix}:epoch`, 'current']))
+    await shared.attempt('setting an epoch', 'orders', (client) => client.send('SET', [`${prefix}:epoch`, 'current']))
     let suspected = 0
     try {
       const claims = createRedisClaims(shared, { leaseMs: 60_000, fence: { epoch: 'before-the-restart', suspect: () => suspected++ } })
       const orderHash = `0x${'cd'.repeat(32)}` as Hex
       expect(await claims.claim(orderHash)).toBe(true)
       expect({ shared: claims.shared(orderHash), suspected }).toEqual({ shared: false, suspected: 1 })
-      const stored = await shared.attempt('reading the claim', (client) => client.send('EXISTS', [`${prefix}:claim:${orderHash}`]))
+      const stored = await shared.attempt('reading the claim', 'orders', (client) => client.send('EXISTS', [`${prefix}:claim:${orderHash}`]))
       expect(stored).toEqual({ ok: true, value: 0 })
       await claims.release(orderHash)
     } finally {

@@ -63,6 +63,29 @@ export type RunResult = {
   peakRssMiB?: number
   /** With `--count-rpc`: JSON-RPC calls per order by method, while the orders ran. */
   rpcPerOrder?: string
+  /**
+   * Replicas: the Redis round trips the replicas counted (their
+   * order_relay_relayer_shared_state_round_trips_total, summed), by purpose, while the
+   * orders ran.
+   */
+  redisRoundTrips?: Record<string, number>
+}
+
+/** The shared-state round trips a relayer counted so far, by purpose, read from its Prometheus listener. */
+async function redisRoundTrips(metricsUrl: string): Promise<Record<string, number>> {
+  const text = await (await fetch(metricsUrl)).text()
+  const counts: Record<string, number> = {}
+  for (const match of text.matchAll(/^order_relay_relayer_shared_state_round_trips_total\{purpose="([a-z-]+)"\} (\d+)$/gm)) counts[match[1]!] = Number(match[2])
+  return counts
+}
+
+/** The difference of two readings of `redisRoundTrips`, summed over the replicas. */
+function roundTripsBetween(before: readonly Record<string, number>[], after: readonly Record<string, number>[]): Record<string, number> {
+  const total: Record<string, number> = {}
+  after.forEach((end, i) => {
+    for (const [purpose, count] of Object.entries(end)) total[purpose] = (total[purpose] ?? 0) + count - (before[i]?.[purpose] ?? 0)
+  })
+  return total
 }
 
 /** The CPU each thread kind used between two readings, summed over the relayer processes. */
@@ -193,6 +216,8 @@ export async function relayerRun(
   const devnet = await startChain(context, work.chain, requests.length)
   const keys = options.replicas ? [devnetAccounts.relayer, devnetAccounts.secondRelayer] : [devnetAccounts.relayer]
   const children: Child[] = []
+  // Replicas: each one's Prometheus listener, read before and after the orders for its Redis round trips.
+  const metricsUrls: string[] = []
   let stopAlongside: (() => Promise<void>) | undefined
   let counter: Awaited<ReturnType<typeof startRpcCounter>> | undefined
   try {
@@ -201,6 +226,8 @@ export async function relayerRun(
     const urls: string[] = []
     for (const key of keys) {
       const port = await freePort()
+      const metricsPort = options.replicas ? await freePort() : undefined
+      if (metricsPort) metricsUrls.push(`http://127.0.0.1:${metricsPort}/metrics`)
       const child = spawnChild(
         options.command ?? [context.exe, 'relayer'],
         childEnv({
@@ -213,7 +240,7 @@ export async function relayerRun(
           ...manifestTokensVariable(devnet.manifest),
           RELAYER_PORT: String(port),
           RELAYER_DB: join(context.dir, `relayer-${++relayerRuns}.db`),
-          ...(options.replicas ? { RELAYER_REDIS_URL: options.replicas.redisUrl } : {}),
+          ...(options.replicas ? { RELAYER_REDIS_URL: options.replicas.redisUrl, RELAYER_METRICS_PORT: String(metricsPort) } : {}),
           ...context.relayerEnv,
           ...options.env,
         }),
@@ -237,6 +264,7 @@ export async function relayerRun(
     const workPids = [devnet.anvilPid, ...children.map((each) => each.pid)]
     const workBefore = workCpu(workPids)
     const machineBefore = machineCpu()
+    const roundTripsBefore = await Promise.all(metricsUrls.map(redisRoundTrips))
     // The warm part of the run: from the answer that ends its first quarter to the end.
     const warmAfter = Math.floor(requests.length / 4)
     let answered = 0
@@ -284,6 +312,7 @@ export async function relayerRun(
     const runCpu = workCpu(workPids) - workBefore
     const machine = machineShares(machineBefore, machineCpu())
     const rpcPerOrder = counter?.perOrder(requests.length)
+    const roundTrips = metricsUrls.length > 0 ? roundTripsBetween(roundTripsBefore, await Promise.all(metricsUrls.map(redisRoundTrips))) : undefined
     await stopAlongside?.()
     stopAlongside = undefined
     const rssMiB = child.rssMiB()
@@ -323,6 +352,7 @@ export async function relayerRun(
       rssMiB,
       peakRssMiB: child.peakRssMiB(),
       rpcPerOrder,
+      ...(roundTrips ? { redisRoundTrips: roundTrips } : {}),
     }
   } finally {
     await stopAlongside?.().catch(() => {})

@@ -16,7 +16,7 @@ const infoField = (info: string, field: string) => info.match(new RegExp(`^${fie
  */
 export async function checkRedisSettings(redis: SharedRedis): Promise<string[]> {
   const warnings: string[] = []
-  const memory = await redis.attempt('reading INFO memory', (client) => client.send('INFO', ['memory']) as Promise<string>)
+  const memory = await redis.attempt('reading INFO memory', 'settings', (client) => client.send('INFO', ['memory']) as Promise<string>)
   const policy = memory.ok ? infoField(String(memory.value), 'maxmemory_policy') : undefined
   if (policy === undefined) {
     warnings.push('cannot read the Redis eviction policy (INFO memory): make sure it is maxmemory-policy noeviction, or claims and outcomes may be evicted')
@@ -26,7 +26,7 @@ export async function checkRedisSettings(redis: SharedRedis): Promise<string[]> 
       `Redis evicts keys under memory pressure (maxmemory-policy ${policy}${limit === '0' ? ', no maxmemory set yet' : ''}): set maxmemory-policy noeviction, or an evicted claim or outcome stops every replica from taking new orders while they re-publish`,
     )
   }
-  const persistence = await redis.attempt('reading INFO persistence', (client) => client.send('INFO', ['persistence']) as Promise<string>)
+  const persistence = await redis.attempt('reading INFO persistence', 'settings', (client) => client.send('INFO', ['persistence']) as Promise<string>)
   if (persistence.ok && infoField(String(persistence.value), 'aof_enabled') === '0') {
     warnings.push('Redis keeps no append-only file (appendonly no): a restart brings it back without the replicas\' claims and outcomes, and every replica then refuses new orders for RELAYER_REDIS_RESTORE_MS while they re-publish; set appendonly yes')
   }

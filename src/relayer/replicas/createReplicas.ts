@@ -47,13 +47,17 @@ export function createReplicas(url: string, options: ReplicasOptions) {
   // The pending tx published for each order held here, so that a replica dying with it
   // in the pool leaves the others its hash (answerFromReplicas reads it once the lease ends).
   const publishedPending = new Map<Hex, Hex>()
-  async function publishHeldPending(): Promise<void> {
+  // Asked for beside the heartbeat's renewal, so that its one call carries them.
+  function queueHeldPending(): Promise<unknown> {
     for (const orderHash of publishedPending.keys()) if (!claims.shared(orderHash)) publishedPending.delete(orderHash)
+    const writes: Promise<void>[] = []
     for (const orderHash of claims.heldInRedis()) {
       const slot = options.journal.byOrder(orderHash)
       if (slot?.status !== 'pending' || publishedPending.get(orderHash) === slot.txHash) continue
-      if (await outcomes.publish(orderHash, { status: 'pending', txHash: slot.txHash })) publishedPending.set(orderHash, slot.txHash)
+      const txHash = slot.txHash
+      writes.push(claims.publish(orderHash, { status: 'pending', txHash }).then((ok) => void (ok && publishedPending.set(orderHash, txHash))))
     }
+    return Promise.all(writes)
   }
 
   return {
@@ -89,8 +93,9 @@ export function createReplicas(url: string, options: ReplicasOptions) {
       await state.start(
         {
           renew: async (epoch) => {
+            const publishing = queueHeldPending()
             const renewed = await claims.renew(epoch)
-            if (renewed.ok && !renewed.epochMoved) await publishHeldPending()
+            await publishing
             return renewed
           },
           republishClaims: () => claims.republish(),
@@ -99,8 +104,10 @@ export function createReplicas(url: string, options: ReplicasOptions) {
         maxWaitMs,
       )
     },
-    stop() {
+    /** Stops the heartbeat, lets the call in flight (if any) end, and closes the connection. */
+    async stop(): Promise<void> {
       state.stop()
+      await claims.idle()
       redis.close()
     },
   }

@@ -1,59 +1,55 @@
 import type { Hex } from 'viem'
 import { createLocalClaims, type OrderClaims } from '../journal/index.ts'
-import type { SharedRedis } from './sharedRedis.ts'
-
-/** Deletes the claim only if it still holds this process's token (never another replica's claim). */
-const releaseScript = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end"
-
-/**
- * Takes a claim fenced by the epoch (KEYS[2]): -1 when the epoch is not the one this
- * replica knows (Redis lost state since: no claim is trusted until every replica has
- * re-published), 1 when taken, 0 when another holds it.
- */
-const claimScript = `
-if redis.call('GET', KEYS[2]) ~= ARGV[2] then return -1 end
-if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[3]) then return 1 end
-return 0
-`
-
-/**
- * Renews every claim this replica holds, fenced by the epoch (KEYS[1] = ARGV[1]):
- * -1 when the epoch moved, else the positions (1-based, in KEYS[2..]) of the claims
- * that no longer hold this replica's token (gone: evicted, expired, or Redis lost them).
- */
-const renewScript = `
-if redis.call('GET', KEYS[1]) ~= ARGV[1] then return -1 end
-local gone = {}
-for i = 2, #KEYS do
-  if redis.call('GET', KEYS[i]) == ARGV[i + 1] then redis.call('PEXPIRE', KEYS[i], ARGV[2]) else table.insert(gone, i - 1) end
-end
-return gone
-`
+import { type BatchStep, batchCommand, batchResults, type StepResult } from './claimBatch.ts'
+import { outcomeWrite, type SharedOutcome } from './sharedOutcomes.ts'
+import type { RoundTripPurpose, SharedRedis } from './sharedRedis.ts'
 
 /** How the claims are fenced: the epoch the shared state knows, and where to say it moved. */
 export type ClaimFence = { readonly epoch: string | undefined; suspect(): void }
 
 /** OrderClaims shared through Redis, with what the shared state's heartbeat needs. */
 export type RedisClaims = OrderClaims & {
+  /**
+   * Publishes the order's outcome (when given) and releases its claim, in one step of
+   * the next call to Redis (the outcome first, so another replica finds it once the
+   * claim is free); then the local claim.
+   */
+  releaseWith(orderHash: Hex, outcome: SharedOutcome | undefined): Promise<void>
+  /** Publishes `outcome` in the next call to Redis; whether that call succeeded. */
+  publish(orderHash: Hex, outcome: SharedOutcome): Promise<boolean>
+  /** The order's outcome as read with its claim (null: none published); undefined when its claim is not held in Redis. */
+  outcomeAtClaim(orderHash: Hex): string | null | undefined
   /** Renews the lease of every claim held here (fenced by `epoch`). */
   renew(epoch: string): Promise<{ ok: true; epochMoved: boolean; missing: string[] } | { ok: false }>
   /** Takes again, under the current epoch, every claim held here (after Redis lost them). */
   republish(): Promise<boolean>
+  /** Resolves once no call is queued or in flight. */
+  idle(): Promise<void>
   /** The orderHashes whose claim this replica holds in Redis. */
   heldInRedis(): Hex[]
   /** Whether this replica holds the order's claim in Redis (not only in its own memory). */
   shared(orderHash: Hex): boolean
 }
 
+/** A step waiting for the next call to Redis, and who hears its result (undefined: Redis failed). */
+type Queued = { step: BatchStep; purpose: RoundTripPurpose; what: string; done(result: { epoch: string; result: StepResult } | undefined): void }
+
+/** Which purpose a call carrying several is counted under: the orders' first. */
+const purposeRank: RoundTripPurpose[] = ['orders', 'heartbeat', 'restoring']
+
 /**
  * OrderClaims shared by relayer replicas: a lease `SET claim NX PX leaseMs` with a
  * random token, fenced by the shared state's epoch, renewed by the shared state's
- * heartbeat while the order is worked on here, and released by a script that deletes
- * only its own token. A replica that dies leaves a claim that expires within
- * `leaseMs` (a silent one too: its renewals stop). A duplicate in this process waits
- * on the local claim first; one on another replica polls the key until it is gone.
- * While Redis fails (or the epoch moved), a claim is taken locally only, and the
- * shared state refuses the order unless this replica's journal answers it.
+ * heartbeat while the order is worked on here, and released only while it holds its
+ * own token. Every claim, renewal, release and publication is a step of one script
+ * (claimBatch.ts), and the steps asked for while a call is in flight (or within the
+ * same turn of the event loop) go together in the next call: a claim reads the order's
+ * outcome in its step, a release publishes it in its own, and concurrent orders share
+ * their calls. A replica that dies leaves a claim that expires within `leaseMs` (a
+ * silent one too: its renewals stop). A duplicate in this process waits on the local
+ * claim first; one on another replica polls the key until it is gone. While Redis
+ * fails (or the epoch moved), a claim is taken locally only, and the shared state
+ * refuses the order unless this replica's journal answers it.
  */
 export function createRedisClaims(redis: SharedRedis, options: { leaseMs: number; fence: ClaimFence; pollMs?: number }): RedisClaims {
   const local = createLocalClaims()
@@ -61,26 +57,72 @@ export function createRedisClaims(redis: SharedRedis, options: { leaseMs: number
   const { fence } = options
   // orderHash → the token of our Redis claim; null: claimed locally only.
   const tokens = new Map<Hex, string | null>()
-  const key = (orderHash: Hex) => redis.key('claim', orderHash.toLowerCase())
-  const epochKey = redis.key('epoch')
+  // orderHash → its outcome as read with its claim.
+  const readAtClaim = new Map<Hex, string | null>()
+  const keys = {
+    epoch: redis.key('epoch'),
+    claim: (orderHash: Hex) => redis.key('claim', orderHash.toLowerCase()),
+    outcome: (orderHash: Hex) => redis.key('outcome', orderHash.toLowerCase()),
+  }
+  let queued: Queued[] = []
+  let sending: Promise<void> | undefined
+  let idleWaiters: (() => void)[] = []
 
-  async function take(orderHash: Hex, token: string): Promise<'taken' | 'held' | 'unshared'> {
-    const epoch = fence.epoch
-    if (epoch === undefined) return 'unshared'
-    const set = await redis.attempt('claiming an orderHash', (client) => client.send('EVAL', [claimScript, '2', key(orderHash), epochKey, token, epoch, String(options.leaseMs)]))
-    if (!set.ok) return 'unshared'
-    if (set.value === -1) {
-      fence.suspect()
-      return 'unshared'
+  /** Sends every queued step in one call; then again while steps were queued meanwhile. */
+  async function send(): Promise<void> {
+    // Steps asked for in this turn of the event loop join the call.
+    await new Promise<void>((resolve) => setImmediate(resolve))
+    while (queued.length > 0) {
+      const batch = queued
+      queued = []
+      const purpose = purposeRank.find((each) => batch.some((queuedStep) => queuedStep.purpose === each)) ?? 'orders'
+      const what = (batch.find((each) => each.step.kind === 'claim') ?? batch[0]!).what
+      const steps = batch.map((each) => each.step)
+      // An answer of another shape counts as a failed command (attempt catches it).
+      const got = await redis.attempt(what, purpose, async (client) => batchResults(await client.send('EVAL', batchCommand(steps, keys, options.leaseMs)), steps.length))
+      batch.forEach((each, i) => each.done(got.ok ? { epoch: got.value.epoch, result: got.value.results[i]! } : undefined))
     }
-    return set.value === 1 ? 'taken' : 'held'
+    sending = undefined
+    for (const wake of idleWaiters) wake()
+    idleWaiters = []
+  }
+
+  function step(what: string, purpose: RoundTripPurpose, queuedStep: BatchStep): Promise<{ epoch: string; result: StepResult } | undefined> {
+    return new Promise((done) => {
+      queued.push({ step: queuedStep, purpose, what, done })
+      sending ??= send()
+    })
+  }
+
+  /** Takes the claims (orderHash and token) in the next call: each taken, held by another, or unshared (Redis failed or the epoch moved). */
+  async function take(claims: [Hex, string][], purpose: RoundTripPurpose): Promise<('taken' | 'held' | 'unshared')[]> {
+    const epoch = fence.epoch
+    if (epoch === undefined) return claims.map(() => 'unshared')
+    const answers = await Promise.all(claims.map(([orderHash, token]) => step('claiming an orderHash', purpose, { kind: 'claim', orderHash, token, epoch })))
+    if (answers.some((answer) => answer?.result.code === -1)) fence.suspect()
+    return answers.map((answer, i) => {
+      if (!answer || answer.result.code === -1) return 'unshared'
+      if (answer.result.code === 0) return 'held'
+      readAtClaim.set(claims[i]![0], answer.result.outcome)
+      return 'taken'
+    })
+  }
+
+  async function releaseWith(orderHash: Hex, outcome: SharedOutcome | undefined): Promise<void> {
+    const token = tokens.get(orderHash)
+    tokens.delete(orderHash)
+    readAtClaim.delete(orderHash)
+    if (token || outcome) {
+      await step('releasing an orderHash claim', 'orders', { kind: 'settle', orderHash, ...(token ? { token } : {}), ...(outcome ? { write: outcomeWrite(outcome) } : {}) })
+    }
+    await local.release(orderHash)
   }
 
   return {
     async claim(orderHash) {
       if (!(await local.claim(orderHash))) return false
       const token = crypto.randomUUID()
-      const taken = await take(orderHash, token)
+      const [taken] = await take([[orderHash, token]], 'orders')
       if (taken === 'held') {
         await local.release(orderHash)
         return false
@@ -88,17 +130,22 @@ export function createRedisClaims(redis: SharedRedis, options: { leaseMs: number
       tokens.set(orderHash, taken === 'taken' ? token : null)
       return true
     },
-    async release(orderHash) {
-      const token = tokens.get(orderHash)
-      tokens.delete(orderHash)
-      if (token) await redis.attempt('releasing an orderHash claim', (client) => client.send('EVAL', [releaseScript, '1', key(orderHash), token]))
-      await local.release(orderHash)
+    release: (orderHash) => releaseWith(orderHash, undefined),
+    releaseWith,
+    async publish(orderHash, outcome) {
+      return (await step('publishing an order outcome', 'heartbeat', { kind: 'settle', orderHash, write: outcomeWrite(outcome) })) !== undefined
+    },
+    outcomeAtClaim(orderHash) {
+      return tokens.get(orderHash) ? readAtClaim.get(orderHash) : undefined
+    },
+    idle() {
+      return sending ? new Promise((resolve) => idleWaiters.push(resolve)) : Promise.resolve()
     },
     async released(orderHash, timeoutMs) {
       const deadline = Date.now() + timeoutMs
       await local.released(orderHash, timeoutMs)
       while (Date.now() < deadline) {
-        const held = await redis.attempt('watching an orderHash claim', (client) => client.send('EXISTS', [key(orderHash)]))
+        const held = await redis.attempt('watching an orderHash claim', 'waiting', (client) => client.send('EXISTS', [keys.claim(orderHash)]))
         if (!held.ok || held.value === 0) return
         await Bun.sleep(Math.min(pollMs, Math.max(0, deadline - Date.now())))
       }
@@ -114,27 +161,30 @@ export function createRedisClaims(redis: SharedRedis, options: { leaseMs: number
     },
     async renew(epoch) {
       const held = [...tokens].filter((entry): entry is [Hex, string] => entry[1] !== null)
-      const renewed = await redis.attempt('renewing orderHash claims', (client) =>
-        client.send('EVAL', [renewScript, String(held.length + 1), epochKey, ...held.map(([orderHash]) => key(orderHash)), epoch, String(options.leaseMs), ...held.map(([, token]) => token)]),
-      )
-      if (!renewed.ok) return { ok: false }
-      if (renewed.value === -1) return { ok: true, epochMoved: true, missing: [] }
+      // Nothing to renew: the heartbeat has just read the epoch.
+      if (held.length === 0) return { ok: true, epochMoved: false, missing: [] }
+      const answers = await Promise.all(held.map(([orderHash, token]) => step('renewing orderHash claims', 'heartbeat', { kind: 'renew', orderHash, token, epoch })))
+      if (answers.some((answer) => answer === undefined)) return { ok: false }
+      if (answers.some((answer) => answer!.epoch !== epoch)) return { ok: true, epochMoved: true, missing: [] }
       // A claim released meanwhile is not missing: only those still held with the same token.
-      const missing = (renewed.value as number[]).map((position) => held[position - 1]!).filter(([orderHash, token]) => tokens.get(orderHash) === token)
+      const missing = held.filter(([orderHash, token], i) => answers[i]!.result.code !== 1 && tokens.get(orderHash) === token)
       return { ok: true, epochMoved: false, missing: missing.map(([orderHash]) => orderHash) }
     },
     async republish() {
-      for (const [orderHash, token] of [...tokens]) {
-        const next = crypto.randomUUID()
-        const taken = await take(orderHash, next)
-        if (taken === 'unshared') return false
+      const before = [...tokens]
+      const next = before.map(([orderHash]) => [orderHash, crypto.randomUUID()] as [Hex, string])
+      const taken = await take(next, 'restoring')
+      if (taken.includes('unshared')) return false
+      const giveBack: Promise<unknown>[] = []
+      before.forEach(([orderHash, token], i) => {
         // Released while this ran: give back what was just taken.
         if (tokens.get(orderHash) !== token) {
-          if (taken === 'taken') await redis.attempt('releasing an orderHash claim', (client) => client.send('EVAL', [releaseScript, '1', key(orderHash), next]))
-          continue
+          if (taken[i] === 'taken') giveBack.push(step('releasing an orderHash claim', 'restoring', { kind: 'settle', orderHash, token: next[i]![1] }))
+          return
         }
-        tokens.set(orderHash, taken === 'taken' ? next : null)
-      }
+        tokens.set(orderHash, taken[i] === 'taken' ? next[i]![1] : null)
+      })
+      await Promise.all(giveBack)
       return true
     },
   }

@@ -32,7 +32,7 @@ export async function republishOutcomes(journal: Pick<Journal, 'pending' | 'next
   const writes: Promise<boolean>[] = []
   for (const [orderHash, slot] of byOrder) {
     const outcome = outcomeOfSlot(slot)
-    if (outcome) writes.push(outcomes.publish(orderHash, outcome, Math.max(1_000, outcomeTtlMs - (now - slot.sentAt))))
+    if (outcome) writes.push(outcomes.publish(orderHash, outcome, Math.max(1_000, outcomeTtlMs - (now - slot.sentAt)), false, 'restoring'))
   }
   return (await Promise.all(writes)).every(Boolean)
 }

@@ -32,7 +32,7 @@ return {0, math.max(1, math.ceil((1 - 5e-10 - tokens) / rate))}
 export function createSharedBuckets(redis: SharedRedis, local: TokenBuckets, options: { ratePerSec: number; burst: number }) {
   return {
     async take(client: string): Promise<TokenVerdict> {
-      const taken = await redis.attempt('taking a rate-limit token', (redisClient) =>
+      const taken = await redis.attempt('taking a rate-limit token', 'rate-limit', (redisClient) =>
         redisClient.send('EVAL', [takeScript, '1', redis.key('rate', client), String(options.ratePerSec), String(options.burst)]),
       )
       if (!taken.ok) return local.take(client)

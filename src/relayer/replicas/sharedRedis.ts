@@ -2,8 +2,23 @@ import { RedisClient } from 'bun'
 import { type Logger, redactUrl } from '../../shared/index.ts'
 import { diagnoseConnect } from './diagnoseConnect.ts'
 
-/** What the relayer's metrics hear about the shared Redis. */
-export type RedisHealthHooks = { up(up: boolean): void; error(): void }
+/**
+ * What a round trip to Redis is for (the `purpose` label of
+ * `order_relay_relayer_shared_state_round_trips_total`; docs/scaling.md lists each):
+ * - `orders`: a call of claim steps (redisClaims.ts): orders' claims (each reading the
+ *   order's outcome) and releases (each publishing it), of every order asking meanwhile;
+ * - `heartbeat`: the epoch read, and the renewal of the claims held with the pending txs
+ *   of the orders held published (one call);
+ * - `waiting`: a duplicate watching the claim another request holds;
+ * - `outcomes`: an outcome read or published outside a claim (a pending tx found mined, a reorg);
+ * - `restoring`: claims and outcomes published again after Redis lost them;
+ * - `rate-limit`: a request's token taken from its client's shared bucket (hardened edge);
+ * - `settings`: the start-up check of Redis's settings.
+ */
+export type RoundTripPurpose = 'orders' | 'heartbeat' | 'waiting' | 'outcomes' | 'restoring' | 'rate-limit' | 'settings'
+
+/** What the relayer's metrics hear about the shared Redis: its health, and each round trip made to it. */
+export type RedisHealthHooks = { up(up: boolean): void; error(): void; roundTrip?(purpose: RoundTripPurpose): void }
 
 /** A command's result, or `ok: false` when Redis failed (the caller falls back to local state). */
 export type Attempt<T> = { ok: true; value: T } | { ok: false }
@@ -98,8 +113,13 @@ export function createSharedRedis(url: string, options: { logger: Logger; health
       }
       health.up(true)
     },
-    /** Runs one command; `{ ok: false }` (the outage logged once) when Redis fails or is slow. */
-    async attempt<T>(what: string, run: (client: RedisClient) => Promise<T>): Promise<Attempt<T>> {
+    /**
+     * Runs one command (one round trip, counted under `purpose`: `run` sends one
+     * command, a script, or a pipeline written at once); `{ ok: false }` (the outage
+     * logged once) when Redis fails or is slow.
+     */
+    async attempt<T>(what: string, purpose: RoundTripPurpose, run: (client: RedisClient) => Promise<T>): Promise<Attempt<T>> {
+      health.roundTrip?.(purpose)
       let timer: ReturnType<typeof setTimeout> | undefined
       try {
         const value = await Promise.race([

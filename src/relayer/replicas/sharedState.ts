@@ -111,7 +111,7 @@ export function createSharedState(redis: SharedRedis, options: { logger: Logger;
   redis.onFailure((what) => unavailable(`a command failed while ${what}`))
 
   async function readEpoch(bump: string): Promise<{ epoch: string; now: number } | undefined> {
-    const got = await redis.attempt('reading the shared state epoch', (client) => client.send('EVAL', [epochScript, '1', epochKey, crypto.randomUUID(), bump]))
+    const got = await redis.attempt('reading the shared state epoch', 'heartbeat', (client) => client.send('EVAL', [epochScript, '1', epochKey, crypto.randomUUID(), bump]))
     if (!got.ok) return undefined
     const [value, now] = got.value as [string, string]
     return { epoch: value, now: Number(now) }

@@ -2,7 +2,7 @@ import type { Address, Hex, TransactionReceipt } from 'viem'
 import type { RelayRequest, RelaySuccess } from '../../wire/index.ts'
 import type { RelayerContext } from '../context.ts'
 import { RelayError } from '../errors.ts'
-import type { SharedOutcome, SharedOutcomes } from '../replicas/index.ts'
+import { parseOutcome, type SharedOutcome } from '../replicas/index.ts'
 import { decodeSettlement } from './decodeSettlement.ts'
 import { authorizationUsed, findSettled, whyAuthorizationUsed } from './findSettlement.ts'
 import { answerSettled, followStatus, replayError, settledSuccess } from './settledAnswers.ts'
@@ -13,7 +13,7 @@ import { answerSettled, followStatus, replayError, settledSuccess } from './sett
  * - The shared state must be whole and this order's claim held in Redis, else the
  *   order is not taken (UPSTREAM_RPC "the shared state … is unavailable"), unless the
  *   chain already says it settled: then it is answered as below.
- * Then, from what the replica that broadcast it published:
+ * Then, from what the replica that broadcast it published (read with the claim, in the same call):
  * - settled: 200 with the same txHash (the RelaySuccess decoded from its receipt) to
  *   a request that waited for it (`shared`); a later replay is the replay answer
  *   naming it, as the journal answers one;
@@ -40,7 +40,9 @@ export async function answerFromReplicas(context: RelayerContext, request: Relay
     }
     throw refusal
   }
-  const outcome = await context.outcomes.read(orderHash)
+  // Read in the same call as the claim (redisClaims.ts); asked apart only for a claim not held in Redis.
+  const atClaim = context.replicas?.claims.outcomeAtClaim(orderHash)
+  const outcome = atClaim === undefined ? await context.outcomes.read(orderHash) : parseOutcome(atClaim)
   if (!outcome) {
     if (!shared) return undefined
     const settled = await findSettled(context, orderHash)
@@ -70,24 +72,25 @@ export async function answerFromReplicas(context: RelayerContext, request: Relay
 }
 
 /**
- * The holder of an order's claim, before releasing it: publishes this replica's tx
+ * What the holder of an order's claim publishes as it releases it: this replica's tx
  * for the order (from its journal) and the answer it gave when that was a failure.
- * Nothing when no tx was signed (a refusal before broadcast: another replica would
+ * Undefined when no tx was signed (a refusal before broadcast: another replica would
  * reach the same refusal itself).
+ * @example
+ * await replicas.claims.releaseWith(orderHash, outcomeToPublish(context, orderHash, failure))
  */
-export async function publishOutcome(context: RelayerContext, outcomes: SharedOutcomes, orderHash: Hex, failure: RelayError | undefined): Promise<void> {
+export function outcomeToPublish(context: Pick<RelayerContext, 'journal'>, orderHash: Hex, failure: RelayError | undefined): SharedOutcome | undefined {
   let slot
   try {
     slot = context.journal.byOrder(orderHash)
   } catch {
-    return
+    return undefined
   }
-  if (!slot || (slot.status !== 'pending' && slot.status !== 'settled' && slot.status !== 'reverted')) return
-  const outcome: SharedOutcome = {
+  if (!slot || (slot.status !== 'pending' && slot.status !== 'settled' && slot.status !== 'reverted')) return undefined
+  return {
     status: slot.status,
     txHash: slot.txHash,
     ...(slot.blockNumber === null ? {} : { blockNumber: slot.blockNumber.toString() }),
     ...(failure && failure.txHash === slot.txHash ? { code: failure.code, message: failure.message } : {}),
   }
-  await outcomes.publish(orderHash, outcome)
 }
