@@ -50,7 +50,7 @@ export const fixProofs: readonly FixProof[] = [
   },
   {
     name: 'foreign-known-tx',
-    fix: 'a slot whose tx the node knows is never called foreign',
+    fix: 'a slot whose tx the node says it mined is never called foreign',
     file: 'src/relayer/submitter/slotLookups.ts',
     from: '.filter((nonce) => !found.has(nonce) && !known.has(nonce))',
     to: '.filter((nonce) => !found.has(nonce))',

@@ -1,6 +1,8 @@
 // Proof the simulator finds what matters: each money-path fix of docs/relayer-safety.md
-// taken out of a copy of src/ (src/simulator/fixProofs.ts), the simulator run there as
-// .ci/run runs it (2,000 seeds within 120 s of CPU) finds a seed that breaks an invariant.
+// taken out of a copy of src/ (src/simulator/fixProofs.ts), the simulator run there on
+// seeds from 1, as .ci/run runs it, finds a seed that breaks an invariant among the
+// first 1,000 (.ci/run's batch runs about that many in its 120 s on 2 cores); the CPU
+// budget here is twice the batch's, for a machine busy with other tests.
 import { expect, test } from 'bun:test'
 import { join } from 'node:path'
 import { fixProofs, proveFix } from '../../src/simulator/fixProofs.ts'
@@ -9,11 +11,11 @@ const root = join(import.meta.dir, '..', '..')
 
 for (const proof of fixProofs) {
   test(`without "${proof.fix}" the simulator finds a broken invariant`, async () => {
-    const result = await proveFix(root, proof, { seeds: 2_000, budgetSeconds: 120 })
+    const result = await proveFix(root, proof, { seeds: 1_000, budgetSeconds: 240 })
     if (!result.found) console.log(result.output.slice(-3_000))
     expect({ found: result.found, seedFound: result.seed !== undefined }).toEqual({ found: true, seedFound: true })
     expect(result.invariant).toMatch(/^(an order has two txs mined|an answer is untrue of the final chain|a client was told to sign again for an order that settled|an order refused was settled|a nonce was signed with two orders|a tx reverted that already reverted when it was signed|an order sent was lost|an order sent never settled|a slot is pending after the faults stopped|the journal and the chain disagree)/)
-  }, 300_000)
+  }, 600_000)
 }
 
 test('a patch whose code moved is an error, not a pass', async () => {
