@@ -5,7 +5,7 @@ import { RelayError } from '../errors.ts'
 import { createLimit } from './concurrencyLimit.ts'
 import type { CheckFault } from './signerThread.ts'
 import { createSignerHealth, defaultProbeSchedule, type ProbeSchedule, type SignerHealth, signerKindName } from './signerHealth.ts'
-import { createSignerThreadClient, ThreadGone } from './signerThreadClient.ts'
+import { createSignerThreadClient } from './signerThreadClient.ts'
 import type { TxSigner } from './txSignerType.ts'
 
 /** Documented defaults of RELAYER_SIGNER_CONCURRENCY and RELAYER_SIGNER_TIMEOUT_MS. */
@@ -85,7 +85,8 @@ export function createServiceSigner(options: ServiceSignerOptions): TxSigner {
       try {
         return await thread.check(gasSigner.address, signed)
       } catch (error) {
-        if (!(error instanceof ThreadGone)) throw error
+        // A thread that stopped leaves the checks to this one; any other failure is the batch's.
+        if (!thread.gone) throw error
       }
     }
     return Promise.all(

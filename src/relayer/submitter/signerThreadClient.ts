@@ -8,19 +8,14 @@ export type SignerThreadClient = {
    * cannot run (it failed to start or died): the caller does the work in this thread.
    */
   start(): boolean
-  /** Signs the txs with the key handed over at creation; rejects with ThreadGone when the thread stopped. */
+  /** Signs the txs with the key handed over at creation; rejects once the thread stopped (`gone` then says so). */
   sign(txs: TransactionSerializableEIP1559[]): Promise<Hex[]>
-  /** Each service-signed tx's fault (checkSignedTx), null where it passed; rejects with ThreadGone when the thread stopped. */
+  /** Each service-signed tx's fault (checkSignedTx), null where it passed; rejects once the thread stopped (`gone` then says so). */
   check(address: Address, signed: SignedByService[]): Promise<Array<CheckFault | null>>
   /** Whether the thread failed or was stopped: every later request is the caller's to do. */
   readonly gone: boolean
-  /** Ends the thread; what it held rejects with ThreadGone. */
+  /** Ends the thread; what it held rejects. */
   stop(): void
-}
-
-/** The thread stopped before it answered: the caller does the work in its own thread. */
-export class ThreadGone extends Error {
-  override name = 'ThreadGone'
 }
 
 /**
@@ -28,7 +23,7 @@ export class ThreadGone extends Error {
  * first use, handed `key` once (a local key; the thread keeps it, this side forgets it),
  * then sent batches to sign or to check, each answered by id. A thread that cannot start
  * or dies is given up for good with one warning; every request it held, and every later
- * one, rejects with ThreadGone, and the caller signs or checks in its own thread instead.
+ * one, rejects (`gone` is then true), and the caller signs or checks in its own thread instead.
  */
 export function createSignerThreadClient(options: {
   logger: Logger
@@ -58,7 +53,7 @@ export function createSignerThreadClient(options: {
     key = undefined
     const held = [...waiting.values()]
     waiting.clear()
-    for (const each of held) each.reject(new ThreadGone('signer thread stopped'))
+    for (const each of held) each.reject(new Error('signer thread stopped'))
   }
 
   function started(): Worker | undefined {
@@ -84,7 +79,7 @@ export function createSignerThreadClient(options: {
 
   function ask(request: SignerRequest & { id: number }): Promise<SignerAnswer> {
     const worker = started()
-    if (!worker) return Promise.reject(new ThreadGone('signer thread stopped'))
+    if (!worker) return Promise.reject(new Error('signer thread stopped'))
     return new Promise<SignerAnswer>((resolve, reject) => {
       waiting.set(request.id, { resolve, reject })
       worker.postMessage(request)
