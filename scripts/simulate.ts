@@ -20,7 +20,7 @@ if (values.help) {
 
   --seeds N              how many seeds to run (default 100)
   --from S               the first seed (default 1); seed S alone: --seeds 1 --from S
-  --time-budget SECONDS  stop starting new seeds after this much CPU time (CI's batch)
+  --time-budget SECONDS  start no new seed after this many seconds (CI's batch)
   --keep-going           run every seed even after a failure (default: stop at the first)`)
   process.exit(0)
 }
@@ -45,14 +45,14 @@ const report = await runSeeds({
   onSeed(seed, _result, so) {
     if (performance.now() - lastLine < 5_000) return
     lastLine = performance.now()
-    console.log(`seed ${seed}: ${so.ran} seeds, ${so.failures.length} failed, ${so.orders} orders, ${so.faults} faults, ${so.cpuSeconds.toFixed(0)} s of CPU`)
+    console.log(`seed ${seed}: ${so.ran} seeds, ${so.failures.length} failed, ${so.orders} orders, ${so.faults} faults, ${so.seconds.toFixed(0)} s`)
   },
 })
 
 for (const failure of report.failures) printFailure(failure)
 const perCpu = (n: number) => (report.cpuSeconds > 0 ? n / report.cpuSeconds : 0)
 console.log(
-  `${report.ran} seeds (${from}…${from + report.ran - 1}): ${report.failures.length} failed; ${report.orders} orders and ${report.faults} faults simulated over ${(report.simulatedMs / 3_600_000).toFixed(1)} hours of chain time in ${report.cpuSeconds.toFixed(1)} s of CPU (${perCpu(report.orders).toFixed(0)} orders and ${perCpu(report.faults).toFixed(0)} faults per CPU second)`,
+  `${report.ran} seeds (${from}…${from + report.ran - 1}): ${report.failures.length} failed; ${report.orders} orders and ${report.faults} faults simulated over ${(report.simulatedMs / 3_600_000).toFixed(1)} hours of chain time in ${report.seconds.toFixed(1)} s, ${report.cpuSeconds.toFixed(1)} s of CPU (${perCpu(report.orders).toFixed(0)} orders and ${perCpu(report.faults).toFixed(0)} faults per CPU second)`,
 )
 process.exit(report.failures.length > 0 ? 1 : 0)
 

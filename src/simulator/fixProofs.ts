@@ -57,13 +57,13 @@ export const fixProofs: readonly FixProof[] = [
   },
 ]
 
-/** What a run of the simulator on a build without one fix found. */
+/** What a run of the simulator on a build without one fix found (`cpuSeconds`: the CPU the run took). */
 export type ProofResult = { name: string; found: boolean; seed?: number; invariant?: string; seedsRun: number; cpuSeconds: number; output: string }
 
 /**
  * Copies `root`'s src/ and the simulate script into a temporary folder, takes the fix out
  * (its `from` must be found exactly once: a fix whose code moved is an error, not a pass),
- * and runs `bun scripts/simulate.ts` there on seeds from 1 within `budgetSeconds` of CPU.
+ * and runs `bun scripts/simulate.ts` there on seeds from 1 within `budgetSeconds`.
  *
  * @example
  * const result = await proveFix('/work/main', fixProofs[0], { seeds: 2_000, budgetSeconds: 120 })
@@ -83,7 +83,7 @@ export async function proveFix(root: string, proof: FixProof, options: { seeds: 
     const [output, errors] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text()])
     await child.exited
     const broke = /seed (\d+) broke: (.+)/.exec(output)
-    const summary = /(\d+) seeds \(.*in ([\d.]+) s of CPU/.exec(output)
+    const summary = /(\d+) seeds \(.*, ([\d.]+) s of CPU/.exec(output)
     return {
       name: proof.name,
       found: broke !== null,

@@ -1,7 +1,7 @@
 // Proof the simulator finds what matters: each money-path fix of docs/relayer-safety.md
 // taken out of a copy of src/ (src/simulator/fixProofs.ts), the simulator run there on
 // seeds from 1, as .ci/run runs it, finds a seed that breaks an invariant among the
-// first 1,000 (.ci/run's batch runs about that many in its 120 s on 2 cores); the CPU
+// first 1,000 (.ci/run's batch runs about that many in its 120 s on 2 cores); the
 // budget here is twice the batch's, for a machine busy with other tests. Two run at a
 // time, one per core.
 import { expect, test } from 'bun:test'
