@@ -1,4 +1,5 @@
 import { type Address, type Hex, HttpRequestError, keccak256, numberToHex, parseTransaction, TimeoutError, toHex } from 'viem'
+import { blockJson, logJson, receiptJson, txJson } from './simNodeJson.ts'
 import type { Random } from './random.ts'
 
 /** `settle(bytes32 order)`: the one call the simulated Broker knows. */
@@ -15,7 +16,7 @@ export type NodeTx = { hash: Hex; raw: Hex; nonce: number; to: Address; data: He
 export type NodeReceipt = { hash: Hex; status: 'success' | 'reverted'; gasUsed: bigint; effectiveGasPrice: bigint; logs: Array<{ address: Address; topics: Hex[]; data: Hex; logIndex: number }> }
 
 /** `indexedAt`: from when (virtual ms) its txs are found by hash, with their receipts and logs. */
-type Block = { number: number; hash: Hex; parentHash: Hex; timestamp: number; baseFee: bigint; txs: NodeTx[]; receipts: NodeReceipt[]; nonceAfter: number; indexedAt: number }
+export type SimBlock = { number: number; hash: Hex; parentHash: Hex; timestamp: number; baseFee: bigint; txs: NodeTx[]; receipts: NodeReceipt[]; nonceAfter: number; indexedAt: number }
 
 /** The faults the node shows while they are switched on (the world's schedule switches them). */
 export type NodeFaults = {
@@ -57,8 +58,8 @@ export function createSimNode(options: { chainId: number; key: Address; broker: 
   let baseFee = options.baseFee ?? 1_000_000n
   const tip = 100_000n
   let salt = 0
-  const genesis: Block = { number: 0, hash: blockHash(0, 0), parentHash: `0x${'00'.repeat(32)}`, timestamp: Math.floor(now() / 1000), baseFee, txs: [], receipts: [], nonceAfter: 0, indexedAt: 0 }
-  const blocks: Block[] = [genesis]
+  const genesis: SimBlock = { number: 0, hash: blockHash(0, 0), parentHash: `0x${'00'.repeat(32)}`, timestamp: Math.floor(now() / 1000), baseFee, txs: [], receipts: [], nonceAfter: 0, indexedAt: 0 }
+  const blocks: SimBlock[] = [genesis]
   const pool = new Map<number, NodeTx>()
   /** Every tx the node took into its pool, by hash. */
   const seen = new Map<Hex, NodeTx>()
@@ -156,7 +157,7 @@ export function createSimNode(options: { chainId: number; key: Address; broker: 
   }
 
   /** Where the tx was mined, as a lookup by hash finds it (not before its block is indexed). */
-  function findMined(hash: Hex): { block: Block; index: number } | undefined {
+  function findMined(hash: Hex): { block: SimBlock; index: number } | undefined {
     for (let i = blocks.length - 1; i >= 1; i--) {
       if (blocks[i]!.indexedAt > now()) continue
       const index = blocks[i]!.txs.findIndex((tx) => tx.hash === hash)
@@ -166,45 +167,14 @@ export function createSimNode(options: { chainId: number; key: Address; broker: 
   }
 
   /** The block a read of `latest` sees: the head, or by chance one behind while reads lag. */
-  function readHead(): Block {
+  function readHead(): SimBlock {
     if (faults.lagReads && blocks.length > 1 && random.chance(0.5)) return blocks[blocks.length - 2]!
     return head()
   }
 
-  const served = (block: Block) => !(faults.lateReceipts && block === head()) && block.indexedAt <= now()
+  const served = (block: SimBlock) => !(faults.lateReceipts && block === head()) && block.indexedAt <= now()
 
-  function blockJson(block: Block) {
-    return {
-      number: numberToHex(block.number), hash: block.hash, parentHash: block.parentHash, timestamp: numberToHex(block.timestamp), baseFeePerGas: numberToHex(block.baseFee),
-      gasLimit: numberToHex(30_000_000), gasUsed: numberToHex(block.receipts.reduce((sum, r) => sum + r.gasUsed, 0n)), transactions: block.txs.map((tx) => tx.hash),
-      logsBloom: `0x${'00'.repeat(256)}`, miner: `0x${'00'.repeat(20)}`, difficulty: '0x0', extraData: '0x', nonce: '0x0000000000000000', size: '0x0',
-      stateRoot: `0x${'00'.repeat(32)}`, receiptsRoot: `0x${'00'.repeat(32)}`, transactionsRoot: `0x${'00'.repeat(32)}`, sha3Uncles: `0x${'00'.repeat(32)}`, uncles: [], mixHash: `0x${'00'.repeat(32)}`,
-    }
-  }
-
-  function txJson(tx: NodeTx, mined?: { block: Block; index: number }) {
-    return {
-      hash: tx.hash, nonce: numberToHex(tx.nonce), from: key, to: tx.to, input: tx.data, value: '0x0', gas: numberToHex(tx.gas), type: '0x2', chainId: numberToHex(chainId),
-      maxFeePerGas: numberToHex(tx.maxFeePerGas), maxPriorityFeePerGas: numberToHex(tx.maxPriorityFeePerGas), accessList: [], v: '0x0', r: '0x1', s: '0x1', yParity: '0x0',
-      blockHash: mined?.block.hash ?? null, blockNumber: mined ? numberToHex(mined.block.number) : null, transactionIndex: mined ? numberToHex(mined.index) : null,
-    }
-  }
-
-  function receiptJson(block: Block, index: number) {
-    const tx = block.txs[index]!
-    const receipt = block.receipts[index]!
-    return {
-      transactionHash: tx.hash, transactionIndex: numberToHex(index), blockHash: block.hash, blockNumber: numberToHex(block.number), from: key, to: tx.to,
-      cumulativeGasUsed: numberToHex(receipt.gasUsed), gasUsed: numberToHex(receipt.gasUsed), effectiveGasPrice: numberToHex(receipt.effectiveGasPrice), contractAddress: null,
-      logs: receipt.logs.map((log) => logJson(block, index, log)), logsBloom: `0x${'00'.repeat(256)}`, status: receipt.status === 'success' ? '0x1' : '0x0', type: '0x2',
-    }
-  }
-
-  function logJson(block: Block, index: number, log: NodeReceipt['logs'][number]) {
-    return { ...log, logIndex: numberToHex(log.logIndex), blockHash: block.hash, blockNumber: numberToHex(block.number), transactionHash: block.txs[index]!.hash, transactionIndex: numberToHex(index), removed: false }
-  }
-
-  function blockAt(tag: unknown): Block | undefined {
+  function blockAt(tag: unknown): SimBlock | undefined {
     if (tag === 'latest' || tag === 'safe' || tag === 'finalized' || tag === undefined) return readHead()
     if (tag === 'earliest') return genesis
     if (tag === 'pending') return head()
@@ -253,13 +223,13 @@ export function createSimNode(options: { chainId: number; key: Address; broker: 
       case 'eth_getTransactionByHash': {
         const hash = (params[0] as Hex).toLowerCase() as Hex
         const mined = findMined(hash)
-        if (mined) return txJson(mined.block.txs[mined.index]!, mined)
+        if (mined) return txJson(mined.block.txs[mined.index]!, key, chainId, mined)
         const pooled = [...pool.values()].find((tx) => tx.hash === hash)
-        return pooled ? txJson(pooled) : null
+        return pooled ? txJson(pooled, key, chainId) : null
       }
       case 'eth_getTransactionReceipt': {
         const mined = findMined((params[0] as Hex).toLowerCase() as Hex)
-        return mined && served(mined.block) ? receiptJson(mined.block, mined.index) : null
+        return mined && served(mined.block) ? receiptJson(mined.block, mined.index, key) : null
       }
       case 'eth_getLogs':
         return logs(params[0] as Parameters<typeof logs>[0])
@@ -293,7 +263,7 @@ export function createSimNode(options: { chainId: number; key: Address; broker: 
       return baseFee
     },
     /** The canonical chain's blocks (genesis first), for the invariants. */
-    blocks: () => blocks as readonly Block[],
+    blocks: () => blocks as readonly SimBlock[],
     /** Every tx the node took into its pool. */
     seen: () => seen as ReadonlyMap<Hex, NodeTx>,
     /** A tx just signed: whether it would revert at the head now is kept, for `revertedAtSigning`. */
