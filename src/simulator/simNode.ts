@@ -1,6 +1,9 @@
 import { type Address, type Hex, HttpRequestError, keccak256, numberToHex, parseTransaction, TimeoutError, toHex } from 'viem'
-import { blockJson, logJson, receiptJson, txJson } from './simNodeJson.ts'
+import type { NodeReceipt, NodeTx, SimBlock } from './chainRecords.ts'
 import type { Random } from './random.ts'
+import { blockJson, logJson, receiptJson, txJson } from './simNodeJson.ts'
+
+export type { NodeReceipt, NodeTx, SimBlock }
 
 /** `settle(bytes32 order)`: the one call the simulated Broker knows. */
 export const settleSelector = '0x5e77e15e'
@@ -9,14 +12,6 @@ export const settledTopic = keccak256(toHex('Settled(bytes32)'))
 
 /** An order the world registered with the node: it settles once, and not at or after `expiresAt` (virtual ms) when set. */
 export type SimOrder = { hash: Hex; expiresAt?: number | undefined }
-
-/** A signed tx as the node keeps it. */
-export type NodeTx = { hash: Hex; raw: Hex; nonce: number; to: Address; data: Hex; gas: bigint; maxFeePerGas: bigint; maxPriorityFeePerGas: bigint; order?: Hex | undefined }
-
-export type NodeReceipt = { hash: Hex; status: 'success' | 'reverted'; gasUsed: bigint; effectiveGasPrice: bigint; logs: Array<{ address: Address; topics: Hex[]; data: Hex; logIndex: number }> }
-
-/** `indexedAt`: from when (virtual ms) its txs are found by hash, with their receipts and logs. */
-export type SimBlock = { number: number; hash: Hex; parentHash: Hex; timestamp: number; baseFee: bigint; txs: NodeTx[]; receipts: NodeReceipt[]; nonceAfter: number; indexedAt: number }
 
 /** The faults the node shows while they are switched on (the world's schedule switches them). */
 export type NodeFaults = {

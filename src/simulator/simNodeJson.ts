@@ -1,6 +1,6 @@
 import type { Address } from 'viem'
 import { numberToHex } from 'viem'
-import type { NodeReceipt, NodeTx, SimBlock } from './simNode.ts'
+import type { NodeReceipt, NodeTx, SimBlock } from './chainRecords.ts'
 
 // The simulated node's answers in the JSON-RPC shapes a real node gives them.
 
