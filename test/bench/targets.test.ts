@@ -88,3 +88,11 @@ test('the rejection rows print as information, with the answers checked and the 
   expect(wrong[0]!.failedChecks).toEqual(['1 answers were not 400'])
   expect(printed(formatTable(wrong), 'rejections MALFORMED_ORDER, 32')).toEqual({ target: '—', result: 'MISS' })
 })
+
+test('a nonce warning the relayer printed fails the checks with its own words', async () => {
+  const { settlementChecks } = await import('../../scripts/bench/lib/settlementRuns.ts')
+  const warned = { ...run('relayer', 300), nonceErrors: 1, nonceLines: ['warn: tx 0xab (nonce 7) got no answer from the node and is not known to it; kept in the journal'] }
+  const { checks, failedChecks } = settlementChecks([warned, run('relayer', 310)], [run('baseline', 300)], orders)
+  expect(checks['nonce errors']).toBe(1)
+  expect(failedChecks).toEqual(['1 nonce errors (warn: tx 0xab (nonce 7) got no answer from the node and is not known to it; kept in the journal)'])
+})

@@ -58,6 +58,8 @@ export type RunResult = {
   failed: number
   /** Relayer: warning and error lines of its output about a nonce (a money-safety smell). */
   nonceErrors: number
+  /** The first few of those lines, kept with the results (a failed check says which). */
+  nonceLines?: readonly string[]
   statuses: Record<string, number>
   rssMiB?: number
   peakRssMiB?: number
@@ -348,6 +350,7 @@ export async function relayerRun(
       reverted,
       failed: requests.length - (statuses['200'] ?? 0),
       nonceErrors: children.reduce((total, each) => total + each.counted, 0),
+      nonceLines: children.flatMap((each) => each.countedLines),
       statuses,
       rssMiB,
       peakRssMiB: child.peakRssMiB(),
@@ -383,7 +386,8 @@ export function settlementChecks(subject: readonly RunResult[], baseline: readon
   if (reverted) failedChecks.push(`${reverted} reverted txs from the key`)
   if (non200) failedChecks.push(`${non200} answers were not 200`)
   if (baselineFailed) failedChecks.push(`${baselineFailed} baseline transactions failed`)
-  if (nonceErrors) failedChecks.push(`${nonceErrors} nonce errors`)
+  // The relayer's own words go with the result: a run's output is not kept anywhere else.
+  if (nonceErrors) failedChecks.push(`${nonceErrors} nonce errors (${all.flatMap((run) => run.nonceLines ?? []).slice(0, 3).join(' | ')})`)
   return {
     checks: { settled: `${settled}/${expected}`, 'settled twice': twice, reverted, 'non-200': non200, 'nonce errors': nonceErrors },
     failedChecks,
