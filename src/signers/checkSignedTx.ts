@@ -55,6 +55,23 @@ export async function checkSignedTx(asked: TransactionSerializableEIP1559, raw: 
   if (canonical.toLowerCase() !== raw.toLowerCase()) throw fault('the signed tx is not in the canonical encoding of its fields')
 }
 
+/** Why checkSignedTx refused a tx, as data: its message and fix (neither holds a secret). */
+export type SignedTxFault = { message: string; fix?: string | undefined }
+
+/**
+ * checkSignedTx's verdict as data, for a caller that hands it across a thread: null when
+ * the tx passes, else the refusal's message and fix.
+ */
+export async function signedTxFault(asked: TransactionSerializableEIP1559, raw: Hex, address: Address): Promise<SignedTxFault | null> {
+  try {
+    await checkSignedTx(asked, raw, address)
+    return null
+  } catch (error) {
+    if (!(error instanceof SignerError)) throw error
+    return { message: error.shortMessage, fix: error.fix }
+  }
+}
+
 function fault(message: string, cause?: unknown): SignerError {
   return new SignerError('SIGNER_FAULT', `signer fault: ${message}; it is not broadcast`, {
     fix: "check the signer's key, chain id and version: it must sign exactly the tx the relayer asks for",

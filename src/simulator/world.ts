@@ -62,6 +62,10 @@ export async function runPlan(plan: Plan): Promise<RunResult> {
   try {
     const baseFee = node.baseFee
     const spikes: number[] = []
+    /** The base fee under the spikes on now. */
+    const spiked = () => node.setBaseFee(baseFee * BigInt(spikes.reduce((a, b) => a * b, 1)))
+    /** When the next block is mined (virtual ms): blocks come every blockMs from the start. */
+    const nextBlockAt = () => Math.ceil((time.now() + 1) / plan.blockMs) * plan.blockMs
     // Milliseconds one way between the relayer and the node: a few, or up to `slowMs` while the network is slow.
     let slowMs = 0
     const latency = () => (slowMs > 0 ? random.between(slowMs / 4, slowMs) : random.between(1, 15))
@@ -113,7 +117,7 @@ export async function runPlan(plan: Plan): Promise<RunResult> {
           // A reorg as deep as the confirmations would undo what the relayer was told is final: the plan's are shallower.
           confirmations: confirmations,
           // The chain clock: the next block's time.
-          minedAt: async () => BigInt(Math.ceil((time.now() + 1) / plan.blockMs) * plan.blockMs) / 1_000n,
+          minedAt: async () => BigInt(nextBlockAt()) / 1_000n,
           describe: async (_slot, receipt) => (receipt.status === 'success' ? JSON.stringify({ txHash: receipt.transactionHash }) : undefined),
           wouldRevert: async (slot) => {
             const order = slot.orderHash?.toLowerCase() as Hex | undefined
@@ -155,9 +159,8 @@ export async function runPlan(plan: Plan): Promise<RunResult> {
         return
       }
       // The pipeline's window check (checkAuthorizationWindow.ts): refused unless it is still valid 2 s past the next block.
-      const nextBlockAt = Math.ceil((time.now() + 1) / plan.blockMs) * plan.blockMs
       const expiresAt = expiries.get(order)
-      if (expiresAt !== undefined && expiresAt <= nextBlockAt + authorizationMarginMs) {
+      if (expiresAt !== undefined && expiresAt <= nextBlockAt() + authorizationMarginMs) {
         answers.set(order, { kind: 'refused', code: 'AUTH_EXPIRED', message: 'authorization window has passed' })
         return
       }
@@ -189,10 +192,10 @@ export async function runPlan(plan: Plan): Promise<RunResult> {
         case 'baseFeeSpike': {
           // Spikes that overlap multiply; each one's end takes only its own factor out.
           spikes.push(planned.factor)
-          node.setBaseFee(baseFee * BigInt(spikes.reduce((a, b) => a * b, 1)))
+          spiked()
           setTimeout(() => {
             spikes.splice(spikes.indexOf(planned.factor), 1)
-            node.setBaseFee(baseFee * BigInt(spikes.reduce((a, b) => a * b, 1)))
+            spiked()
           }, planned.forMs)
           return
         }

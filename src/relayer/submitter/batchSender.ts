@@ -2,7 +2,7 @@ import type { Address, Hex, PublicClient } from 'viem'
 import { errorLine, type Logger } from '../../shared/index.ts'
 import { keccak256 } from '../../wire/index.ts'
 import { RelayError } from '../errors.ts'
-import type { OrderTerms, Verdict } from '../economics/index.ts'
+import type { Verdict } from '../economics/index.ts'
 import type { NewSlot } from '../journal/index.ts'
 import type { createFeeCache, FeeQuote } from './feeCache.ts'
 import type { KeyGuard } from './keyGuard.ts'
@@ -11,32 +11,9 @@ import { type SendOutcome, sendRaw, sendRawBatch } from './sendRaw.ts'
 import type { SlotLife } from './slotLife.ts'
 import type { TxSigner } from './txSigner.ts'
 import { authorizationSafetyMarginSeconds } from '../authorizationMargin.ts'
+import type { Judge, SendRequest, Sent } from './sendRequest.ts'
 
-/**
- * A call to send from the gas key, and the order it settles (none for a filler). `terms`:
- * what the order pays and takes, judged again at the fees its tx is signed with.
- */
-export type SendRequest = {
-  to: Address
-  data: Hex
-  gas: bigint
-  orderHash?: Hex
-  consumer?: Address
-  adapter?: Address
-  payToken?: Address
-  terms?: OrderTerms
-  /**
-   * The unix second the order's authorization holds until (`validBefore`): when its batch
-   * is signed it must still hold the pipeline's margin past the time a tx sent then is
-   * mined (`minedAt`), else it is answered AUTH_EXPIRED and never signed.
-   */
-  validBefore?: bigint
-}
-
-/** Whether an order pays for itself at `fees`, given what the batch's earlier orders already hold (see economics/judgeOrder.ts). */
-export type Judge = (terms: OrderTerms, fees: FeeQuote, alsoReservedWei: bigint) => Verdict | RelayError
-/** The nonce and hash of a tx the node accepted, or may have (`unanswered`: see sendRaw.ts). */
-export type Sent = { nonce: number; hash: Hex; unanswered?: boolean }
+export type { Judge, SendRequest, Sent }
 
 type Queued = { request: SendRequest; attempt: number; resolve: (sent: Sent) => void; reject: (error: unknown) => void }
 type Entry = { item: Queued; nonce: number; raw: Hex; hash: Hex }

@@ -1,6 +1,6 @@
 import type { Hex, TransactionSerializableEIP1559 } from 'viem'
 import { errorLine, type Logger } from '../../shared/index.ts'
-import { checkSignedTx, type GasSigner, SignerError } from '../../signers/index.ts'
+import { type GasSigner, SignerError, signedTxFault } from '../../signers/index.ts'
 import { RelayError } from '../errors.ts'
 import { createLimit } from './concurrencyLimit.ts'
 import type { CheckFault } from './signerThread.ts'
@@ -89,14 +89,7 @@ export function createServiceSigner(options: ServiceSignerOptions): TxSigner {
         if (!thread.gone) throw error
       }
     }
-    return Promise.all(
-      signed.map(({ asked, raw }) =>
-        checkSignedTx(asked, raw, gasSigner.address).then(
-          () => null,
-          (error: SignerError) => ({ message: error.shortMessage, fix: error.fix }),
-        ),
-      ),
-    )
+    return Promise.all(signed.map(({ asked, raw }) => signedTxFault(asked, raw, gasSigner.address)))
   }
 
   const health: SignerHealth = createSignerHealth({

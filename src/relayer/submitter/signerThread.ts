@@ -4,13 +4,13 @@
 // once; the key is never sent back, logged or put in an error.
 import type { Address, Hex, LocalAccount, TransactionSerializableEIP1559 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import { checkSignedTx } from '../../signers/checkSignedTx.ts'
+import { type SignedTxFault, signedTxFault } from '../../signers/checkSignedTx.ts'
 
 /** A signed tx as a service returned it, and the tx it was asked to sign. */
 export type SignedByService = { asked: TransactionSerializableEIP1559; raw: Hex }
 
 /** Why checkSignedTx refused a service's tx: its message and fix (neither holds a secret). */
-export type CheckFault = { message: string; fix?: string | undefined }
+export type CheckFault = SignedTxFault
 
 /** What the relayer sends the thread: the key first (local keys), then batches to sign or to check. */
 export type SignerRequest =
@@ -34,7 +34,7 @@ self.onmessage = async ({ data }: MessageEvent<SignerRequest>) => {
   }
   try {
     if (data.kind === 'check') {
-      postMessage({ id: data.id, faults: await Promise.all(data.signed.map(({ asked, raw }) => faultOf(asked, raw, data.address))) } satisfies SignerAnswer)
+      postMessage({ id: data.id, faults: await Promise.all(data.signed.map(({ asked, raw }) => signedTxFault(asked, raw, data.address))) } satisfies SignerAnswer)
       return
     }
     if (!account) throw new Error('the signer thread has no key')
@@ -44,15 +44,5 @@ self.onmessage = async ({ data }: MessageEvent<SignerRequest>) => {
   } catch (error) {
     // A failure names its kind only (a message could quote the transaction, never the key).
     postMessage({ id: data.id, error: (error as Error)?.name ?? 'Error' } satisfies SignerAnswer)
-  }
-}
-
-async function faultOf(asked: TransactionSerializableEIP1559, raw: Hex, address: Address): Promise<CheckFault | null> {
-  try {
-    await checkSignedTx(asked, raw, address)
-    return null
-  } catch (error) {
-    const fault = error as { shortMessage?: string; message?: string; fix?: string }
-    return { message: fault.shortMessage ?? fault.message ?? String(error), fix: fault.fix }
   }
 }

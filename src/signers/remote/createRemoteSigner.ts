@@ -67,9 +67,12 @@ export async function createRemoteSigner(options: RemoteSignerOptions): Promise<
     })
   }
 
+  /** The tx as asked of the signer, and as its answer is checked against: the chain id filled in. */
+  const askedOf = (tx: TransactionSerializableEIP1559): TransactionSerializableEIP1559 => ({ ...tx, chainId: tx.chainId ?? options.chainId, type: 'eip1559' })
+
   /** `eth_signTransaction` (or Clef's call): the signer's raw answer, unchecked. */
   async function signUnchecked(tx: TransactionSerializableEIP1559): Promise<`0x${string}`> {
-    const asked: TransactionSerializableEIP1559 = { ...tx, chainId: tx.chainId ?? options.chainId, type: 'eip1559' }
+    const asked = askedOf(tx)
     if (asked.chainId !== options.chainId) {
       throw new SignerError('SIGNER_CONFIG', `a tx for chain ${asked.chainId} was given to the remote signer of chain ${options.chainId}`)
     }
@@ -92,7 +95,7 @@ export async function createRemoteSigner(options: RemoteSignerOptions): Promise<
     async signTransaction(tx: TransactionSerializableEIP1559) {
       const raw = await signUnchecked(tx)
       try {
-        await checkSignedTx({ ...tx, chainId: tx.chainId ?? options.chainId, type: 'eip1559' }, raw, address)
+        await checkSignedTx(askedOf(tx), raw, address)
       } catch (error) {
         if (error instanceof SignerError) {
           const fault = new SignerError(error.code, `${error.shortMessage} (remote signer ${shown})`, { fix: error.fix, cause: error.cause })
