@@ -10,7 +10,7 @@ export type FixProof = { name: string; fix: string; file: string; from: string; 
  * copy of src/ the simulator then runs (production code never carries a switch for it).
  * The key's nonce read at the head's number (chainReads.ts) is not among them: taken
  * out, 1,406 seeds found nothing, the two rules before calling a slot `foreign` (a
- * second look, a tx the node knows) covering every case the simulated faults make.
+ * second look, a tx the node says it mined) covering every case the simulated faults make.
  */
 export const fixProofs: readonly FixProof[] = [
   {
@@ -43,10 +43,10 @@ export const fixProofs: readonly FixProof[] = [
   },
   {
     name: 'foreign-two-looks',
-    fix: "the nonce keeper's second look before it calls a slot foreign",
+    fix: "the nonce keeper's second look before it calls a slot foreign (and again after a reorg)",
     file: 'src/relayer/submitter/nonceKeeper.ts',
-    from: 'if (!first || (first.at >= at && Date.now() - first.time < foreignAfterMs)) {',
-    to: 'if (false) {',
+    from: 'const first = suspects.get(nonce)',
+    to: 'const first = { at: -1n, time: 0 }',
   },
   {
     name: 'foreign-known-tx',

@@ -69,3 +69,28 @@ test('a dropped tx signed at the fee cap during a base fee spike is filled under
   expect(result.violations).toEqual([])
   expect(result.lastSteps.join('\n')).toMatch(/was dropped by the node and its order can no longer settle \(the order expired\); filled nonce 0 with a 0-value transfer/)
 })
+
+test('a slot suspected at a head a reorg took away is suspected again, not called foreign, at the new chain\'s lower head (seed 3094)', async () => {
+  // Nonce 1 is mined in block 26, whose txs the node indexes 469 ms late: the keeper's first look misses it there.
+  // A 4-deep reorg mines it again in a new block 23, indexed late again: a second look 2 s after the first, at a lower head,
+  // must not call the key's own tx another process's.
+  const plan: Plan = {
+    seed: 3094,
+    blockMs: 2_000,
+    orders: [{ id: 73, at: 49_915 }, { id: 95, at: 50_024 }, { id: 70, at: 50_472 }],
+    faults: [
+      { at: 3_950, kind: 'timeouts', forMs: 8_408 },
+      { at: 6_588, kind: 'timeouts', forMs: 3_059 },
+      { at: 7_504, kind: 'baseFeeSpike', factor: 5, forMs: 19_625 },
+      { at: 8_745, kind: 'indexLag', lagMs: 767, forMs: 17_370 },
+      { at: 34_464, kind: 'lagReads', forMs: 11_083 },
+      { at: 41_274, kind: 'indexLag', lagMs: 469, forMs: 18_706 },
+      { at: 41_653, kind: 'crash', downMs: 422 },
+      { at: 52_296, kind: 'reorg', depth: 4 },
+    ],
+    relayer: { receiptPollMs: 250 },
+  }
+  const result = await runPlan(plan)
+  expect(result.violations).toEqual([])
+  expect(result.lastSteps.join('\n')).not.toContain('was taken by a transaction not in this relayer')
+})

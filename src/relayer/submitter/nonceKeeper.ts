@@ -252,10 +252,12 @@ export function createNonceKeeper(options: {
         const looked = await lookups.lookupAt(taken, at)
         for (const nonce of looked.lagging ? [] : looked.unmined) {
           const first = suspects.get(nonce)
-          if (!first || (first.at >= at && Date.now() - first.time < foreignAfterMs)) {
-            if (!first) suspects.set(nonce, { at, time: Date.now() })
+          // A look at a lower head than the first (a reorg between them) starts over: the first looked at a chain that is gone.
+          if (!first || at < first.at) {
+            suspects.set(nonce, { at, time: Date.now() })
             continue
           }
+          if (first.at === at && Date.now() - first.time < foreignAfterMs) continue
           suspects.delete(nonce)
           const slot = taken.find((each) => each.nonce === nonce)!
           const message = `not settled: nonce ${nonce} of the relayer's key was taken by a transaction this relayer did not send (another process is signing with the same key); retry`
