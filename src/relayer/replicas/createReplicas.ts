@@ -9,7 +9,7 @@ import { followReorgs } from './followReorgs.ts'
 import { republishOutcomes } from './republishOutcomes.ts'
 import { createSharedBuckets } from './sharedBuckets.ts'
 import { createSharedOutcomes } from './sharedOutcomes.ts'
-import { createSharedRedis, type RedisHealthHooks } from './sharedRedis.ts'
+import { createSharedRedis, type RedisConnection, type RedisHealthHooks } from './sharedRedis.ts'
 import { createSharedState, type SharedStateHooks } from './sharedState.ts'
 
 /** How long a claim lives unless its holder renews it: a dead or silent replica's claims are free within this. */
@@ -26,6 +26,8 @@ export type ReplicasOptions = {
   /** The Redis gauges and counters, and the shared state's (metrics). */
   health: RedisHealthHooks
   stateHooks?: SharedStateHooks
+  /** The connection to use instead of one to `url` (the simulator's Redis). */
+  connection?: RedisConnection
 }
 
 /**
@@ -37,7 +39,7 @@ export type ReplicasOptions = {
  */
 export function createReplicas(url: string, options: ReplicasOptions) {
   const { logger } = options
-  const redis = createSharedRedis(url, { logger, health: options.health, prefix: options.prefix })
+  const redis = createSharedRedis(url, { logger, health: options.health, prefix: options.prefix, ...(options.connection ? { connection: options.connection } : {}) })
   const heartbeatMs = Math.max(50, Math.min(500, Math.floor(options.restoreWindowMs / 4)))
   const state = createSharedState(redis, { logger, restoreWindowMs: options.restoreWindowMs, heartbeatMs, ...(options.stateHooks ? { hooks: options.stateHooks } : {}) })
   const claims = createRedisClaims(redis, { leaseMs: claimLeaseMs, fence: state })

@@ -5,5 +5,5 @@ export { claimLeaseMs, createReplicas, type Replicas, type ReplicasOptions } fro
 export { outcomeOfSlot, republishOutcomes } from './republishOutcomes.ts'
 export { createSharedBuckets } from './sharedBuckets.ts'
 export { createSharedOutcomes, parseOutcome, type SharedOutcome, type SharedOutcomes } from './sharedOutcomes.ts'
-export { createSharedRedis, type RedisHealthHooks, type RoundTripPurpose, type SharedRedis } from './sharedRedis.ts'
+export { createSharedRedis, type RedisConnection, type RedisHealthHooks, type RoundTripPurpose, type SharedRedis } from './sharedRedis.ts'
 export { createSharedState, type SharedState, type SharedStateHooks, type SharedStateName, type SharedStateView } from './sharedState.ts'

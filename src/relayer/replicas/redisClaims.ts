@@ -147,7 +147,7 @@ export function createRedisClaims(redis: SharedRedis, options: { leaseMs: number
       while (Date.now() < deadline) {
         const held = await redis.attempt('watching an orderHash claim', 'waiting', (client) => client.send('EXISTS', [keys.claim(orderHash)]))
         if (!held.ok || held.value === 0) return
-        await Bun.sleep(Math.min(pollMs, Math.max(0, deadline - Date.now())))
+        await new Promise((resolve) => setTimeout(resolve, Math.min(pollMs, Math.max(0, deadline - Date.now()))))
       }
     },
     get held() {

@@ -23,6 +23,17 @@ export type RedisHealthHooks = { up(up: boolean): void; error(): void; roundTrip
 /** A command's result, or `ok: false` when Redis failed (the caller falls back to local state). */
 export type Attempt<T> = { ok: true; value: T } | { ok: false }
 
+/**
+ * What the replicas ask of a Redis connection: Bun's `RedisClient` in a relayer, the
+ * simulated Redis in the simulator (src/simulator/simRedis.ts).
+ */
+export type RedisConnection = {
+  send(command: string, args: string[]): Promise<unknown>
+  get(key: string): Promise<string | null>
+  connect(): Promise<void>
+  close(): void
+}
+
 /** Longest a command may take before it counts as failed: a hung Redis must not hang orders. */
 const commandTimeoutMs = 1_000
 const connectTimeoutMs = 3_000
@@ -37,15 +48,17 @@ const connectTimeoutMs = 3_000
  * `onFailure` listeners (the shared state then takes no new order, sharedState.ts).
  * The client reconnects by itself; commands fail at once while it is disconnected.
  */
-export function createSharedRedis(url: string, options: { logger: Logger; health: RedisHealthHooks; prefix: string }) {
+export function createSharedRedis(url: string, options: { logger: Logger; health: RedisHealthHooks; prefix: string; connection?: RedisConnection }) {
   const { logger, health } = options
   const shown = redactUrl(url)
-  const client = new RedisClient(url, {
-    enableOfflineQueue: false,
-    autoReconnect: true,
-    maxRetries: 4_294_967_295,
-    connectionTimeout: connectTimeoutMs,
-  })
+  const client: RedisConnection =
+    options.connection ??
+    new RedisClient(url, {
+      enableOfflineQueue: false,
+      autoReconnect: true,
+      maxRetries: 4_294_967_295,
+      connectionTimeout: connectTimeoutMs,
+    })
   let up = true
   const failureListeners: ((what: string) => void)[] = []
 
@@ -79,7 +92,7 @@ export function createSharedRedis(url: string, options: { logger: Logger; health
       failureListeners.push(listener)
     },
     /**
-     * Connects at start-up.
+     * Connects at start-up (`options.connection`: that one, asked for a PING).
      * @throws Error naming RELAYER_REDIS_URL when Redis does not answer
      */
     async connect(): Promise<void> {
@@ -87,6 +100,11 @@ export function createSharedRedis(url: string, options: { logger: Logger; health
       try {
         await Promise.race([
           (async () => {
+            if (options.connection) {
+              await client.connect()
+              await client.send('PING', [])
+              return
+            }
             // A probe that does not reconnect, so a refused connection fails at once with its own code.
             const probe = new RedisClient(url, { enableOfflineQueue: false, autoReconnect: false, connectionTimeout: connectTimeoutMs })
             try {
@@ -118,7 +136,7 @@ export function createSharedRedis(url: string, options: { logger: Logger; health
      * command, a script, or a pipeline written at once); `{ ok: false }` (the outage
      * logged once) when Redis fails or is slow.
      */
-    async attempt<T>(what: string, purpose: RoundTripPurpose, run: (client: RedisClient) => Promise<T>): Promise<Attempt<T>> {
+    async attempt<T>(what: string, purpose: RoundTripPurpose, run: (client: RedisConnection) => Promise<T>): Promise<Attempt<T>> {
       health.roundTrip?.(purpose)
       let timer: ReturnType<typeof setTimeout> | undefined
       try {
