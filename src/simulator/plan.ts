@@ -6,15 +6,25 @@ export type PlannedFault =
   | { at: number; kind: 'dropPool'; count: number }
   | { at: number; kind: 'reorg'; depth: number }
   | { at: number; kind: 'baseFeeSpike'; factor: number; forMs: number }
-  | { at: number; kind: 'crash'; downMs: number }
+  | { at: number; kind: 'crash'; downMs: number; replica?: number }
   | { at: number; kind: 'indexLag'; lagMs: number; forMs: number }
   | { at: number; kind: 'slowNetwork'; latencyMs: number; forMs: number }
+  | { at: number; kind: 'redisDown'; forMs: number }
+  | { at: number; kind: 'redisSlow'; latencyMs: number; forMs: number }
+  | { at: number; kind: 'redisRestart' }
 
-/** An order a client sends at `at`; one with `expiresAfterMs` can no longer settle from then on. */
-export type PlannedOrder = { id: number; at: number; expiresAfterMs?: number }
+/**
+ * An order a client sends at `at`, to replica `replica` (0 when absent); one with
+ * `expiresAfterMs` can no longer settle from then on. The same `id` twice is the same
+ * order sent again (its expiry is the first send's).
+ */
+export type PlannedOrder = { id: number; at: number; expiresAfterMs?: number; replica?: number }
+
+/** Relayer replicas: `count` processes, each with its own key and journal, sharing a simulated Redis. */
+export type PlannedReplicas = { count: number; restoreWindowMs: number }
 
 /** Everything one simulated run does: decided by its seed, and smaller once shrunk. */
-export type Plan = { seed: number; blockMs: number; orders: PlannedOrder[]; faults: PlannedFault[]; relayer: { receiptPollMs: number; maxFeePerGasWei?: number } }
+export type Plan = { seed: number; blockMs: number; orders: PlannedOrder[]; faults: PlannedFault[]; relayer: { receiptPollMs: number; maxFeePerGasWei?: number }; replicas?: PlannedReplicas }
 
 /** How long orders and faults come (virtual ms); the run then goes on quietly until everything is final. */
 export const activeMs = 60_000
@@ -54,5 +64,35 @@ export function planFor(seed: number): Plan {
   faults.sort((a, b) => a.at - b.at)
   const receiptPollMs = random.pick([250, 1_000, 2_000])
   // Half the relayers run with a fee cap (RELAYER_MAX_FEE_PER_GAS_WEI) that a base fee spike can pass.
-  return { seed, blockMs, orders, faults, relayer: random.chance(0.5) ? { receiptPollMs, maxFeePerGasWei: random.between(2, 8) * 1_000_000 } : { receiptPollMs } }
+  const plan: Plan = { seed, blockMs, orders, faults, relayer: random.chance(0.5) ? { receiptPollMs, maxFeePerGasWei: random.between(2, 8) * 1_000_000 } : { receiptPollMs } }
+  return withReplicas(plan)
+}
+
+/**
+ * A third of the seeds run two replicas sharing a Redis: orders spread over both, some
+ * sent again to either (a client retrying elsewhere), Redis down, slow or restarted
+ * empty, and a crash hitting either replica. Drawn from a stream of its own, so the
+ * plans of single-relayer seeds are what they are without replicas.
+ */
+function withReplicas(plan: Plan): Plan {
+  const random = createRandom(plan.seed ^ 0x2e91)
+  if (!random.chance(1 / 3)) return plan
+  const count = 2
+  const orders: PlannedOrder[] = []
+  for (const order of plan.orders) {
+    orders.push({ ...order, replica: random.int(count) })
+    if (random.chance(0.2)) orders.push({ id: order.id, at: order.at + random.between(0, 4_000), replica: random.int(count) })
+  }
+  orders.sort((a, b) => a.at - b.at || a.id - b.id)
+  const faults: PlannedFault[] = plan.faults.map((fault) => (fault.kind === 'crash' ? { ...fault, replica: random.int(count) } : fault))
+  for (let i = random.int(4); i > 0; i--) {
+    const at = random.int(activeMs)
+    const kind = random.pick(['redisDown', 'redisSlow', 'redisRestart'] as const)
+    if (kind === 'redisRestart') faults.push({ at, kind })
+    // Slower than the relayer's 1 s command timeout: its commands count as failed while they still run.
+    else if (kind === 'redisSlow') faults.push({ at, kind, latencyMs: random.between(300, 2_500), forMs: random.between(500, 10_000) })
+    else faults.push({ at, kind, forMs: random.between(200, 10_000) })
+  }
+  faults.sort((a, b) => a.at - b.at)
+  return { ...plan, orders, faults, replicas: { count, restoreWindowMs: random.pick([1_000, 5_000]) } }
 }

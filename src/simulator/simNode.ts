@@ -31,21 +31,22 @@ export type NodeFaults = {
 
 /**
  * A simulated EVM node for the relayer's money path, answering the JSON-RPC methods the
- * submitter uses through a viem `custom` transport: one gas key's nonces and balance, a
- * pool, blocks mined when the world says, receipts and logs, reorgs of any depth, and the
- * faults real nodes show (lost answers, refusals, timeouts, lagging reads, late receipts,
- * pool drops, base fee spikes). The only contract is a Broker whose `settle(order)`
- * succeeds once per order, before its expiry, and reverts otherwise. Signatures are not
- * checked (the simulator's signer makes none): every tx is the key's.
+ * submitter uses through a viem `custom` transport: the gas keys' nonces and balances
+ * (one key per relayer process), a pool, blocks mined when the world says, receipts and
+ * logs, reorgs of any depth, and the faults real nodes show (lost answers, refusals,
+ * timeouts, lagging reads, late receipts, pool drops, base fee spikes). The only contract
+ * is a Broker whose `settle(order)` succeeds once per order, before its expiry, and
+ * reverts otherwise. Signatures are not checked (the simulator's signer makes none): a
+ * tx's sender is the key its stand-in signature names (simSigner.ts).
  *
  * @example
- * const node = createSimNode({ chainId: 421614, key, broker, random, now: () => time.now() })
+ * const node = createSimNode({ chainId: 421614, keys: [key], broker, random, now: () => time.now() })
  * node.addOrder({ hash })
  * const answer = await node.request('eth_blockNumber', [])
  */
-export function createSimNode(options: { chainId: number; key: Address; broker: Address; random: Random; now: () => number; balance?: bigint; baseFee?: bigint; perBlock?: number }) {
+export function createSimNode(options: { chainId: number; keys: readonly Address[]; broker: Address; random: Random; now: () => number; balance?: bigint; baseFee?: bigint; perBlock?: number }) {
   const { chainId, broker, random, now } = options
-  const key = options.key.toLowerCase() as Address
+  const keys = options.keys.map((key) => key.toLowerCase() as Address)
   const perBlock = options.perBlock ?? 64
   const startBalance = options.balance ?? 10n ** 21n
   const faults: NodeFaults = { loseSendAnswers: false, refuseSends: false, timeouts: false, lagReads: false, lateReceipts: false, indexLagMs: 0 }
@@ -53,15 +54,19 @@ export function createSimNode(options: { chainId: number; key: Address; broker: 
   let baseFee = options.baseFee ?? 1_000_000n
   const tip = 100_000n
   let salt = 0
-  const genesis: SimBlock = { number: 0, hash: blockHash(0, 0), parentHash: `0x${'00'.repeat(32)}`, timestamp: Math.floor(now() / 1000), baseFee, txs: [], receipts: [], nonceAfter: 0, indexedAt: 0 }
+  const noNonces = new Map(keys.map((key) => [key, 0]))
+  const genesis: SimBlock = { number: 0, hash: blockHash(0, 0), parentHash: `0x${'00'.repeat(32)}`, timestamp: Math.floor(now() / 1000), baseFee, txs: [], receipts: [], nonceAfter: noNonces, indexedAt: 0 }
   const blocks: SimBlock[] = [genesis]
-  const pool = new Map<number, NodeTx>()
+  /** Each key's pooled txs by nonce. */
+  const pools = new Map(keys.map((key) => [key, new Map<number, NodeTx>()]))
+  const poolOf = (key: Address) => pools.get(key) ?? unknownKey(key)
   /** Every tx the node took into its pool, by hash. */
   const seen = new Map<Hex, NodeTx>()
   /** Every tx signed, by hash: whether it would have reverted at the head when it was signed. */
   const atSigning = new Map<Hex, boolean>()
-  // State after the head: nonce, balance, the orders settled (by which tx).
-  let state = { nonce: 0, balance: startBalance, settled: new Map<Hex, Hex>() }
+  // State after the head: each key's nonce and balance, the orders settled (by which tx).
+  let state = { nonces: new Map(noNonces), balances: new Map(keys.map((key) => [key, startBalance])), settled: new Map<Hex, Hex>() }
+  const nonceOf = (key: Address) => state.nonces.get(key) ?? unknownKey(key)
 
   /** A block's hash: its number and the how-manieth block the node made, so a block mined again after a reorg has another. */
   function blockHash(number: number, nth: number): Hex {
@@ -84,47 +89,61 @@ export function createSimNode(options: { chainId: number; key: Address; broker: 
     const data = (parsed.data ?? '0x').toLowerCase() as Hex
     const to = (parsed.to ?? '0x').toLowerCase() as Address
     const order = to === broker.toLowerCase() && data.startsWith(settleSelector) && data.length === 74 ? (`0x${data.slice(10)}` as Hex) : undefined
-    return { hash: keccak256(raw), raw, nonce: parsed.nonce ?? 0, to, data, gas: parsed.gas ?? 0n, maxFeePerGas: parsed.maxFeePerGas ?? 0n, maxPriorityFeePerGas: parsed.maxPriorityFeePerGas ?? 0n, order }
+    const from = keys[Number(BigInt(parsed.s ?? '0x1')) - 1]
+    if (!from) throw rpcError(-32000, 'invalid sender')
+    return { hash: keccak256(raw), raw, from, nonce: parsed.nonce ?? 0, to, data, gas: parsed.gas ?? 0n, maxFeePerGas: parsed.maxFeePerGas ?? 0n, maxPriorityFeePerGas: parsed.maxPriorityFeePerGas ?? 0n, order }
   }
 
   function admit(tx: NodeTx): void {
-    if (tx.nonce < state.nonce) throw rpcError(-32000, 'nonce too low')
+    if (tx.nonce < nonceOf(tx.from)) throw rpcError(-32000, 'nonce too low')
+    const pool = poolOf(tx.from)
     const pooled = pool.get(tx.nonce)
     if (pooled?.hash === tx.hash) throw rpcError(-32000, 'already known')
     if (pooled && (tx.maxFeePerGas * 10n < pooled.maxFeePerGas * 11n || tx.maxPriorityFeePerGas * 10n < pooled.maxPriorityFeePerGas * 11n)) {
       throw rpcError(-32000, 'replacement transaction underpriced')
     }
-    if (tx.gas * tx.maxFeePerGas > state.balance) throw rpcError(-32000, 'insufficient funds for gas * price + value')
+    if (tx.gas * tx.maxFeePerGas > state.balances.get(tx.from)!) throw rpcError(-32000, 'insufficient funds for gas * price + value')
     pool.set(tx.nonce, tx)
     if (!seen.has(tx.hash)) seen.set(tx.hash, tx)
   }
 
-  /** Mines the next block: the pool's txs from the key's nonce on, in order, while each pays the base fee. */
+  /**
+   * Mines the next block: each key's pooled txs from its nonce on, in order, while each
+   * pays the base fee; the keys take turns, one tx each, in the order they were given.
+   */
   function mine(): void {
     const parent = head()
     const txs: NodeTx[] = []
     const receipts: NodeReceipt[] = []
-    let nonce = state.nonce
+    const nonces = new Map(state.nonces)
+    const balances = new Map(state.balances)
     const at = now()
-    let balance = state.balance
     const settled = state.settled
-    while (txs.length < perBlock) {
-      const tx = pool.get(nonce)
-      if (!tx || tx.maxFeePerGas < baseFee) break
-      pool.delete(nonce)
-      const status = outcome(tx, settled, at)
-      const gasUsed = tx.order === undefined ? 21_000n : status === 'success' ? 80_000n : 40_000n
-      const price = baseFee + (tx.maxPriorityFeePerGas < tx.maxFeePerGas - baseFee ? tx.maxPriorityFeePerGas : tx.maxFeePerGas - baseFee)
-      balance -= gasUsed * price
-      const logs = status === 'success' && tx.order ? [{ address: broker, topics: [settledTopic, tx.order], data: '0x' as Hex, logIndex: 0 }] : []
-      if (status === 'success' && tx.order) settled.set(tx.order, tx.hash)
-      txs.push(tx)
-      receipts.push({ hash: tx.hash, status, gasUsed, effectiveGasPrice: price, logs })
-      nonce++
+    let took = true
+    while (took && txs.length < perBlock) {
+      took = false
+      for (const key of keys) {
+        if (txs.length >= perBlock) break
+        const nonce = nonces.get(key)!
+        const pool = poolOf(key)
+        const tx = pool.get(nonce)
+        if (!tx || tx.maxFeePerGas < baseFee) continue
+        pool.delete(nonce)
+        const status = outcome(tx, settled, at)
+        const gasUsed = tx.order === undefined ? 21_000n : status === 'success' ? 80_000n : 40_000n
+        const price = baseFee + (tx.maxPriorityFeePerGas < tx.maxFeePerGas - baseFee ? tx.maxPriorityFeePerGas : tx.maxFeePerGas - baseFee)
+        balances.set(key, balances.get(key)! - gasUsed * price)
+        const logs = status === 'success' && tx.order ? [{ address: broker, topics: [settledTopic, tx.order], data: '0x' as Hex, logIndex: 0 }] : []
+        if (status === 'success' && tx.order) settled.set(tx.order, tx.hash)
+        txs.push(tx)
+        receipts.push({ hash: tx.hash, status, gasUsed, effectiveGasPrice: price, logs })
+        nonces.set(key, nonce + 1)
+        took = true
+      }
     }
     const number = parent.number + 1
-    blocks.push({ number, hash: blockHash(number, ++salt), parentHash: parent.hash, timestamp: Math.floor(at / 1000), baseFee, txs, receipts, nonceAfter: nonce, indexedAt: at + faults.indexLagMs })
-    state = { nonce, balance, settled }
+    blocks.push({ number, hash: blockHash(number, ++salt), parentHash: parent.hash, timestamp: Math.floor(at / 1000), baseFee, txs, receipts, nonceAfter: nonces, indexedAt: at + faults.indexLagMs })
+    state = { nonces, balances, settled }
   }
 
   /** Takes the newest `depth` blocks off the chain; their txs go back to the pool (those still valid), to be mined again. */
@@ -132,23 +151,25 @@ export function createSimNode(options: { chainId: number; key: Address; broker: 
     const undone = blocks.splice(Math.max(1, blocks.length - depth))
     // The state again from the blocks that stay.
     const settled = new Map<Hex, Hex>()
-    let balance = startBalance
+    const balances = new Map(keys.map((key) => [key, startBalance]))
     for (const block of blocks) {
-      for (const receipt of block.receipts) {
-        balance -= receipt.gasUsed * receipt.effectiveGasPrice
+      block.receipts.forEach((receipt, i) => {
+        const from = block.txs[i]!.from
+        balances.set(from, balances.get(from)! - receipt.gasUsed * receipt.effectiveGasPrice)
         const order = receipt.logs[0]?.topics[1]
         if (order) settled.set(order, receipt.hash)
-      }
+      })
     }
-    state = { nonce: head().nonceAfter, balance, settled }
-    for (const block of undone) for (const tx of block.txs) if (!pool.has(tx.nonce)) pool.set(tx.nonce, tx)
+    state = { nonces: new Map(head().nonceAfter), balances, settled }
+    for (const block of undone) for (const tx of block.txs) if (!poolOf(tx.from).has(tx.nonce)) poolOf(tx.from).set(tx.nonce, tx)
   }
 
-  /** Drops one pooled tx (a pool that evicts): the highest nonce, or by chance another. */
+  /** Drops one pooled tx, of any key (a pool that evicts), chosen by chance. */
   function dropOne(): void {
-    const nonces = [...pool.keys()]
-    if (nonces.length === 0) return
-    pool.delete(random.pick(nonces))
+    const pooled = [...pools].flatMap(([key, pool]) => [...pool.keys()].map((nonce) => [key, nonce] as const))
+    if (pooled.length === 0) return
+    const [key, nonce] = random.pick(pooled)
+    poolOf(key).delete(nonce)
   }
 
   /** Where the tx was mined, as a lookup by hash finds it (not before its block is indexed). */
@@ -199,14 +220,15 @@ export function createSimNode(options: { chainId: number; key: Address; broker: 
         return block ? blockJson(block) : null
       }
       case 'eth_getTransactionCount': {
+        const address = (params[0] as Address).toLowerCase() as Address
         if (params[1] === 'pending') {
-          let nonce = state.nonce
-          while (pool.has(nonce)) nonce++
+          let nonce = nonceOf(address)
+          while (poolOf(address).has(nonce)) nonce++
           return numberToHex(nonce)
         }
         const block = blockAt(params[1])
         if (!block) throw rpcError(-32000, 'header not found')
-        return numberToHex(block.nonceAfter)
+        return numberToHex(block.nonceAfter.get(address) ?? unknownKey(address))
       }
       case 'eth_sendRawTransaction': {
         const tx = decode(params[0] as Hex)
@@ -218,13 +240,13 @@ export function createSimNode(options: { chainId: number; key: Address; broker: 
       case 'eth_getTransactionByHash': {
         const hash = (params[0] as Hex).toLowerCase() as Hex
         const mined = findMined(hash)
-        if (mined) return txJson(mined.block.txs[mined.index]!, key, chainId, mined)
-        const pooled = [...pool.values()].find((tx) => tx.hash === hash)
-        return pooled ? txJson(pooled, key, chainId) : null
+        if (mined) return txJson(mined.block.txs[mined.index]!, chainId, mined)
+        for (const pool of pools.values()) for (const tx of pool.values()) if (tx.hash === hash) return txJson(tx, chainId)
+        return null
       }
       case 'eth_getTransactionReceipt': {
         const mined = findMined((params[0] as Hex).toLowerCase() as Hex)
-        return mined && served(mined.block) ? receiptJson(mined.block, mined.index, key) : null
+        return mined && served(mined.block) ? receiptJson(mined.block, mined.index) : null
       }
       case 'eth_getLogs':
         return logs(params[0] as Parameters<typeof logs>[0])
@@ -237,7 +259,7 @@ export function createSimNode(options: { chainId: number; key: Address; broker: 
       case 'eth_call':
         return '0x'
       case 'eth_getBalance':
-        return numberToHex(state.balance)
+        return numberToHex(state.balances.get((params[0] as Address).toLowerCase() as Address) ?? 0n)
       default:
         throw rpcError(-32601, `the method ${method} does not exist/is not available`)
     }
@@ -268,19 +290,21 @@ export function createSimNode(options: { chainId: number; key: Address; broker: 
     },
     /** Whether the tx would have reverted at the head when it was signed (undefined: never signed by the relayer). */
     revertedAtSigning: (hash: Hex) => atSigning.get(hash),
-    /** The key's nonce at the head, and whether anything waits in the pool. */
-    get nonce() {
-      return state.nonce
-    },
-    get pooled() {
-      return pool.size
-    },
+    /** A key's nonce at the head. */
+    nonceOf,
+    /** How many txs of the key wait in the pool. */
+    pooledOf: (key: Address) => poolOf(key.toLowerCase() as Address).size,
     /** Which tx settled the order on the canonical chain. */
     settledBy: (order: Hex) => state.settled.get(order.toLowerCase() as Hex),
   }
 }
 
 export type SimNode = ReturnType<typeof createSimNode>
+
+/** A key the node was not made with: the world's mistake, not a fault. */
+function unknownKey(key: Address): never {
+  throw new Error(`the simulated node has no key ${key}`)
+}
 
 /** A node's JSON-RPC error, as viem meets one from a custom transport. */
 function rpcError(code: number, message: string): Error & { code: number } {

@@ -1,4 +1,3 @@
-import type { Address } from 'viem'
 import { numberToHex } from 'viem'
 import type { NodeReceipt, NodeTx, SimBlock } from './chainRecords.ts'
 
@@ -15,20 +14,20 @@ export function blockJson(block: SimBlock) {
 }
 
 /** A tx as `eth_getTransactionByHash` answers it (`mined`: its block and index, else pending). */
-export function txJson(tx: NodeTx, from: Address, chainId: number, mined?: { block: SimBlock; index: number }) {
+export function txJson(tx: NodeTx, chainId: number, mined?: { block: SimBlock; index: number }) {
   return {
-    hash: tx.hash, nonce: numberToHex(tx.nonce), from, to: tx.to, input: tx.data, value: '0x0', gas: numberToHex(tx.gas), type: '0x2', chainId: numberToHex(chainId),
+    hash: tx.hash, nonce: numberToHex(tx.nonce), from: tx.from, to: tx.to, input: tx.data, value: '0x0', gas: numberToHex(tx.gas), type: '0x2', chainId: numberToHex(chainId),
     maxFeePerGas: numberToHex(tx.maxFeePerGas), maxPriorityFeePerGas: numberToHex(tx.maxPriorityFeePerGas), accessList: [], v: '0x0', r: '0x1', s: '0x1', yParity: '0x0',
     blockHash: mined?.block.hash ?? null, blockNumber: mined ? numberToHex(mined.block.number) : null, transactionIndex: mined ? numberToHex(mined.index) : null,
   }
 }
 
 /** The receipt of the block's `index`-th tx as `eth_getTransactionReceipt` answers it. */
-export function receiptJson(block: SimBlock, index: number, from: Address) {
+export function receiptJson(block: SimBlock, index: number) {
   const tx = block.txs[index]!
   const receipt = block.receipts[index]!
   return {
-    transactionHash: tx.hash, transactionIndex: numberToHex(index), blockHash: block.hash, blockNumber: numberToHex(block.number), from, to: tx.to,
+    transactionHash: tx.hash, transactionIndex: numberToHex(index), blockHash: block.hash, blockNumber: numberToHex(block.number), from: tx.from, to: tx.to,
     cumulativeGasUsed: numberToHex(receipt.gasUsed), gasUsed: numberToHex(receipt.gasUsed), effectiveGasPrice: numberToHex(receipt.effectiveGasPrice), contractAddress: null,
     logs: receipt.logs.map((log) => logJson(block, index, log)), logsBloom: `0x${'00'.repeat(256)}`, status: receipt.status === 'success' ? '0x1' : '0x0', type: '0x2',
   }

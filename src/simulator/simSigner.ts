@@ -3,16 +3,18 @@ import type { TxSigner } from '../relayer/submitter/txSignerType.ts'
 
 /**
  * The simulator's gas key: the tx's bytes with a stand-in signature (r a hash of the
- * unsigned tx, s 1), so each payload has its own hash, as a real signature gives it, at a
- * fraction of secp256k1's cost. The simulated node takes every tx as the key's.
+ * unsigned tx, s the key's place among the node's keys, from 1), so each payload has its
+ * own hash, as a real signature gives it, at a fraction of secp256k1's cost. The simulated
+ * node takes the tx as sent by the key `s` names.
  * `onSigned` hears of each tx as it is signed (the world asks the node whether it
  * would revert then).
  */
-export function createSimSigner(onSigned: (raw: Hex) => void = () => {}): TxSigner {
+export function createSimSigner(onSigned: (raw: Hex) => void = () => {}, keyIndex = 0): TxSigner {
+  const s = `0x${(keyIndex + 1).toString(16)}` as Hex
   const sign = (tx: TransactionSerializableEIP1559): Hex => {
     // r: a 64-bit hash of the unsigned bytes (Bun.hash), so each payload has its own signature, as with a real key.
     const r = `0x${Bun.hash(serializeTransaction(tx)).toString(16).padStart(64, '0')}` as Hex
-    const raw = serializeTransaction(tx, { r, s: '0x01', yParity: 0 })
+    const raw = serializeTransaction(tx, { r, s, yParity: 0 })
     onSigned(raw)
     return raw
   }

@@ -1,39 +1,44 @@
 import { Database } from 'bun:sqlite'
-import { type Address, createPublicClient, custom, type Hex, keccak256, parseTransaction, type PublicClient, toHex } from 'viem'
-import { openJournal, type Journal } from '../relayer/journal/index.ts'
+import { type Address, custom, type Hex, keccak256, parseTransaction, toHex } from 'viem'
+import { parseOutcome } from '../relayer/replicas/index.ts'
 import { authorizationSafetyMarginSeconds } from '../relayer/steps/checkAuthorizationWindow.ts'
-import { createSubmitter, type Submitter } from '../relayer/submitter/index.ts'
+import type { SendRequest } from '../relayer/submitter/sendRequest.ts'
 import type { Logger } from '../shared/index.ts'
-import { type Answer, createChainChecks, finalChecks, type Violation } from './invariants.ts'
+import { type Answer, createChainChecks, finalChecks, type GivenAnswer, type Violation } from './invariants.ts'
 import { activeMs, type Plan, type PlannedFault } from './plan.ts'
 import { createRandom } from './random.ts'
+import { relayAtReplica } from './replicaPath.ts'
 import { createSimNode, settleSelector } from './simNode.ts'
-import { createSimSigner } from './simSigner.ts'
+import { createSimRedis } from './simRedis.ts'
+import { type SimRelayer, startSimRelayer } from './simRelayer.ts'
 import { createVirtualTime, type TimerOwner } from './virtualTime.ts'
 
 /** What a run saw: the invariants it broke (none is a pass), its last steps, and how much it simulated. */
 export type RunResult = { violations: Violation[]; lastSteps: string[]; stats: { orders: number; faults: number; steps: number; blocks: number; simulatedMs: number } }
 
 const chainId = 421614
-const key = '0x00000000000000000000000000000000000000a1' as Address
+/** Each relayer process's own gas key: the first, and one more per replica. */
+const keyOf = (index: number) => `0x${(0xa1 + index).toString(16).padStart(40, '0')}` as Address
 const broker = '0x00000000000000000000000000000000000000b2' as Address
 /** After the last order and fault: time for every pending tx to be mined and final. */
 const quietMs = 240_000
 const keptSteps = 60
 /** The pipeline's margin past the next block an order's authorization must still hold for (authorizationSafetyMarginSeconds). */
 const authorizationMarginMs = Number(authorizationSafetyMarginSeconds) * 1_000
+/** How long a relayer that exited waits to be started again (RestartSec of deploy/systemd/order-relay.service). */
+const restartSecMs = 10_000
 /** RELAYER_CONFIRMATIONS of the simulated relayer; the plan's reorgs are at most one block shallower. */
 export const confirmations = 5
-
-/** A relayer process of the simulation: its journal's database outlives a crash; nothing else does. */
-type Process = { owner: TimerOwner; database: Database; journal: Journal; submitter: Submitter; ready: boolean }
 
 /**
  * Runs one plan in a simulated world, step by step in virtual time: the relayer's real
  * submitter (batch sender, nonce keeper, receipt watcher, slot life, journal) against a
  * simulated node, its orders and faults as the plan says, crashes and restarts on the
- * same journal. The invariants are checked after every block and once the run is quiet.
- * The same plan gives the same steps and the same result.
+ * same journal; with replicas, each process with its own key and journal and the real
+ * shared state (claims, epoch, outcomes) on a simulated Redis that runs the relayer's
+ * own scripts. The invariants are checked after every block and once the run is quiet.
+ * The same plan gives the same steps and the same result (random ids, as the claims'
+ * tokens, come from the seed too).
  *
  * @example
  * const result = await runPlan(planFor(7))
@@ -42,7 +47,10 @@ type Process = { owner: TimerOwner; database: Database; journal: Journal; submit
 export async function runPlan(plan: Plan): Promise<RunResult> {
   const time = createVirtualTime(Date.UTC(2026, 0, 1))
   const random = createRandom(plan.seed)
-  const node = createSimNode({ chainId, key, broker, random, now: time.now })
+  const count = plan.replicas?.count ?? 1
+  const keys = Array.from({ length: count }, (_, i) => keyOf(i))
+  const node = createSimNode({ chainId, keys, broker, random, now: time.now })
+  const redis = plan.replicas ? createSimRedis({ now: time.now, random }) : undefined
   const steps: string[] = []
   const note = (line: string) => {
     steps.push(`[${((time.now() - Date.UTC(2026, 0, 1)) / 1000).toFixed(3)} s] ${line}`)
@@ -50,15 +58,21 @@ export async function runPlan(plan: Plan): Promise<RunResult> {
   }
   const violations: Violation[] = []
   const afterBlock = createChainChecks(node)
-  const answers = new Map<Hex, Answer>()
+  const answers: GivenAnswer[] = []
   const expiries = new Map<Hex, number>()
   const orderHash = (id: number) => keccak256(toHex(`order ${plan.seed} ${id}`))
-  let process: Process | undefined
-  let snapshot: Uint8Array | undefined
+  const processes: (SimRelayer | undefined)[] = Array.from({ length: count }, () => undefined)
+  const snapshots: (Uint8Array | undefined)[] = Array.from({ length: count }, () => undefined)
   let generation = 0
   let stepCount = 0
 
   const uninstall = time.install()
+  // Random ids (claim tokens, epochs) from the seed, so that a run replays step for step.
+  const realRandomUUID = crypto.randomUUID
+  crypto.randomUUID = () => {
+    const hex = Array.from({ length: 32 }, () => random.int(16).toString(16)).join('')
+    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20)}` as ReturnType<typeof crypto.randomUUID>
+  }
   try {
     const baseFee = node.baseFee
     const spikes: number[] = []
@@ -92,90 +106,104 @@ export async function runPlan(plan: Plan): Promise<RunResult> {
       )
     }
 
-    async function start(): Promise<void> {
-      const owner: TimerOwner = { name: `relayer ${++generation}`, alive: true }
+    /** Starts relayer process `index` on its journal as the last crash left it (a new one at first). */
+    async function start(index: number): Promise<void> {
+      const owner: TimerOwner = { name: count > 1 ? `relayer ${index + 1}.${++generation}` : `relayer ${++generation}`, alive: true }
+      const snapshot = snapshots[index]
       const database = snapshot ? Database.deserialize(snapshot, { strict: true }) : new Database(':memory:', { strict: true })
       // The process's log lines are steps of the run too.
       const logger: Logger = { info: (line) => note(`${owner.name} info: ${line}`), warn: (line) => note(`${owner.name} warn: ${line}`), error: (line) => note(`${owner.name} error: ${line}`) }
       await time.runAs(owner, async () => {
-        const journal = openJournal(':memory:', { chainId, address: key }, { database })
-        const client = createPublicClient({ transport: transport(owner), cacheTime: 0 }) as PublicClient
-        const submitter = createSubmitter({
-          client,
-          address: key,
-          signer: createSimSigner((raw) => {
-            node.signed(raw)
-            const cap = plan.relayer.maxFeePerGasWei
-            const fee = parseTransaction(raw).maxFeePerGas ?? 0n
-            if (cap !== undefined && fee > BigInt(cap)) violations.push({ invariant: 'a tx was signed over the fee cap', detail: `maxFeePerGas ${fee} over RELAYER_MAX_FEE_PER_GAS_WEI ${cap}` })
-          }),
-          ...(plan.relayer.maxFeePerGasWei !== undefined ? { maxFeePerGas: BigInt(plan.relayer.maxFeePerGasWei) } : {}),
-          chainId,
-          logger,
-          journal,
-          receiptPollMs: plan.relayer.receiptPollMs,
-          // A reorg as deep as the confirmations would undo what the relayer was told is final: the plan's are shallower.
-          confirmations: confirmations,
-          // The chain clock: the next block's time.
-          minedAt: async () => BigInt(nextBlockAt()) / 1_000n,
-          describe: async (_slot, receipt) => (receipt.status === 'success' ? JSON.stringify({ txHash: receipt.transactionHash }) : undefined),
-          wouldRevert: async (slot) => {
-            const order = slot.orderHash?.toLowerCase() as Hex | undefined
-            if (!order) return undefined
-            if (node.settledBy(order)) return { reverts: 'the order is settled' }
-            const expiresAt = expiries.get(order)
-            if (expiresAt !== undefined && time.now() >= expiresAt) return { reverts: 'the order expired' }
-            return undefined
+        await startSimRelayer(
+          {
+            owner,
+            database,
+            chainId,
+            key: keys[index]!,
+            keyIndex: index,
+            logger,
+            transport: transport(owner),
+            receiptPollMs: plan.relayer.receiptPollMs,
+            // A reorg as deep as the confirmations would undo what the relayer was told is final: the plan's are shallower.
+            confirmations,
+            ...(plan.relayer.maxFeePerGasWei !== undefined ? { maxFeePerGasWei: plan.relayer.maxFeePerGasWei } : {}),
+            onSigned(raw) {
+              node.signed(raw)
+              const cap = plan.relayer.maxFeePerGasWei
+              const fee = parseTransaction(raw).maxFeePerGas ?? 0n
+              if (cap !== undefined && fee > BigInt(cap)) violations.push({ invariant: 'a tx was signed over the fee cap', detail: `maxFeePerGas ${fee} over RELAYER_MAX_FEE_PER_GAS_WEI ${cap}` })
+            },
+            // The chain clock: the next block's time.
+            minedAt: async () => BigInt(nextBlockAt()) / 1_000n,
+            wouldRevert(order) {
+              if (!order) return undefined
+              if (node.settledBy(order)) return { reverts: 'the order is settled' }
+              const expiresAt = expiries.get(order)
+              if (expiresAt !== undefined && time.now() >= expiresAt) return { reverts: 'the order expired' }
+              return undefined
+            },
+            ...(redis && plan.replicas ? { shared: { connection: redis.connection(latency), restoreWindowMs: plan.replicas.restoreWindowMs } } : {}),
           },
-        })
-        const started: Process = { owner, database, journal, submitter, ready: false }
-        process = started
-        note(`${owner.name} starts`)
-        await submitter.start()
-        started.ready = true
+          (relayer) => {
+            processes[index] = relayer
+            note(`${owner.name} starts`)
+          },
+        )
         note(`${owner.name} ready`)
+      }).catch((error: unknown) => {
+        // A relayer that cannot start (Redis refusing its connection) exits; its service manager starts it again.
+        if (!owner.alive) return
+        owner.alive = false
+        snapshots[index] = database.serialize()
+        processes[index] = undefined
+        note(`${owner.name} exits: ${(error as Error).message}; started again in ${restartSecMs} ms`)
+        setTimeout(() => void start(index), restartSecMs)
       })
     }
 
-    function crash(downMs: number) {
-      const dead = process
+    function crash(index: number, downMs: number) {
+      const dead = processes[index]
       if (!dead) return
       dead.owner.alive = false
       // What it committed is what a restart finds (a commit here is on disk at once).
-      snapshot = dead.database.serialize()
-      process = undefined
+      snapshots[index] = dead.database.serialize()
+      processes[index] = undefined
       note(`${dead.owner.name} crashes; back in ${downMs} ms`)
-      setTimeout(() => void start(), downMs)
+      setTimeout(() => void start(index), downMs)
     }
 
-    function send(id: number, expiresAfterMs: number | undefined) {
+    function send(id: number, expiresAfterMs: number | undefined, replica: number) {
       const order = orderHash(id)
-      // Authorizations end on a whole second, as validBefore does.
-      if (expiresAfterMs !== undefined) expiries.set(order, Math.floor((time.now() + expiresAfterMs) / 1_000) * 1_000)
+      // Authorizations end on a whole second, as validBefore does; an order sent again keeps its first expiry.
+      if (expiresAfterMs !== undefined && !expiries.has(order)) expiries.set(order, Math.floor((time.now() + expiresAfterMs) / 1_000) * 1_000)
       node.addOrder({ hash: order, expiresAt: expiries.get(order) })
-      const target = process
+      const given: GivenAnswer = { order, relayer: replica, answer: { kind: 'none' } }
+      answers.push(given)
+      const target = processes[replica]
       if (!target?.ready) {
-        answers.set(order, { kind: 'refused', code: 'UNREACHABLE', message: 'no relayer listening' })
+        // A connection refused: the client heard no decision and may try again, here or elsewhere.
+        given.answer = { kind: 'retry', code: 'UNREACHABLE', message: 'no relayer listening' }
         return
       }
       // The pipeline's window check (checkAuthorizationWindow.ts): refused unless it is still valid 2 s past the next block.
       const expiresAt = expiries.get(order)
-      if (expiresAt !== undefined && expiresAt <= nextBlockAt() + authorizationMarginMs) {
-        answers.set(order, { kind: 'refused', code: 'AUTH_EXPIRED', message: 'authorization window has passed' })
+      const admit = (): Answer | undefined =>
+        expiresAt !== undefined && expiresAt <= nextBlockAt() + authorizationMarginMs ? { kind: 'refused', code: 'AUTH_EXPIRED', message: 'authorization window has passed' } : undefined
+      const request: SendRequest = { to: broker, data: `${settleSelector}${order.slice(2)}` as Hex, gas: 150_000n, orderHash: order, ...(expiresAt !== undefined ? { validBefore: BigInt(expiresAt / 1_000) } : {}) }
+      const answered = (answer: Answer) => {
+        given.answer = answer
+        if (answer.kind === 'refused' || answer.kind === 'retry') note(`order ${id} at relayer ${replica + 1}: ${answer.kind} ${answer.code} ${answer.message}`)
+      }
+      if (target.replicas) {
+        time.runAs(target.owner, () => relayAtReplica(target, order, request, admit)).then(answered)
         return
       }
-      answers.set(order, { kind: 'none' })
+      const refused = admit()
+      if (refused) return answered(refused)
       time.runAs(target.owner, () =>
-        target.submitter
-          .send({ to: broker, data: `${settleSelector}${order.slice(2)}` as Hex, gas: 150_000n, orderHash: order, ...(expiresAt !== undefined ? { validBefore: BigInt(expiresAt / 1_000) } : {}) })
-          .then(
-          (sent) => {
-            answers.set(order, { kind: 'sent', nonce: sent.nonce, hash: sent.hash })
-          },
-          (error: { code?: string; message?: string }) => {
-            answers.set(order, { kind: 'refused', code: error.code ?? 'ERROR', message: error.message ?? String(error) })
-            note(`order ${id} refused: ${error.code} ${error.message}`)
-          },
+        target.submitter.send(request).then(
+          (sent) => answered({ kind: 'sent', nonce: sent.nonce, hash: sent.hash }),
+          (error: { code?: string; message?: string }) => answered({ kind: 'refused', code: error.code ?? 'ERROR', message: error.message ?? String(error) }),
         ),
       )
     }
@@ -200,7 +228,24 @@ export async function runPlan(plan: Plan): Promise<RunResult> {
           return
         }
         case 'crash':
-          crash(planned.downMs)
+          crash(planned.replica ?? 0, planned.downMs)
+          return
+        case 'redisDown':
+          redis!.faults.down = true
+          setTimeout(() => {
+            redis!.faults.down = false
+            note('fault over: redisDown')
+          }, planned.forMs)
+          return
+        case 'redisSlow':
+          redis!.faults.slowMs = planned.latencyMs
+          setTimeout(() => {
+            redis!.faults.slowMs = 0
+            note('fault over: redisSlow')
+          }, planned.forMs)
+          return
+        case 'redisRestart':
+          redis!.restart()
           return
         case 'indexLag':
           node.faults.indexLagMs = planned.lagMs
@@ -234,10 +279,10 @@ export async function runPlan(plan: Plan): Promise<RunResult> {
       if (head.txs.length > 0) note(`block ${head.number}: ${head.txs.length} txs, nonces ${head.txs[0]!.nonce}…${head.txs.at(-1)!.nonce}`)
       for (const violation of afterBlock()) violations.push(violation)
     }, plan.blockMs)
-    for (const order of plan.orders) setTimeout(() => send(order.id, order.expiresAfterMs), order.at)
+    for (const order of plan.orders) setTimeout(() => send(order.id, order.expiresAfterMs, order.replica ?? 0), order.at)
     for (const planned of plan.faults) setTimeout(() => fault(planned), planned.at)
-    // Started, not awaited: its reads are answered as the clock moves.
-    void start()
+    // Started, not awaited: their reads are answered as the clock moves.
+    for (let index = 0; index < count; index++) void start(index)
 
     const end = Date.UTC(2026, 0, 1) + activeMs + quietMs
     while (time.now() < end && violations.length === 0) {
@@ -245,8 +290,19 @@ export async function runPlan(plan: Plan): Promise<RunResult> {
       stepCount++
     }
     if (violations.length === 0) {
-      if (!process?.ready) violations.push({ invariant: 'the relayer is up at the end', detail: 'no relayer process was running once the faults stopped' })
-      else violations.push(...finalChecks({ node, journal: process.journal, key, answers, expired: (order) => (expiries.get(order) ?? Number.POSITIVE_INFINITY) <= time.now() }))
+      const up = processes.filter((relayer): relayer is SimRelayer => relayer?.ready === true)
+      if (up.length < count) violations.push({ invariant: 'the relayer is up at the end', detail: `${count - up.length} of ${count} relayer processes were not running once the faults stopped` })
+      else {
+        violations.push(
+          ...finalChecks({
+            node,
+            relayers: up.map((relayer, i) => ({ key: keys[i]!, journal: relayer.journal })),
+            answers,
+            expired: (order) => (expiries.get(order) ?? Number.POSITIVE_INFINITY) <= time.now(),
+            ...(redis ? { published: (order: Hex) => parseOutcome(redis.read(`order-relay:${chainId}:outcome:${order.toLowerCase()}`)) } : {}),
+          }),
+        )
+      }
     }
     return {
       violations,
@@ -255,9 +311,11 @@ export async function runPlan(plan: Plan): Promise<RunResult> {
     }
   } finally {
     uninstall()
-    if (process) {
-      process.owner.alive = false
-      process.database.close(false)
+    crypto.randomUUID = realRandomUUID
+    for (const relayer of processes) {
+      if (!relayer) continue
+      relayer.owner.alive = false
+      relayer.database.close(false)
     }
   }
 }

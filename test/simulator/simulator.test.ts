@@ -52,7 +52,7 @@ test('an order whose window closes while a slow RPC holds its batch is answered 
   // so its batch is signed after 43 s: a tx signed then would revert in the block at 48 s, paid by the key.
   const result = await runPlan(oneOrder(12_000, 2_000, [{ at: 33_971, kind: 'slowNetwork', latencyMs: 5_651, forMs: 7_088 }], { id: 153, at: 35_742, expiresAfterMs: 7_372 }))
   expect(result.violations).toEqual([])
-  expect(result.lastSteps.join('\n')).toContain('order 153 refused: AUTH_EXPIRED authorization window passed before its transaction could be signed (validBefore 1767225643, chain time about 1767225648); nothing was sent; re-sign with a fresh window')
+  expect(result.lastSteps.join('\n')).toContain('order 153 at relayer 1: refused AUTH_EXPIRED authorization window passed before its transaction could be signed (validBefore 1767225643, chain time about 1767225648); nothing was sent; re-sign with a fresh window')
 })
 
 test('a dropped tx signed at the fee cap during a base fee spike is filled under the cap, and the nonces behind it move (seed 374)', async () => {
@@ -93,4 +93,31 @@ test('a slot suspected at a head a reorg took away is suspected again, not calle
   const result = await runPlan(plan)
   expect(result.violations).toEqual([])
   expect(result.lastSteps.join('\n')).not.toContain('was taken by a transaction not in this relayer')
+})
+
+test('replicas: an order one replica waits for while Redis restarts empty is not sent by it too (seed 291)', async () => {
+  // Three orders (133, 187, 192) are sent to replica 2, then again to replica 1, which waits on their claims. Redis restarts
+  // empty at 8.5 s with replica 2's txs still pending (12 s blocks): the claims are gone, and a waiter that takes one under
+  // the new epoch before its heartbeat has marked the state restoring would send the order a second time (it reverts, paid).
+  const plan: Plan = {
+    seed: 291,
+    blockMs: 12_000,
+    orders: [
+      { id: 131, at: 1_391, replica: 0 }, { id: 33, at: 1_537, replica: 1 }, { id: 148, at: 1_596, replica: 1 }, { id: 54, at: 1_770, replica: 0 },
+      { id: 8, at: 1_883, replica: 1 }, { id: 32, at: 1_978, replica: 1 }, { id: 42, at: 2_151, replica: 1 }, { id: 207, at: 2_402, expiresAfterMs: 8_197, replica: 1 },
+      { id: 45, at: 2_503, replica: 0 }, { id: 197, at: 2_636, expiresAfterMs: 12_820, replica: 0 }, { id: 235, at: 2_878, expiresAfterMs: 19_598, replica: 1 },
+      { id: 222, at: 3_162, replica: 1 }, { id: 133, at: 3_498, replica: 1 }, { id: 71, at: 3_656, replica: 1 }, { id: 112, at: 3_669, expiresAfterMs: 5_323, replica: 0 },
+      { id: 68, at: 3_819, replica: 1 }, { id: 24, at: 4_323, replica: 0 }, { id: 34, at: 4_479, replica: 1 }, { id: 192, at: 4_632, replica: 1 },
+      { id: 211, at: 5_102, expiresAfterMs: 16_343, replica: 0 }, { id: 187, at: 5_176, replica: 1 }, { id: 133, at: 5_250, replica: 0 }, { id: 126, at: 5_264, replica: 0 },
+      { id: 217, at: 5_634, replica: 1 }, { id: 140, at: 5_735, expiresAfterMs: 17_886, replica: 0 }, { id: 137, at: 5_821, replica: 0 }, { id: 187, at: 6_218, replica: 0 },
+      { id: 229, at: 6_479, replica: 0 }, { id: 100, at: 6_825, replica: 0 }, { id: 177, at: 7_044, replica: 1 }, { id: 192, at: 7_370, replica: 0 },
+      { id: 96, at: 7_385, replica: 0 }, { id: 162, at: 7_508, replica: 1 },
+    ],
+    faults: [{ at: 8_492, kind: 'redisRestart' }],
+    relayer: { receiptPollMs: 2_000 },
+    replicas: { count: 2, restoreWindowMs: 1_000 },
+  }
+  const result = await runPlan(plan)
+  expect(result.violations).toEqual([])
+  expect(result.lastSteps.join('\n')).toContain('relayer 1: retry UPSTREAM_RPC the shared state (Redis, RELAYER_REDIS_URL) has a new epoch')
 })

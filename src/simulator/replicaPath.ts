@@ -1,0 +1,52 @@
+import type { Hex } from 'viem'
+import type { RelayError } from '../relayer/errors.ts'
+import { parseOutcome } from '../relayer/replicas/index.ts'
+import type { SendRequest } from '../relayer/submitter/sendRequest.ts'
+import { outcomeToPublish } from '../relayer/steps/answerFromReplicas.ts'
+import type { Answer } from './invariants.ts'
+import type { SimRelayer } from './simRelayer.ts'
+
+/** RELAYER_RECEIPT_TIMEOUT_MS of the simulated replicas: how long a request waits for a claim, and for its tx's receipt. */
+export const replicaReceiptTimeoutMs = 30_000
+
+/**
+ * One order at a replica, in the order `relayChecked` (src/relayer/pipeline.ts) takes its
+ * steps for replicas: the orderHash claim (waiting while another request holds it) →
+ * the journal's tx for the order (resumeUnconfirmed: waited for while pending) → the
+ * shared state's refusal → the outcome another replica published, read with the claim
+ * (answerFromReplicas) → the window check → broadcast and wait for the receipt → the
+ * claim released with the outcome published in the same step (outcomeToPublish). The
+ * steps between the window and the broadcast (gas price, simulation, economics) are the
+ * submitter's last look here (`wouldRevert`). `admit` is the window check: undefined, or
+ * the refusal.
+ */
+export async function relayAtReplica(relayer: SimRelayer, order: Hex, request: SendRequest, admit: () => Answer | undefined): Promise<Answer> {
+  const replicas = relayer.replicas!
+  const deadline = Date.now() + replicaReceiptTimeoutMs
+  while (!(await replicas.claims.claim(order))) {
+    if (Date.now() >= deadline) return { kind: 'retry', code: 'UPSTREAM_RPC', message: 'another request for this order is still being relayed' }
+    await replicas.claims.released(order, Math.max(1, Math.min(1_000, deadline - Date.now())))
+  }
+  let failure: RelayError | undefined
+  try {
+    const slot = relayer.journal.byOrder(order)
+    if (slot && slot.status !== 'filled' && slot.status !== 'foreign') {
+      if (slot.status === 'pending') await relayer.submitter.outcome(slot.nonce, replicaReceiptTimeoutMs)
+      return { kind: 'sent', nonce: slot.nonce, hash: slot.txHash }
+    }
+    const refusal = replicas.refusal(order)
+    if (refusal) return { kind: 'retry', code: refusal.code, message: refusal.message }
+    const outcome = parseOutcome(replicas.claims.outcomeAtClaim(order) ?? null)
+    if (outcome) return { kind: 'elsewhere', status: outcome.status, hash: outcome.txHash as Hex }
+    const refused = admit()
+    if (refused) return refused
+    const sent = await relayer.submitter.send(request)
+    await relayer.submitter.outcome(sent.nonce, replicaReceiptTimeoutMs)
+    return { kind: 'sent', nonce: sent.nonce, hash: sent.hash }
+  } catch (error) {
+    failure = error as RelayError
+    return { kind: 'refused', code: failure.code ?? 'ERROR', message: failure.message ?? String(error) }
+  } finally {
+    await replicas.claims.releaseWith(order, outcomeToPublish({ journal: relayer.journal }, order, failure))
+  }
+}
