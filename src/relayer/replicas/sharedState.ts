@@ -121,6 +121,9 @@ export function createSharedState(redis: SharedRedis, options: { logger: Logger;
     const first = epoch === undefined
     epoch = next
     if (!first) {
+      // Not whole from this moment, before any other round trip: a claim taken under the new
+      // epoch meanwhile may be of an order another replica is still sending (its claim was lost).
+      restoring('has a new epoch (it was started or emptied)')
       options.hooks?.lost()
       logger.warn(
         `the shared state in Redis was lost (its epoch changed: restarted, emptied or evicted); taking no new order for ${restoreWindowMs} ms while every replica re-publishes its claims and outcomes (RELAYER_REDIS_RESTORE_MS)`,
