@@ -20,7 +20,7 @@ const chainId = 421614
 /** Each relayer process's own gas key: the first, and one more per replica. */
 const keyOf = (index: number) => `0x${(0xa1 + index).toString(16).padStart(40, '0')}` as Address
 const broker = '0x00000000000000000000000000000000000000b2' as Address
-/** After the last order and fault: time for every pending tx to be mined and final. */
+/** After the last order and fault: the most time for every pending tx to be mined and final (a run ends once quiet). */
 const quietMs = 240_000
 const keptSteps = 60
 /** The pipeline's margin past the next block an order's authorization must still hold for (authorizationSafetyMarginSeconds). */
@@ -65,6 +65,8 @@ export async function runPlan(plan: Plan): Promise<RunResult> {
   const snapshots: (Uint8Array | undefined)[] = Array.from({ length: count }, () => undefined)
   let generation = 0
   let stepCount = 0
+  /** The processes of the orders sent whose answer has not come (one that crashed never answers them). */
+  const waiting = new Set<{ owner: TimerOwner }>()
 
   const uninstall = time.install()
   // Random ids (claim tokens, epochs) from the seed, so that a run replays step for step.
@@ -172,6 +174,11 @@ export async function runPlan(plan: Plan): Promise<RunResult> {
       setTimeout(() => void start(index), downMs)
     }
 
+    /** Nothing left to happen: every process up, every order answered, nothing pending in a journal or pooled at the node. */
+    function quiet(): boolean {
+      return [...waiting].every((sent) => !sent.owner.alive) && processes.every((relayer, i) => relayer?.ready === true && relayer.journal.pendingCount() === 0 && node.pooledOf(keys[i]!) === 0)
+    }
+
     function send(id: number, expiresAfterMs: number | undefined, replica: number) {
       const order = orderHash(id)
       // Authorizations end on a whole second, as validBefore does; an order sent again keeps its first expiry.
@@ -190,7 +197,10 @@ export async function runPlan(plan: Plan): Promise<RunResult> {
       const admit = (): Answer | undefined =>
         expiresAt !== undefined && expiresAt <= nextBlockAt() + authorizationMarginMs ? { kind: 'refused', code: 'AUTH_EXPIRED', message: 'authorization window has passed' } : undefined
       const request: SendRequest = { to: broker, data: `${settleSelector}${order.slice(2)}` as Hex, gas: 150_000n, orderHash: order, ...(expiresAt !== undefined ? { validBefore: BigInt(expiresAt / 1_000) } : {}) }
+      const sent = { owner: target.owner }
+      waiting.add(sent)
       const answered = (answer: Answer) => {
+        waiting.delete(sent)
         given.answer = answer
         if (answer.kind === 'refused' || answer.kind === 'retry') note(`order ${id} at relayer ${replica + 1}: ${answer.kind} ${answer.code} ${answer.message}`)
       }
@@ -284,10 +294,18 @@ export async function runPlan(plan: Plan): Promise<RunResult> {
     // Started, not awaited: their reads are answered as the clock moves.
     for (let index = 0; index < count; index++) void start(index)
 
-    const end = Date.UTC(2026, 0, 1) + activeMs + quietMs
+    const startedAt = Date.UTC(2026, 0, 1)
+    const end = startedAt + activeMs + quietMs
+    // Once every fault is over, the run ends as soon as it is quiet (checked once a simulated second).
+    const faultsOver = startedAt + Math.max(activeMs, ...plan.faults.map(faultEnds)) + 5_000
+    let lookedQuietAt = 0
     while (time.now() < end && violations.length === 0) {
       if (!(await time.step())) break
       stepCount++
+      if (time.now() >= faultsOver && time.now() - lookedQuietAt >= 1_000) {
+        lookedQuietAt = time.now()
+        if (quiet()) break
+      }
     }
     if (violations.length === 0) {
       const up = processes.filter((relayer): relayer is SimRelayer => relayer?.ready === true)
@@ -318,4 +336,11 @@ export async function runPlan(plan: Plan): Promise<RunResult> {
       relayer.database.close(false)
     }
   }
+}
+
+/** When a fault's effect ends (ms from the start): its window, or a crashed process's restart. */
+function faultEnds(fault: PlannedFault): number {
+  if ('forMs' in fault) return fault.at + fault.forMs
+  if (fault.kind === 'crash') return fault.at + fault.downMs
+  return fault.at
 }
