@@ -121,3 +121,19 @@ test('replicas: an order one replica waits for while Redis restarts empty is not
   expect(result.violations).toEqual([])
   expect(result.lastSteps.join('\n')).toContain('relayer 1: retry UPSTREAM_RPC the shared state (Redis, RELAYER_REDIS_URL) has a new epoch')
 })
+
+test('replicas: a replica restarted with an order pending re-publishes it for as long as any outcome lives (seed 683)', async () => {
+  // Replica 1 signs order 36 while every request to the node times out: its broadcast unanswered, the slot is due to be sent
+  // again (send time 0). It crashes holding the order's claim and restarts; re-publishing the pending tx with a lifetime
+  // measured from that send time (1 s) let it expire, and replica 2, taking the claim once its lease ended, sent the order too.
+  const plan: Plan = {
+    seed: 683,
+    blockMs: 2_000,
+    orders: [{ id: 75, at: 12_953, replica: 0 }, { id: 36, at: 13_321, replica: 0 }, { id: 36, at: 15_367, replica: 1 }],
+    faults: [{ at: 13_136, kind: 'timeouts', forMs: 14_735 }, { at: 19_947, kind: 'crash', downMs: 3_922, replica: 0 }],
+    relayer: { receiptPollMs: 250 },
+    replicas: { count: 2, restoreWindowMs: 1_000 },
+  }
+  const result = await runPlan(plan)
+  expect(result.violations).toEqual([])
+})

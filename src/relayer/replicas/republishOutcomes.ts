@@ -15,8 +15,9 @@ export function outcomeOfSlot(slot: JournalSlot): SharedOutcome | undefined {
  * The orders this replica's journal holds, for the other replicas once Redis lost
  * what it had (sharedState.ts): every pending slot, and the settled and reverted ones
  * sent within the outcomes' lifetime (24 h) among its latest `recentNonces` nonces,
- * each published under its orderHash with what remains of that lifetime (never over a
- * settlement another replica published, see sharedOutcomes.ts). Reads the
+ * each published under its orderHash for what remains of that lifetime (a pending one
+ * for the whole of it; never over a settlement another replica published, see
+ * sharedOutcomes.ts). Reads the
  * journal only (its `pending`, `nextNonce` and `slots`). False when Redis failed.
  */
 export async function republishOutcomes(journal: Pick<Journal, 'pending' | 'nextNonce' | 'slots'>, outcomes: SharedOutcomes, now = Date.now()): Promise<boolean> {
@@ -32,7 +33,9 @@ export async function republishOutcomes(journal: Pick<Journal, 'pending' | 'next
   const writes: Promise<boolean>[] = []
   for (const [orderHash, slot] of byOrder) {
     const outcome = outcomeOfSlot(slot)
-    if (outcome) writes.push(outcomes.publish(orderHash, outcome, Math.max(1_000, outcomeTtlMs - (now - slot.sentAt)), false, 'restoring'))
+    // A pending tx's outcome lives as long as any does: its send time may be 0 (due to be sent again at once).
+    const ttlMs = slot.status === 'pending' ? outcomeTtlMs : Math.max(1_000, outcomeTtlMs - (now - slot.sentAt))
+    if (outcome) writes.push(outcomes.publish(orderHash, outcome, ttlMs, false, 'restoring'))
   }
   return (await Promise.all(writes)).every(Boolean)
 }
