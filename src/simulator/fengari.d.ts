@@ -17,6 +17,7 @@ declare module 'fengari' {
     lua_type(L: LuaState, index: number): number
     lua_toboolean(L: LuaState, index: number): boolean
     lua_tojsstring(L: LuaState, index: number): string
+    lua_tolstring(L: LuaState, index: number): LuaString | null
     lua_tonumber(L: LuaState, index: number): number
     lua_pushnil(L: LuaState): void
     lua_pushboolean(L: LuaState, value: boolean): void

@@ -55,6 +55,41 @@ export const fixProofs: readonly FixProof[] = [
     from: '.filter((nonce) => !found.has(nonce) && !known.has(nonce))',
     to: '.filter((nonce) => !found.has(nonce))',
   },
+  {
+    name: 'epoch-fence',
+    fix: "replicas: a claim is fenced by the shared state's epoch (none is trusted under another epoch than Redis's)",
+    file: 'src/relayer/replicas/claimBatch.ts',
+    from: "  elseif ARGV[a + 2] ~= current then code = -1",
+    to: '  elseif false then code = -1',
+  },
+  {
+    name: 'claim-leases',
+    fix: "replicas: the heartbeat renews the lease of every claim held while its order is worked on",
+    file: 'src/relayer/replicas/redisClaims.ts',
+    from: 'const held = [...tokens].filter((entry): entry is [Hex, string] => entry[1] !== null)',
+    to: 'const held: [Hex, string][] = []',
+  },
+  {
+    name: 'restore-window',
+    fix: 'replicas: after Redis lost its state, no replica takes a new order before the restore window has passed',
+    file: 'src/relayer/replicas/sharedState.ts',
+    from: '    if (read.now < bornOf(read.epoch) + restoreWindowMs) {',
+    to: '    if (false) {',
+  },
+  {
+    name: 'new-epoch-not-whole',
+    fix: 'replicas: the shared state is not whole from the heartbeat that reads a new epoch',
+    file: 'src/relayer/replicas/sharedState.ts',
+    from: "      restoring('has a new epoch (it was started or emptied)')\n      options.hooks?.lost()",
+    to: '      options.hooks?.lost()',
+  },
+  {
+    name: 'pending-republished',
+    fix: 'replicas: a pending order is re-published for the whole outcome lifetime',
+    file: 'src/relayer/replicas/republishOutcomes.ts',
+    from: "const ttlMs = slot.status === 'pending' ? outcomeTtlMs : Math.max",
+    to: 'const ttlMs = Math.max',
+  },
 ]
 
 /** What a run of the simulator on a build without one fix found (`cpuSeconds`: the CPU the run took). */

@@ -1,6 +1,12 @@
-import { lauxlib, lua, type LuaState, lualib, to_luastring } from 'fengari'
+import { lauxlib, lua, type LuaState, lualib } from 'fengari'
 import type { RedisConnection } from '../relayer/replicas/index.ts'
 import type { Random } from './random.ts'
+
+// Lua strings are bytes: the platform's UTF-8 codecs convert them (fengari's own are a fifth of a script's time).
+const encoder = new TextEncoder()
+const decoder = new TextDecoder()
+const luaString = (text: string) => encoder.encode(text)
+const jsString = (L: LuaState, index: number) => decoder.decode(lua.lua_tolstring(L, index) ?? new Uint8Array())
 
 /** Where the simulated Redis's clock starts (ms): about 11.6 days, so a run's times stay under 2^31. */
 const redisEpochMs = 1_000_000_000
@@ -133,7 +139,7 @@ export function createSimRedis(options: { now: () => number; random: Random }) {
   function evaluate(script: string, keys: string[], argv: string[]): Reply {
     let ref = scripts.get(script)
     if (ref === undefined) {
-      if (lauxlib.luaL_loadstring(L, to_luastring(script)) !== lua.LUA_OK) throw new Error(`ERR Error compiling script: ${lua.lua_tojsstring(L, -1)}`)
+      if (lauxlib.luaL_loadstring(L, luaString(script)) !== lua.LUA_OK) throw new Error(`ERR Error compiling script: ${jsString(L, -1)}`)
       ref = lauxlib.luaL_ref(L, lua.LUA_REGISTRYINDEX)
       scripts.set(script, ref)
     }
@@ -141,7 +147,7 @@ export function createSimRedis(options: { now: () => number; random: Random }) {
     setGlobalArray(L, 'ARGV', argv)
     lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, ref)
     try {
-      if (lua.lua_pcall(L, 0, 1, 0) !== lua.LUA_OK) throw new Error(`ERR Error running script: ${lua.lua_tojsstring(L, -1)}`)
+      if (lua.lua_pcall(L, 0, 1, 0) !== lua.LUA_OK) throw new Error(`ERR Error running script: ${jsString(L, -1)}`)
       return toReply(L, -1)
     } finally {
       lua.lua_settop(L, 0)
@@ -204,12 +210,12 @@ function toClientValue(reply: Reply): unknown {
 function installRedisTable(L: LuaState, run: (args: string[]) => Reply) {
   const call = (state: LuaState) => {
     const args: string[] = []
-    for (let i = 1; i <= lua.lua_gettop(state); i++) args.push(lua.lua_tojsstring(state, i))
+    for (let i = 1; i <= lua.lua_gettop(state); i++) args.push(jsString(state, i))
     let reply: Reply
     try {
       reply = run(args)
     } catch (error) {
-      lua.lua_pushstring(state, to_luastring((error as Error).message))
+      lua.lua_pushstring(state, luaString((error as Error).message))
       return lua.lua_error(state)
     }
     pushReply(state, reply)
@@ -217,26 +223,26 @@ function installRedisTable(L: LuaState, run: (args: string[]) => Reply) {
   }
   lua.lua_createtable(L, 0, 2)
   lua.lua_pushjsfunction(L, call)
-  lua.lua_setfield(L, -2, to_luastring('call'))
+  lua.lua_setfield(L, -2, luaString('call'))
   lua.lua_pushjsfunction(L, call)
-  lua.lua_setfield(L, -2, to_luastring('pcall'))
-  lua.lua_setglobal(L, to_luastring('redis'))
+  lua.lua_setfield(L, -2, luaString('pcall'))
+  lua.lua_setglobal(L, luaString('redis'))
 }
 
 function setGlobalArray(L: LuaState, name: string, values: string[]) {
   lua.lua_createtable(L, values.length, 0)
   values.forEach((value, i) => {
-    lua.lua_pushstring(L, to_luastring(value))
+    lua.lua_pushstring(L, luaString(value))
     lua.lua_rawseti(L, -2, i + 1)
   })
-  lua.lua_setglobal(L, to_luastring(name))
+  lua.lua_setglobal(L, luaString(name))
 }
 
 /** A reply as a script sees it (Redis's conversion): null is false, a status a table with `ok`. */
 function pushReply(L: LuaState, reply: Reply) {
   if (reply === null) return lua.lua_pushboolean(L, false)
   if (typeof reply === 'number') return lua.lua_pushinteger(L, reply)
-  if (typeof reply === 'string') return lua.lua_pushstring(L, to_luastring(reply))
+  if (typeof reply === 'string') return lua.lua_pushstring(L, luaString(reply))
   if (Array.isArray(reply)) {
     lua.lua_createtable(L, reply.length, 0)
     reply.forEach((item, i) => {
@@ -246,8 +252,8 @@ function pushReply(L: LuaState, reply: Reply) {
     return
   }
   lua.lua_createtable(L, 0, 1)
-  lua.lua_pushstring(L, to_luastring(reply.status))
-  lua.lua_setfield(L, -2, to_luastring('ok'))
+  lua.lua_pushstring(L, luaString(reply.status))
+  lua.lua_setfield(L, -2, luaString('ok'))
 }
 
 /** A script's value as its reply (Redis's conversion): a number truncated to an integer, false null, an array up to its first nil. */
@@ -255,17 +261,17 @@ function toReply(L: LuaState, index: number): Reply {
   const at = index < 0 ? lua.lua_gettop(L) + index + 1 : index
   const type = lua.lua_type(L, at)
   if (type === lua.LUA_TNUMBER) return Math.trunc(lua.lua_tonumber(L, at))
-  if (type === lua.LUA_TSTRING) return lua.lua_tojsstring(L, at)
+  if (type === lua.LUA_TSTRING) return jsString(L, at)
   if (type === lua.LUA_TBOOLEAN) return lua.lua_toboolean(L, at) ? 1 : null
   if (type !== lua.LUA_TTABLE) return null
-  if (lua.lua_getfield(L, at, to_luastring('ok')) === lua.LUA_TSTRING) {
-    const status = lua.lua_tojsstring(L, -1)
+  if (lua.lua_getfield(L, at, luaString('ok')) === lua.LUA_TSTRING) {
+    const status = jsString(L, -1)
     lua.lua_settop(L, at)
     return { status }
   }
   lua.lua_settop(L, at)
-  if (lua.lua_getfield(L, at, to_luastring('err')) === lua.LUA_TSTRING) {
-    const message = lua.lua_tojsstring(L, -1)
+  if (lua.lua_getfield(L, at, luaString('err')) === lua.LUA_TSTRING) {
+    const message = jsString(L, -1)
     lua.lua_settop(L, at)
     throw new Error(message)
   }
