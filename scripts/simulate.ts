@@ -1,10 +1,11 @@
-// `bun run simulate [--seeds N] [--from S] [--time-budget SECONDS]`: runs the deterministic
-// simulator of the money path (src/simulator/, docs/testing.md) on seeds S, S+1, …; each
-// seed decides one whole run (orders, timing, every fault). A failing seed is shrunk
-// and printed with the invariant it broke, its last steps and the command that replays
-// it; the exit code is then 1.
+// `bun run simulate [--seeds N] [--from S] [--time-budget SECONDS] [--keep-going] [--jobs J]`:
+// runs the deterministic simulator of the money path (src/simulator/, docs/testing.md) on
+// seeds S, S+1, …; each seed decides one whole run (orders, timing, every fault). With
+// --jobs J, J processes share the seeds (each takes every J-th: one per core). A failing
+// seed is shrunk and printed with the invariant it broke, its last steps and the command
+// that replays it; the exit code is then 1.
 import { parseArgs } from 'node:util'
-import { runSeeds, type SeedFailure } from '../src/simulator/index.ts'
+import { runSeeds, type SeedFailure, type SeedsReport } from '../src/simulator/index.ts'
 
 const { values } = parseArgs({
   options: {
@@ -12,49 +13,128 @@ const { values } = parseArgs({
     from: { type: 'string', default: '1' },
     'time-budget': { type: 'string' },
     'keep-going': { type: 'boolean', default: false },
+    jobs: { type: 'string', default: '1' },
+    // One of --jobs's processes: seeds from --from every --stride-th, its report as JSON lines.
+    stride: { type: 'string', default: '1' },
+    worker: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   },
 })
 if (values.help) {
-  console.log(`Usage: bun run simulate [--seeds N] [--from S] [--time-budget SECONDS] [--keep-going]
+  console.log(`Usage: bun run simulate [--seeds N] [--from S] [--time-budget SECONDS] [--keep-going] [--jobs J]
 
   --seeds N              how many seeds to run (default 100)
   --from S               the first seed (default 1); seed S alone: --seeds 1 --from S
   --time-budget SECONDS  start no new seed after this many seconds (CI's batch)
-  --keep-going           run every seed even after a failure (default: stop at the first)`)
+  --keep-going           run every seed even after a failure (default: stop at the first)
+  --jobs J               share the seeds among J processes, one per core (default 1)`)
   process.exit(0)
 }
-const whole = (name: string, text: string | undefined) => {
+const whole = (name: string, text: string | undefined, least = 0) => {
   const value = Number(text)
-  if (!Number.isSafeInteger(value) || value < 0) {
-    console.error(`--${name} must be a whole number, not ${JSON.stringify(text)}`)
+  if (!Number.isSafeInteger(value) || value < least) {
+    console.error(`--${name} must be a whole number${least > 0 ? ` of at least ${least}` : ''}, not ${JSON.stringify(text)}`)
     process.exit(2)
   }
   return value
 }
 const count = whole('seeds', values.seeds)
 const from = whole('from', values.from)
+const jobs = whole('jobs', values.jobs, 1)
+const stride = whole('stride', values.stride, 1)
 const budgetSeconds = values['time-budget'] === undefined ? undefined : whole('time-budget', values['time-budget'])
+const keepGoing = values['keep-going'] === true
 
-let lastLine = performance.now()
-const report = await runSeeds({
-  from,
-  count,
-  ...(budgetSeconds !== undefined ? { budgetSeconds } : {}),
-  stopAtFirst: !values['keep-going'],
-  onSeed(seed, _result, so) {
-    if (performance.now() - lastLine < 5_000) return
-    lastLine = performance.now()
-    console.log(`seed ${seed}: ${so.ran} seeds, ${so.failures.length} failed, ${so.orders} orders, ${so.faults} faults, ${so.seconds.toFixed(0)} s`)
-  },
-})
+if (values.worker) {
+  // A worker of --jobs: progress and its report as JSON lines, for the parent to add up.
+  const report = await runSeeds({
+    from,
+    count,
+    stride,
+    ...(budgetSeconds !== undefined ? { budgetSeconds } : {}),
+    stopAtFirst: !keepGoing,
+    onSeed: (_seed, _result, so) => console.log(JSON.stringify({ progress: { ...so, failures: so.failures.length } })),
+  })
+  console.log(JSON.stringify({ report }))
+  process.exit(0)
+}
 
+const report = jobs === 1 ? await runHere() : await runInWorkers()
 for (const failure of report.failures) printFailure(failure)
 const perCpu = (n: number) => (report.cpuSeconds > 0 ? n / report.cpuSeconds : 0)
+const range = jobs === 1 ? `${from}…${from + report.ran - 1}` : `from ${from}, ${jobs} processes`
 console.log(
-  `${report.ran} seeds (${from}…${from + report.ran - 1}): ${report.failures.length} failed; ${report.orders} orders and ${report.faults} faults simulated over ${(report.simulatedMs / 3_600_000).toFixed(1)} hours of chain time in ${report.seconds.toFixed(1)} s, ${report.cpuSeconds.toFixed(1)} s of CPU (${perCpu(report.orders).toFixed(0)} orders and ${perCpu(report.faults).toFixed(0)} faults per CPU second)`,
+  `${report.ran} seeds (${range}): ${report.failures.length} failed; ${report.orders} orders and ${report.faults} faults simulated over ${(report.simulatedMs / 3_600_000).toFixed(1)} hours of chain time in ${report.seconds.toFixed(1)} s, ${report.cpuSeconds.toFixed(1)} s of CPU (${perCpu(report.orders).toFixed(0)} orders and ${perCpu(report.faults).toFixed(0)} faults per CPU second)`,
 )
 process.exit(report.failures.length > 0 ? 1 : 0)
+
+/** Progress every 5 s: seeds run, failures, orders and faults, wall seconds. */
+function progressLine(seed: number | undefined, so: { ran: number; failures: number; orders: number; faults: number; seconds: number }) {
+  console.log(`${seed === undefined ? '' : `seed ${seed}: `}${so.ran} seeds, ${so.failures} failed, ${so.orders} orders, ${so.faults} faults, ${so.seconds.toFixed(0)} s`)
+}
+
+async function runHere(): Promise<SeedsReport> {
+  let lastLine = performance.now()
+  return runSeeds({
+    from,
+    count,
+    ...(budgetSeconds !== undefined ? { budgetSeconds } : {}),
+    stopAtFirst: !keepGoing,
+    onSeed(seed, _result, so) {
+      if (performance.now() - lastLine < 5_000) return
+      lastLine = performance.now()
+      progressLine(seed, { ...so, failures: so.failures.length })
+    },
+  })
+}
+
+/** Runs the seeds in `jobs` processes of this script, each taking every `jobs`-th seed; their reports added up. */
+async function runInWorkers(): Promise<SeedsReport> {
+  const startedAt = performance.now()
+  type Progress = Omit<SeedsReport, 'failures'> & { failures: number }
+  const progress: Progress[] = []
+  let lastLine = performance.now()
+  const children = Array.from({ length: jobs }, (_, k) =>
+    Bun.spawn(
+      [process.execPath, import.meta.path, '--worker', '--from', String(from + k), '--stride', String(jobs), '--seeds', String(Math.ceil(Math.max(0, count - k) / jobs)), ...(budgetSeconds !== undefined ? ['--time-budget', String(budgetSeconds)] : []), ...(keepGoing ? ['--keep-going'] : [])],
+      { stdout: 'pipe', stderr: 'inherit' },
+    ),
+  )
+  const reports = await Promise.all(
+    children.map(async (child, k) => {
+      let final: SeedsReport | undefined
+      let buffered = ''
+      for await (const chunk of child.stdout.pipeThrough(new TextDecoderStream())) {
+        buffered += chunk
+        for (let end = buffered.indexOf('\n'); end >= 0; end = buffered.indexOf('\n')) {
+          const line = buffered.slice(0, end)
+          buffered = buffered.slice(end + 1)
+          const message = JSON.parse(line) as { progress?: Progress; report?: SeedsReport }
+          if (message.report) final = message.report
+          if (!message.progress) continue
+          progress[k] = message.progress
+          // The first failure stops every process, unless --keep-going.
+          if (message.progress.failures > 0 && !keepGoing) for (const other of children) if (other !== child) other.kill()
+          if (performance.now() - lastLine >= 5_000) {
+            lastLine = performance.now()
+            const so = progress.filter(Boolean)
+            progressLine(undefined, { ...added(so), failures: so.reduce((total, one) => total + one.failures, 0), seconds: (performance.now() - startedAt) / 1_000 })
+          }
+        }
+      }
+      await child.exited
+      return final
+    }),
+  )
+  const done = reports.filter((each): each is SeedsReport => each !== undefined)
+  return { ...added(done), seconds: (performance.now() - startedAt) / 1_000, failures: done.flatMap((each) => each.failures).sort((a, b) => a.seed - b.seed) }
+}
+
+/** The counts of several processes' reports, added up (CPU seconds too: the processes ran side by side). */
+function added(each: Array<Pick<SeedsReport, 'ran' | 'orders' | 'faults' | 'simulatedMs' | 'cpuSeconds'>>) {
+  const sum = (pick: (one: (typeof each)[number]) => number) => each.reduce((total, one) => total + pick(one), 0)
+  return { ran: sum((one) => one.ran), orders: sum((one) => one.orders), faults: sum((one) => one.faults), simulatedMs: sum((one) => one.simulatedMs), cpuSeconds: sum((one) => one.cpuSeconds) }
+}
 
 function printFailure({ seed, plan, result, original, shrinkRuns }: SeedFailure) {
   const violation = result.violations[0] ?? original.violations[0]!

@@ -8,19 +8,21 @@ export type SeedFailure = { seed: number; plan: Plan; result: RunResult; origina
 export type SeedsReport = { ran: number; orders: number; faults: number; simulatedMs: number; cpuSeconds: number; seconds: number; failures: SeedFailure[] }
 
 /**
- * Runs seeds `from`, `from + 1`, … one after another until `count` ran or `budgetSeconds`
- * passed (wall time: a time box, as CI's is), each a whole simulated run; a failing seed
- * is shrunk before it is reported. `onSeed` hears of each run (for progress lines).
+ * Runs seeds `from`, `from + stride`, … (stride 1 unless given: a process of several
+ * sharing the seeds takes every `stride`-th) one after another until `count` ran or
+ * `budgetSeconds` passed (wall time: a time box, as CI's is), each a whole simulated run;
+ * a failing seed is shrunk before it is reported. `onSeed` hears of each run (for progress lines).
  *
  * @example
  * const report = await runSeeds({ from: 1, count: 2_000, budgetSeconds: 120 })
  */
-export async function runSeeds(options: { from: number; count: number; budgetSeconds?: number; stopAtFirst?: boolean; onSeed?: (seed: number, result: RunResult, report: SeedsReport) => void }): Promise<SeedsReport> {
+export async function runSeeds(options: { from: number; count: number; stride?: number; budgetSeconds?: number; stopAtFirst?: boolean; onSeed?: (seed: number, result: RunResult, report: SeedsReport) => void }): Promise<SeedsReport> {
   const report: SeedsReport = { ran: 0, orders: 0, faults: 0, simulatedMs: 0, cpuSeconds: 0, seconds: 0, failures: [] }
   const cpuAtStart = cpuSeconds()
   const startedAt = performance.now()
   const elapsed = () => (performance.now() - startedAt) / 1_000
-  for (let seed = options.from; seed < options.from + options.count; seed++) {
+  const stride = options.stride ?? 1
+  for (let seed = options.from, ran = 0; ran < options.count; seed += stride, ran++) {
     if (options.budgetSeconds !== undefined && elapsed() >= options.budgetSeconds) break
     const plan = planFor(seed)
     const result = await runPlan(plan)
