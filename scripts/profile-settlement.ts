@@ -10,8 +10,14 @@
 // `--chain interval` it simulates at `pending` (LEAST_SIMULATE=pending), as the bench's
 // interval side does.
 // `--count-rpc` puts the bench's counting proxy in front of anvil and prints the calls
-// (and HTTP requests) per order. `--flood R` floods POST /broker with MALFORMED_ORDER
+// (and HTTP requests) per order. `--stages` times
+// each relayer order from the wall clock: its request sent, its tx about to be signed
+// (the journal's `sent_at`, after the checks, the simulation and the send queue), its tx
+// seen mined (`mined_at`), p50 and p99 of each step (a relayer's time between receiving an
+// order and broadcasting it is the first step plus the signing, the journal's write and
+// the broadcast's round trip). `--flood R` floods POST /broker with MALFORMED_ORDER
 // bodies at R req/s while the orders run, as the bench's flood row does.
+import { Database } from 'bun:sqlite'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -20,8 +26,8 @@ import { oneOffContext } from './bench/lib/context.ts'
 import type { ThreadCpu } from './bench/lib/cpu.ts'
 import { malformedBody, startFlood } from './bench/lib/floodLoad.ts'
 import { relayerRun } from './bench/lib/settlementRuns.ts'
-import { type ChainKind, prepareWork } from './bench/lib/settlementWork.ts'
-import { sleep } from './bench/lib/stats.ts'
+import { type ChainKind, prepareWork, type SettlementWork } from './bench/lib/settlementWork.ts'
+import { percentile, sleep } from './bench/lib/stats.ts'
 import type { SteadyLoadResult } from './bench/lib/steadyLoad.ts'
 
 const { values } = parseArgs({
@@ -36,6 +42,7 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '1' },
     'count-rpc': { type: 'boolean', default: false },
     flood: { type: 'string' },
+    stages: { type: 'boolean', default: false },
   },
 })
 const chain = values.chain as ChainKind
@@ -65,6 +72,27 @@ const exes: Partial<Record<Subject, string>> = Object.fromEntries(
     return [subject, exe]
   }),
 )
+/** Each order's steps from the wall clock: sent → about to be signed (journal `sent_at`) → seen mined (`mined_at`), p50 and p99. */
+function stagesOf(journalPath: string, requests: SettlementWork['requests'], sentAt: readonly number[]): string {
+  const db = new Database(journalPath, { readonly: true })
+  try {
+    const rows = db.query<{ order_hash: string; sent_at: number; mined_at: number | null }, []>('SELECT order_hash, sent_at, mined_at FROM slots WHERE order_hash IS NOT NULL').all()
+    const byOrder = new Map(rows.map((row) => [row.order_hash.toLowerCase(), row]))
+    const toSign: number[] = []
+    const toMined: number[] = []
+    requests.forEach((request, index) => {
+      const row = request.orderHash ? byOrder.get(request.orderHash.toLowerCase()) : undefined
+      const sent = sentAt[index]
+      if (!row || sent === undefined) return
+      toSign.push(row.sent_at - sent)
+      if (row.mined_at !== null) toMined.push(row.mined_at - row.sent_at)
+    })
+    const show = (list: number[]) => (list.length ? `p50 ${percentile(list, 50).toFixed(0)} ms, p99 ${percentile(list, 99).toFixed(0)} ms` : 'none')
+    return `order sent → its tx about to be signed: ${show(toSign)}; signed → seen mined: ${show(toMined)} (${toSign.length} orders)`
+  } finally {
+    db.close()
+  }
+}
 const threadSplit = (split?: ThreadCpu) =>
   split ? `main ${split.main.toFixed(2)} s, signer ${split.signer.toFixed(2)} s, JIT compiler ${split.jit.toFixed(2)} s, other ${split.other.toFixed(2)} s` : 'no thread split'
 const relayerEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('RELAYER_'))) as Record<string, string>
@@ -84,8 +112,9 @@ try {
                 flooded = await flood.stop()
               }
             }
-      const env = subject === 'least' && chain === 'interval' ? { LEAST_SIMULATE: 'pending' } : undefined
-      const result = await relayerRun(contextFor(exes[subject]!), work, { alongside, env })
+      const staged = values.stages && subject === 'relayer' ? { journal: join(dir, `stages-${run}.db`), sentAt: [] as number[] } : undefined
+      const env: Record<string, string> | undefined = subject === 'least' && chain === 'interval' ? { LEAST_SIMULATE: 'pending' } : staged ? { RELAYER_DB: staged.journal } : undefined
+      const result = await relayerRun(contextFor(exes[subject]!), work, { alongside, env, ...(staged ? { sentAt: staged.sentAt } : {}) })
       console.log(
         `${subject}: ${chain}, ${orders} orders, ${clients} clients: ${result.perSecond.toFixed(0)} orders/s, p50 ${result.p50.toFixed(0)} ms, p99 ${result.p99.toFixed(0)} ms, ` +
           `relayer ${result.relayerCpuPer1000?.toFixed(2)} s CPU per 1000 (${threadSplit(result.relayerThreadsPer1000)}), anvil ${result.anvilCpuPer1000.toFixed(2)} s, ` +
@@ -94,6 +123,7 @@ try {
             ? `; once warm (after the first quarter): relayer ${result.warm.relayerCpuPer1000.toFixed(2)} s (${threadSplit(result.warm.threadsPer1000)}), anvil ${result.warm.anvilCpuPer1000.toFixed(2)} s, of anvil's ${(result.warm.relayerCpuPer1000 / result.warm.anvilCpuPer1000).toFixed(2)}`
             : '') +
           (result.rpcPerOrder ? `; RPC per order: ${result.rpcPerOrder}` : '') +
+          (staged ? `; ${stagesOf(staged.journal, work.requests, staged.sentAt)}` : '') +
           (flooded ? `; flood ${flooded.perSecond.toFixed(0)} req/s, ${flooded.total} answers ${JSON.stringify(flooded.statuses)}` : ''),
       )
     }
