@@ -1,9 +1,10 @@
 // `bun scripts/profile-settlement.ts [--chain automine|interval] [--orders N] [--clients C] [--out DIR]
-//   [--no-profile] [--subject relayer|least|both] [--runs N] [--count-rpc] [--flood R]`:
+//   [--no-profile] [--subject relayer|least|both] [--runs N] [--count-rpc] [--flood R] [--stages]`:
 // one relayer-side settlement run, as `bun run bench` makes it, with the relayer run
 // from source under Bun's CPU profiler (`--cpu-prof --cpu-prof-md`), so a miss of the
 // relayer-CPU or interval rows can be read function by function. Prints the run's
-// figures and where the profile was written. Not a measurement: the profiler costs CPU.
+// figures, and each profile written with its samples by part of the relayer
+// (bench/lib/profileModules.ts). Not a measurement: the profiler costs CPU.
 // `--subject least` runs the least a relayer does per order instead
 // (bench/servers/leastRelayer.ts), `both` the two in turn, `--runs` times each, so the
 // relayer's CPU per order can be read against that floor (with `--no-profile`); on
@@ -18,13 +19,14 @@
 // the broadcast's round trip). `--flood R` floods POST /broker with MALFORMED_ORDER
 // bodies at R req/s while the orders run, as the bench's flood row does.
 import { Database } from 'bun:sqlite'
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { oneOffContext } from './bench/lib/context.ts'
 import type { ThreadCpu } from './bench/lib/cpu.ts'
 import { malformedBody, startFlood } from './bench/lib/floodLoad.ts'
+import { type CpuProfile, profileModules } from './bench/lib/profileModules.ts'
 import { relayerRun } from './bench/lib/settlementRuns.ts'
 import { type ChainKind, prepareWork, type SettlementWork } from './bench/lib/settlementWork.ts'
 import { percentile, sleep } from './bench/lib/stats.ts'
@@ -62,6 +64,7 @@ mkdirSync(out, { recursive: true })
 process.env.FOUNDRY_DISABLE_NIGHTLY_WARNING = 'true'
 
 const dir = mkdtempSync(join(tmpdir(), 'order-relay-profile-'))
+const startedAt = Date.now()
 // Each subject from source, under the profiler; `exec` keeps the pid the bench reads CPU from.
 const profile = values['no-profile'] ? '' : `--cpu-prof --cpu-prof-interval 250 --cpu-prof-dir='${out}'`
 const sources = { relayer: resolve(import.meta.dir, '../src/cli/main.ts'), least: resolve(import.meta.dir, 'bench/servers/leastRelayer.ts') }
@@ -128,7 +131,15 @@ try {
       )
     }
   }
-  if (!values['no-profile']) console.log(`profile written to ${out}`)
+  if (!values['no-profile']) {
+    // Each profile this invocation wrote (one per process run), its samples by part of the relayer.
+    for (const name of readdirSync(out).filter((each) => each.endsWith('.cpuprofile'))) {
+      const path = join(out, name)
+      if (statSync(path).mtimeMs < startedAt) continue
+      const parts = profileModules(JSON.parse(readFileSync(path, 'utf8')) as CpuProfile)
+      console.log(`${path}: main thread by part, of the profile's samples: ${parts.map(({ name, share }) => `${name} ${(share * 100).toFixed(1)} %`).join(', ')}`)
+    }
+  }
 } finally {
   rmSync(dir, { recursive: true, force: true })
 }
