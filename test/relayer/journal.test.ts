@@ -516,3 +516,29 @@ test('the reads a receipt watcher makes on every look go through an index, not a
   expect(plan("SELECT COUNT(*) AS n FROM slots WHERE status = 'pending'")).toEqual(['SEARCH slots USING COVERING INDEX slots_by_status (status=?)'])
   database.close()
 })
+
+test('reverts since a time: none when none was recorded since, a revert added later is found, a reopened journal knows its newest, and a prune keeps the newest found', async () => {
+  const path = join(dir, 'reverts-since.sqlite')
+  const consumer = devnetAccounts.consumer.address
+  const journal = openJournal(path, owner)
+  expect(journal.reverts('consumer', consumer, 0, 5)).toEqual([])
+  journal.addRevert({ at: 1_000, consumer, adapter: null, payToken: null, txHash: word(1) })
+  journal.addRevert({ at: 3_000, consumer, adapter: devnetAccounts.spare.address, payToken: null, txHash: word(3) })
+  const lower = consumer.toLowerCase() as Address
+  const third = { at: 3_000, consumer: lower, adapter: devnetAccounts.spare.address.toLowerCase() as Address, payToken: null, txHash: word(3) }
+  expect(journal.reverts('consumer', consumer, 999, 5)).toEqual([third, { at: 1_000, consumer: lower, adapter: null, payToken: null, txHash: word(1) }])
+  expect(journal.reverts('consumer', consumer, 2_999, 5)).toEqual([third])
+  expect(journal.reverts('consumer', consumer, 3_000, 5)).toEqual([])
+  expect(journal.reverts('adapter', devnetAccounts.spare.address, 3_000, 5)).toEqual([])
+  journal.close()
+
+  const again = openJournal(path, owner)
+  expect(again.reverts('adapter', devnetAccounts.spare.address, 2_999, 5)).toEqual([third])
+  expect(again.reverts('consumer', consumer, 3_000, 5)).toEqual([])
+  // A prune takes the old ones; the newest kept is still found.
+  expect(await again.prune(2_000)).toEqual({ slots: 0, reverts: 1 })
+  expect(again.reverts('consumer', consumer, 0, 5)).toEqual([third])
+  again.addRevert({ at: 5_000, consumer, adapter: null, payToken: null, txHash: word(5) })
+  expect(again.reverts('consumer', consumer, 3_000, 5)).toEqual([{ at: 5_000, consumer: lower, adapter: null, payToken: null, txHash: word(5) }])
+  again.close()
+})

@@ -212,6 +212,8 @@ export async function relayerRun(
     replicas?: { redisUrl: string }
     /** Default `runStallMs`. */ stallMs?: number
     command?: string[]
+    /** Filled, when given, with the wall-clock time (ms since epoch) each request was sent, by its index in `work.requests`. */
+    sentAt?: number[]
   } = {},
 ): Promise<RunResult> {
   const { requests } = work
@@ -287,6 +289,7 @@ export async function relayerRun(
       await forEachConcurrently(requests, work.clients, async (request, index) => {
         const url = urls[index % urls.length]!
         const sentAt = performance.now()
+        if (options.sentAt) options.sentAt[index] = performance.timeOrigin + sentAt
         // A dropped connection counts as an answer that is not 200 (and fails the row), not as the end of the run.
         const status = await fetch(`${url}/broker`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(request), signal: stall.signal }).then(
           async (response) => {

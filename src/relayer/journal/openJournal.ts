@@ -90,12 +90,21 @@ export function openJournal(
   }
 
   const answers = createAnswerCodes(db, options.answerDelayMs ?? 200)
+  /**
+   * The newest `at` among the reverts this journal holds: read once here (after the
+   * upgrades, which may write some), raised by `addRevert`, the one other writer of the
+   * table, and left as it is by a prune (so it is never below the newest one kept). Every
+   * order's cool-down asks for the reverts since a time, three reads on SQLite, where
+   * almost always none was recorded since: `reverts` then answers none without reading.
+   */
+  let newestRevertAt = db.query<{ at: number | null }, []>('SELECT MAX(at) AS at FROM reverts').get()?.at ?? Number.NEGATIVE_INFINITY
   const observers: JournalObserver[] = []
   const insertSlot = db.query(
     `INSERT INTO slots (nonce, order_hash, consumer, adapter, pay_token, status, tx_hash, sent_at, fee_amount, fee_value_wei)
      VALUES ($nonce, $orderHash, $consumer, $adapter, $payToken, 'pending', $txHash, $sentAt, $feeAmount, $feeValueWei)`,
   )
   /** Whether the slot's order was paid in a token the relayer could not value (relayed within the unpriced budget). */
+  type SlotFee = { pay_token: string | null; fee_amount: string | null; fee_value_wei: string | null }
   const unpricedAt = (nonce: number): boolean =>
     (db.query<{ unpriced: number }, [number]>('SELECT (fee_amount IS NOT NULL AND fee_value_wei IS NULL) AS unpriced FROM slots WHERE nonce = ?').get(nonce)?.unpriced ?? 0) === 1
   const insertTx = db.query(
@@ -173,15 +182,18 @@ export function openJournal(
     answers.writeWaiting()
     return worst
   })
-  const resolveSlot = db.query(
+  // The slot's fee comes back with the change: what the observers are told of it needs no read of its own.
+  const resolveSlot = db.query<SlotFee, Record<string, string | number | null>>(
     `UPDATE slots SET status = $status, tx_hash = COALESCE(lower($txHash), tx_hash), block_number = $block, block_hash = $blockHash, outcome = COALESCE($outcome, outcome),
        mined_at = CASE WHEN $status = 'foreign' THEN mined_at ELSE $at END, spent_wei = COALESCE($spent, spent_wei), confirmed = CASE WHEN $status = 'foreign' THEN 1 ELSE 0 END
-     WHERE nonce = $nonce AND status = 'pending'`,
+     WHERE nonce = $nonce AND status = 'pending'
+     RETURNING pay_token, fee_amount, fee_value_wei`,
   )
-  const resolveAll = db.transaction((results: SlotResolution[], at: number): SlotResolution[] => {
-    const resolved: SlotResolution[] = []
+  /** The slots that were pending and are resolved now, each with its fee. */
+  const resolveAll = db.transaction((results: SlotResolution[], at: number): Array<{ result: SlotResolution; fee: SlotFee }> => {
+    const resolved: Array<{ result: SlotResolution; fee: SlotFee }> = []
     for (const result of results) {
-      const changed = resolveSlot.run({
+      const fee = resolveSlot.get({
         nonce: result.nonce,
         status: result.status,
         txHash: result.txHash ?? null,
@@ -190,32 +202,32 @@ export function openJournal(
         outcome: result.outcome ?? null,
         at,
         spent: result.spentWei === undefined ? null : result.spentWei.toString(),
-      }).changes
-      if (changed > 0) resolved.push(result)
+      })
+      if (fee) resolved.push({ result, fee })
     }
     answers.writeWaiting()
     return resolved
   })
-  const feeAt = db.query<{ pay_token: string | null; fee_amount: string | null; fee_value_wei: string | null }, [number]>('SELECT pay_token, fee_amount, fee_value_wei FROM slots WHERE nonce = ?')
   /** Tells the observers which slots were resolved and what that means for spending and earning. */
-  const noteResolved = (resolved: readonly SlotResolution[], at: number) => {
+  const noteResolved = (resolved: ReadonlyArray<{ result: SlotResolution; fee: SlotFee }>, at: number) => {
     if (observers.length === 0) return
-    for (const result of resolved) {
+    for (const { result, fee } of resolved) {
       for (const observer of observers) observer.resolved?.(result.nonce)
       if (result.status === 'foreign') for (const observer of observers) observer.released?.(result.nonce)
       else if (result.spentWei !== undefined) {
-        const unpriced = unpricedAt(result.nonce)
+        const unpriced = fee.fee_amount !== null && fee.fee_value_wei === null
         for (const observer of observers) observer.spent?.(result.nonce, result.spentWei, at, unpriced)
       }
       if (result.status !== 'settled') continue
-      const fee = feeAt.get(result.nonce)
-      if (!fee?.pay_token || fee.fee_amount === null) continue
+      if (!fee.pay_token || fee.fee_amount === null) continue
       for (const observer of observers) observer.earned?.(fee.pay_token as Address, BigInt(fee.fee_amount), fee.fee_value_wei === null ? null : BigInt(fee.fee_value_wei))
     }
   }
-  const setCosts = db.transaction((costs: ReadonlyArray<{ nonce: number; wei: bigint }>) => {
-    for (const { nonce, wei } of costs) db.query('UPDATE slots SET spent_wei = ? WHERE nonce = ?').run(wei.toString(), nonce)
-  })
+  // When the slot was seen mined, and whether its order was unpriced, come back with the change.
+  const setCost = db.query<{ mined_at: number | null; unpriced: number }, [string, number]>(
+    'UPDATE slots SET spent_wei = ? WHERE nonce = ? RETURNING mined_at, (fee_amount IS NOT NULL AND fee_value_wei IS NULL) AS unpriced',
+  )
+  const setCosts = db.transaction((costs: ReadonlyArray<{ nonce: number; wei: bigint }>) => costs.map(({ nonce, wei }) => setCost.get(wei.toString(), nonce) ?? undefined))
   const dropSlots = db.transaction((nonces: number[]): number[] => {
     const dropped: number[] = []
     for (const nonce of nonces) {
@@ -359,10 +371,9 @@ export function openJournal(
     /** What mined txs cost the key (from their receipts), in one commit. */
     setCosts(costs: ReadonlyArray<{ nonce: number; wei: bigint }>) {
       if (costs.length === 0) return
-      setCosts(costs)
-      if (observers.length === 0) return
-      for (const { nonce, wei } of costs) {
-        const row = db.query<{ mined_at: number | null; unpriced: number }, [number]>('SELECT mined_at, (fee_amount IS NOT NULL AND fee_value_wei IS NULL) AS unpriced FROM slots WHERE nonce = ?').get(nonce)
+      const rows = setCosts(costs)
+      for (const [i, { nonce, wei }] of costs.entries()) {
+        const row = rows[i]
         for (const observer of observers) observer.spent?.(nonce, wei, row?.mined_at ?? Date.now(), row?.unpriced === 1)
       }
     },
@@ -490,6 +501,7 @@ export function openJournal(
     },
     /** An order that passed simulation and reverted on chain, no settlement by another tx explaining it. */
     addRevert(record: RevertRecord) {
+      newestRevertAt = Math.max(newestRevertAt, record.at)
       db.query('INSERT INTO reverts (at, consumer, adapter, pay_token, tx_hash) VALUES (?, ?, ?, ?, ?)').run(
         record.at,
         record.consumer.toLowerCase(),
@@ -500,6 +512,7 @@ export function openJournal(
     },
     /** The latest `limit` reverts of orders from this consumer, adapter or pay token since `since`, newest first. */
     reverts(by: 'consumer' | 'adapter' | 'payToken', address: Address, since: number, limit: number): RevertRecord[] {
+      if (newestRevertAt <= since) return []
       const column = by === 'payToken' ? 'pay_token' : by
       return db
         .query<{ at: number; consumer: string; adapter: string | null; pay_token: string | null; tx_hash: string }, [string, number, number]>(
