@@ -103,8 +103,9 @@ export function openJournal(
     `INSERT INTO slots (nonce, order_hash, consumer, adapter, pay_token, status, tx_hash, sent_at, fee_amount, fee_value_wei)
      VALUES ($nonce, $orderHash, $consumer, $adapter, $payToken, 'pending', $txHash, $sentAt, $feeAmount, $feeValueWei)`,
   )
-  /** Whether the slot's order was paid in a token the relayer could not value (relayed within the unpriced budget). */
+  /** A slot's fee as a resolution returns it. */
   type SlotFee = { pay_token: string | null; fee_amount: string | null; fee_value_wei: string | null }
+  /** Whether the slot's order was paid in a token the relayer could not value (relayed within the unpriced budget). */
   const unpricedAt = (nonce: number): boolean =>
     (db.query<{ unpriced: number }, [number]>('SELECT (fee_amount IS NOT NULL AND fee_value_wei IS NULL) AS unpriced FROM slots WHERE nonce = ?').get(nonce)?.unpriced ?? 0) === 1
   const insertTx = db.query(
