@@ -14,13 +14,13 @@ export const replicaReceiptTimeoutMs = 30_000
  * steps for replicas: the orderHash claim (waiting while another request holds it) →
  * the journal's tx for the order (resumeUnconfirmed: waited for while pending) → the
  * shared state's refusal → the outcome another replica published, read with the claim
- * (answerFromReplicas) → the window check → broadcast and wait for the receipt → the
- * claim released with the outcome published in the same step (outcomeToPublish). The
- * steps between the window and the broadcast (gas price, simulation, economics) are the
- * submitter's last look here (`wouldRevert`). `admit` is the window check: undefined, or
- * the refusal.
+ * (answerFromReplicas) → the window check and the simulation → broadcast and wait for
+ * the receipt → the claim released with the outcome published in the same step
+ * (outcomeToPublish). `check` is the window check and the simulation: undefined, or the
+ * answer they give instead of a broadcast (a refusal; an order another tx settled,
+ * answered from the chain).
  */
-export async function relayAtReplica(relayer: SimRelayer, order: Hex, request: SendRequest, admit: () => Answer | undefined): Promise<Answer> {
+export async function relayAtReplica(relayer: SimRelayer, order: Hex, request: SendRequest, check: () => Answer | undefined): Promise<Answer> {
   const replicas = relayer.replicas!
   const deadline = Date.now() + replicaReceiptTimeoutMs
   while (!(await replicas.claims.claim(order))) {
@@ -31,18 +31,19 @@ export async function relayAtReplica(relayer: SimRelayer, order: Hex, request: S
   try {
     const slot = relayer.journal.byOrder(order)
     if (slot && slot.status !== 'filled' && slot.status !== 'foreign') {
-      if (slot.status === 'pending') await relayer.submitter.outcome(slot.nonce, replicaReceiptTimeoutMs)
-      return { kind: 'sent', nonce: slot.nonce, hash: slot.txHash }
+      // The tx the slot ends with (a replacement's, when one was mined).
+      const resolved = slot.status === 'pending' ? ((await relayer.submitter.outcome(slot.nonce, replicaReceiptTimeoutMs)) ?? slot) : slot
+      return { kind: 'sent', nonce: resolved.nonce, hash: resolved.txHash }
     }
     const refusal = replicas.refusal(order)
     if (refusal) return { kind: 'retry', code: refusal.code, message: refusal.message }
     const outcome = parseOutcome(replicas.claims.outcomeAtClaim(order) ?? null)
     if (outcome) return { kind: 'elsewhere', status: outcome.status, hash: outcome.txHash as Hex }
-    const refused = admit()
-    if (refused) return refused
+    const instead = check()
+    if (instead) return instead
     const sent = await relayer.submitter.send(request)
-    await relayer.submitter.outcome(sent.nonce, replicaReceiptTimeoutMs)
-    return { kind: 'sent', nonce: sent.nonce, hash: sent.hash }
+    const resolved = await relayer.submitter.outcome(sent.nonce, replicaReceiptTimeoutMs)
+    return { kind: 'sent', nonce: sent.nonce, hash: resolved?.txHash ?? sent.hash }
   } catch (error) {
     failure = error as RelayError
     return { kind: 'refused', code: failure.code ?? 'ERROR', message: failure.message ?? String(error) }

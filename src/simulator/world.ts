@@ -174,6 +174,54 @@ export async function runPlan(plan: Plan): Promise<RunResult> {
       setTimeout(() => void start(index), downMs)
     }
 
+    /** The pipeline's window check (checkAuthorizationWindow.ts): refused unless the order is still valid 2 s past the next block. */
+    function admitted(order: Hex): Answer | undefined {
+      const expiresAt = expiries.get(order)
+      return expiresAt !== undefined && expiresAt <= nextBlockAt() + authorizationMarginMs ? { kind: 'refused', code: 'AUTH_EXPIRED', message: 'authorization window has passed' } : undefined
+    }
+
+    /**
+     * A replica's checks before it broadcasts: the window, then the simulation at the
+     * pending state (simulate.ts), which finds an order another tx settled and answers it
+     * from the chain (the replay answer naming that tx) without sending.
+     */
+    function checkedAtReplica(order: Hex): Answer | undefined {
+      const refused = admitted(order)
+      if (refused) return refused
+      const settled = node.settledBy(order)
+      return settled ? { kind: 'elsewhere', status: 'settled', hash: settled } : undefined
+    }
+
+    /** What the relayer sends for an order: the Broker's settle call, with the authorization's end. */
+    function requestOf(order: Hex): SendRequest {
+      const expiresAt = expiries.get(order)
+      return { to: broker, data: `${settleSelector}${order.slice(2)}` as Hex, gas: 150_000n, orderHash: order, ...(expiresAt !== undefined ? { validBefore: BigInt(expiresAt / 1_000) } : {}) }
+    }
+
+    /**
+     * Replicas, once quiet: each order's client sends it again, twice, to the replica it
+     * last sent it to. Nothing else changes the chain meanwhile, so the two answers must
+     * be the same (the first may send an order no tx settled yet: the second is then
+     * answered from that tx). Each answer joins the final checks.
+     */
+    async function replayTwice(): Promise<void> {
+      const last = new Map<Hex, number>()
+      for (const planned of plan.orders) last.set(orderHash(planned.id), planned.replica ?? 0)
+      await Promise.all(
+        [...last].map(async ([order, replica]) => {
+          const target = processes[replica]
+          if (!target?.ready) return
+          const ask = () => time.runAs(target.owner, () => relayAtReplica(target, order, requestOf(order), () => checkedAtReplica(order)))
+          const first = await ask()
+          const second = await ask()
+          answers.push({ order, relayer: replica, answer: first }, { order, relayer: replica, answer: second })
+          if (JSON.stringify(first) !== JSON.stringify(second)) {
+            violations.push({ invariant: 'a request sent again got another answer', detail: `order ${order} at relayer ${replica + 1}: ${JSON.stringify(first)}, then ${JSON.stringify(second)}` })
+          }
+        }),
+      )
+    }
+
     /**
      * Nothing left to happen: every process up, every order answered, nothing pending in a
      * journal or pooled at the node, and every mined slot final (its confirmations seen, so
@@ -199,11 +247,8 @@ export async function runPlan(plan: Plan): Promise<RunResult> {
         given.answer = { kind: 'retry', code: 'UNREACHABLE', message: 'no relayer listening' }
         return
       }
-      // The pipeline's window check (checkAuthorizationWindow.ts): refused unless it is still valid 2 s past the next block.
-      const expiresAt = expiries.get(order)
-      const admit = (): Answer | undefined =>
-        expiresAt !== undefined && expiresAt <= nextBlockAt() + authorizationMarginMs ? { kind: 'refused', code: 'AUTH_EXPIRED', message: 'authorization window has passed' } : undefined
-      const request: SendRequest = { to: broker, data: `${settleSelector}${order.slice(2)}` as Hex, gas: 150_000n, orderHash: order, ...(expiresAt !== undefined ? { validBefore: BigInt(expiresAt / 1_000) } : {}) }
+      const admit = () => admitted(order)
+      const request = requestOf(order)
       const sent = { owner: target.owner }
       waiting.add(sent)
       const answered = (answer: Answer) => {
@@ -212,7 +257,7 @@ export async function runPlan(plan: Plan): Promise<RunResult> {
         if (answer.kind === 'refused' || answer.kind === 'retry') note(`order ${id} at relayer ${replica + 1}: ${answer.kind} ${answer.code} ${answer.message}`)
       }
       if (target.replicas) {
-        time.runAs(target.owner, () => relayAtReplica(target, order, request, admit)).then(answered)
+        time.runAs(target.owner, () => relayAtReplica(target, order, request, () => checkedAtReplica(order))).then(answered)
         return
       }
       const refused = admit()
@@ -305,14 +350,23 @@ export async function runPlan(plan: Plan): Promise<RunResult> {
     const end = startedAt + activeMs + quietMs
     // Once every fault is over, the run ends as soon as it is quiet (checked once a simulated second).
     const faultsOver = startedAt + Math.max(activeMs, ...plan.faults.map(faultEnds)) + 5_000
-    let lookedQuietAt = 0
-    while (time.now() < end && violations.length === 0) {
-      if (!(await time.step())) break
-      stepCount++
-      if (time.now() >= faultsOver && time.now() - lookedQuietAt >= 1_000) {
-        lookedQuietAt = time.now()
-        if (quiet()) break
+    /** Steps until quiet (once the faults are over), `until` holds, or the end: whether it got there. */
+    const runUntil = async (until: () => boolean): Promise<boolean> => {
+      let lookedAt = 0
+      while (time.now() < end && violations.length === 0) {
+        if (!(await time.step())) return false
+        stepCount++
+        if (time.now() >= faultsOver && time.now() - lookedAt >= 1_000) {
+          lookedAt = time.now()
+          if (until()) return true
+        }
       }
+      return false
+    }
+    if ((await runUntil(quiet)) && plan.replicas) {
+      let replayed = false
+      void replayTwice().then(() => (replayed = true))
+      await runUntil(() => replayed && quiet())
     }
     if (violations.length === 0) {
       const up = processes.filter((relayer): relayer is SimRelayer => relayer?.ready === true)
