@@ -64,20 +64,24 @@ export async function proposeLien(devnet: Devnet, label: string) {
 export async function depositMany(devnet: Devnet, count: number, perBlock = 25) {
   const { pool, payToken } = devnet.manifest.contracts
   const from = devnetAccounts.lender.address
-  const post = async (body: unknown) => {
-    const answer = (await (await fetch(devnet.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json()) as
-      | { error?: { message: string } }
-      | { error?: { message: string } }[]
-    for (const each of Array.isArray(answer) ? answer : [answer]) if (each.error) throw new Error(`anvil refused a call: ${each.error.message}`)
+  type Answer = { result?: unknown; error?: { message: string } }
+  const post = async (body: unknown): Promise<Answer[]> => {
+    const answer = (await (await fetch(devnet.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json()) as Answer | Answer[]
+    const answers = Array.isArray(answer) ? answer : [answer]
+    for (const each of answers) if (each.error) throw new Error(`anvil refused a call: ${each.error.message}`)
+    return answers
   }
   const call = (method: string, params: unknown[], id = 1) => ({ jsonrpc: '2.0', id, method, params })
-  await post(call('eth_sendTransaction', [{ from, to: payToken, data: encodeFunctionData({ abi: mockEIP3009TokenAbi, functionName: 'approve', args: [pool, maxUint256] }) }]))
+  const [approved] = await post(call('eth_sendTransaction', [{ from, to: payToken, data: encodeFunctionData({ abi: mockEIP3009TokenAbi, functionName: 'approve', args: [pool, maxUint256] }) }]))
+  await devnet.publicClient.waitForTransactionReceipt({ hash: approved!.result as Hex, pollingInterval: 20 })
   const deposit = encodeFunctionData({ abi: lienPoolAbi, functionName: 'deposit', args: [1n] })
+  // Each tx names its nonce: left to anvil, two sends of one batch could be given the same one (the same tx twice, refused as already imported).
+  let nonce = await devnet.publicClient.getTransactionCount({ address: from, blockTag: 'pending' })
   await post(call('evm_setAutomine', [false]))
   try {
     for (let done = 0; done < count; ) {
       const batch = []
-      for (let i = 0; i < perBlock && done < count; i++, done++) batch.push(call('eth_sendTransaction', [{ from, to: pool, gas: '0x249f0', data: deposit }], i))
+      for (let i = 0; i < perBlock && done < count; i++, done++) batch.push(call('eth_sendTransaction', [{ from, to: pool, gas: '0x249f0', data: deposit, nonce: `0x${(nonce++).toString(16)}` }], i))
       batch.push(call('evm_mine', [], perBlock))
       await post(batch)
     }
