@@ -17,6 +17,7 @@ const { values } = parseArgs({
     // One of --jobs's processes: seeds from --from every --stride-th, its report as JSON lines.
     stride: { type: 'string', default: '1' },
     worker: { type: 'boolean', default: false },
+    'no-shrink': { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   },
 })
@@ -27,7 +28,8 @@ if (values.help) {
   --from S               the first seed (default 1); seed S alone: --seeds 1 --from S
   --time-budget SECONDS  start no new seed after this many seconds (CI's batch)
   --keep-going           run every seed even after a failure (default: stop at the first)
-  --jobs J               share the seeds among J processes, one per core (default 1)`)
+  --jobs J               share the seeds among J processes, one per core (default 1)
+  --no-shrink            report a failing seed as it ran, without shrinking it (the fix proofs)`)
   process.exit(0)
 }
 const whole = (name: string, text: string | undefined, least = 0) => {
@@ -44,6 +46,7 @@ const jobs = whole('jobs', values.jobs, 1)
 const stride = whole('stride', values.stride, 1)
 const budgetSeconds = values['time-budget'] === undefined ? undefined : whole('time-budget', values['time-budget'])
 const keepGoing = values['keep-going'] === true
+const shrinking = values['no-shrink'] !== true
 
 if (values.worker) {
   // A worker of --jobs: progress and its report as JSON lines, for the parent to add up.
@@ -53,6 +56,7 @@ if (values.worker) {
     stride,
     ...(budgetSeconds !== undefined ? { budgetSeconds } : {}),
     stopAtFirst: !keepGoing,
+    shrink: shrinking,
     onSeed: (_seed, _result, so) => console.log(JSON.stringify({ progress: { ...so, failures: so.failures.length } })),
   })
   console.log(JSON.stringify({ report }))
@@ -80,6 +84,7 @@ async function runHere(): Promise<SeedsReport> {
     count,
     ...(budgetSeconds !== undefined ? { budgetSeconds } : {}),
     stopAtFirst: !keepGoing,
+    shrink: shrinking,
     onSeed(seed, _result, so) {
       if (performance.now() - lastLine < 5_000) return
       lastLine = performance.now()
@@ -96,7 +101,7 @@ async function runInWorkers(): Promise<SeedsReport> {
   let lastLine = performance.now()
   const children = Array.from({ length: jobs }, (_, k) =>
     Bun.spawn(
-      [process.execPath, import.meta.path, '--worker', '--from', String(from + k), '--stride', String(jobs), '--seeds', String(Math.ceil(Math.max(0, count - k) / jobs)), ...(budgetSeconds !== undefined ? ['--time-budget', String(budgetSeconds)] : []), ...(keepGoing ? ['--keep-going'] : [])],
+      [process.execPath, import.meta.path, '--worker', '--from', String(from + k), '--stride', String(jobs), '--seeds', String(Math.ceil(Math.max(0, count - k) / jobs)), ...(budgetSeconds !== undefined ? ['--time-budget', String(budgetSeconds)] : []), ...(keepGoing ? ['--keep-going'] : []), ...(shrinking ? [] : ['--no-shrink'])],
       { stdout: 'pipe', stderr: 'inherit' },
     ),
   )
@@ -140,7 +145,8 @@ function printFailure({ seed, plan, result, original, shrinkRuns }: SeedFailure)
   const violation = result.violations[0] ?? original.violations[0]!
   console.log(`\nseed ${seed} broke: ${violation.invariant}`)
   console.log(`  ${violation.detail}`)
-  console.log(`  shrunk in ${shrinkRuns} runs from ${original.stats.orders} orders and ${original.stats.faults} faults to ${plan.orders.length} orders and ${plan.faults.length} faults:`)
+  if (!shrinking) console.log(`  not shrunk (--no-shrink): ${plan.orders.length} orders and ${plan.faults.length} faults`)
+  else console.log(`  shrunk in ${shrinkRuns} runs from ${original.stats.orders} orders and ${original.stats.faults} faults to ${plan.orders.length} orders and ${plan.faults.length} faults:`)
   console.log(`  block every ${plan.blockMs} ms, receipt polls every ${plan.relayer.receiptPollMs} ms; faults ${JSON.stringify(plan.faults)}`)
   console.log(`  the shrunk plan, for a regular test (runPlan): ${JSON.stringify(plan)}`)
   console.log('  last steps of the shrunk run:')

@@ -91,7 +91,8 @@ export type ProofResult = { name: string; found: boolean; seed?: number; invaria
 /**
  * Copies `root`'s src/ and the simulate script into a temporary folder, takes the fix out
  * (its `from` must be found exactly once: a fix whose code moved is an error, not a pass),
- * and runs `bun scripts/simulate.ts` there on seeds from 1 within `budgetSeconds`.
+ * and runs `bun scripts/simulate.ts` there on seeds from 1 within `budgetSeconds` (the
+ * failing seed is not shrunk: its number and the invariant are what a proof reports).
  *
  * @example
  * const result = await proveFix('/work/main', fixProofs[0], { seeds: 2_000, budgetSeconds: 120 })
@@ -107,7 +108,7 @@ export async function proveFix(root: string, proof: FixProof, options: { seeds: 
     const count = text.split(proof.from).length - 1
     if (count !== 1) throw new Error(`the fix "${proof.name}" is not where its patch looks (${proof.file} holds its code ${count} times, not once): update its patch in src/simulator/fixProofs.ts`)
     writeFileSync(file, text.replace(proof.from, proof.to))
-    const child = Bun.spawn([process.execPath, 'scripts/simulate.ts', '--seeds', String(options.seeds), '--time-budget', String(options.budgetSeconds)], { cwd: dir, stdout: 'pipe', stderr: 'pipe' })
+    const child = Bun.spawn([process.execPath, 'scripts/simulate.ts', '--seeds', String(options.seeds), '--time-budget', String(options.budgetSeconds), '--no-shrink'], { cwd: dir, stdout: 'pipe', stderr: 'pipe' })
     const [output, errors] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text()])
     await child.exited
     const broke = /seed (\d+) broke: (.+)/.exec(output)
