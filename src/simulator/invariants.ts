@@ -1,6 +1,7 @@
 import type { Address, Hex } from 'viem'
 import type { Journal } from '../relayer/journal/index.ts'
 import type { SharedOutcome } from '../relayer/replicas/index.ts'
+import { filledAnswer } from '../relayer/steps/answerSlot.ts'
 import type { SimNode } from './simNode.ts'
 
 /**
@@ -61,7 +62,7 @@ export function createChainChecks(node: SimNode) {
 }
 
 /** Refusals that tell the client to send the same order again (docs/errors.md), not to sign a new one. */
-const retryCodes = new Set(['UPSTREAM_RPC', 'INSUFFICIENT_RELAYER_GAS', 'RATE_LIMITED'])
+const retryCodes = new Set<string>(['UPSTREAM_RPC', 'INSUFFICIENT_RELAYER_GAS', 'RATE_LIMITED'])
 
 /** A relayer process as the final checks read it: its key and its journal. */
 export type CheckedRelayer = { key: Address; journal: Journal }
@@ -116,7 +117,8 @@ export function finalChecks(options: {
     if (!slot) violations.push({ invariant: 'an order sent was lost', detail: `order ${order} was answered sent (nonce ${answer.nonce}, ${answer.hash}) and the journal has no slot for it` })
     else if (slot.status === 'settled' && settled !== slot.txHash.toLowerCase()) {
       violations.push({ invariant: 'an answer is untrue of the final chain', detail: `order ${order}: the journal says settled by ${slot.txHash}, the chain ${settled ? `by ${settled}` : 'not at all'}` })
-    } else if (slot.status !== 'settled' && settled) {
+    } else if (slot.status !== 'settled' && settled && !(slot.status === 'filled' && retryCodes.has(filledAnswer(slot).code))) {
+      // A slot filled though its order could still settle tells its clients to send it again, not to sign a new one.
       violations.push({ invariant: 'a client was told to sign again for an order that settled', detail: `order ${order}: the journal says ${slot.status} (${slot.outcome ?? 'no outcome'}), the chain settled it in ${settled}` })
     } else if (slot.status !== 'settled' && !expired(order) && slot.status !== 'filled') {
       violations.push({ invariant: 'an order sent never settled', detail: `order ${order} was answered sent (nonce ${answer.nonce}, ${answer.hash}); its slot is ${slot.status} and it can still settle` })

@@ -2,7 +2,9 @@ import type { Hex } from 'viem'
 import type { RelayError } from '../relayer/errors.ts'
 import { parseOutcome } from '../relayer/replicas/index.ts'
 import type { SendRequest } from '../relayer/submitter/sendRequest.ts'
+import type { JournalSlot } from '../relayer/journal/index.ts'
 import { outcomeToPublish } from '../relayer/steps/answerFromReplicas.ts'
+import { filledAnswer } from '../relayer/steps/answerSlot.ts'
 import type { Answer } from './invariants.ts'
 import type { SimRelayer } from './simRelayer.ts'
 
@@ -32,8 +34,7 @@ export async function relayAtReplica(relayer: SimRelayer, order: Hex, request: S
     const slot = relayer.journal.byOrder(order)
     if (slot && slot.status !== 'filled' && slot.status !== 'foreign') {
       // The tx the slot ends with (a replacement's, when one was mined).
-      const resolved = slot.status === 'pending' ? ((await relayer.submitter.outcome(slot.nonce, replicaReceiptTimeoutMs)) ?? slot) : slot
-      return { kind: 'sent', nonce: resolved.nonce, hash: resolved.txHash }
+      return answerOf(slot.status === 'pending' ? ((await relayer.submitter.outcome(slot.nonce, replicaReceiptTimeoutMs)) ?? slot) : slot)
     }
     const refusal = replicas.refusal(order)
     if (refusal) return { kind: 'retry', code: refusal.code, message: refusal.message }
@@ -42,12 +43,24 @@ export async function relayAtReplica(relayer: SimRelayer, order: Hex, request: S
     const instead = check()
     if (instead) return instead
     const sent = await relayer.submitter.send(request)
-    const resolved = await relayer.submitter.outcome(sent.nonce, replicaReceiptTimeoutMs)
-    return { kind: 'sent', nonce: sent.nonce, hash: resolved?.txHash ?? sent.hash }
+    return answerOf((await relayer.submitter.outcome(sent.nonce, replicaReceiptTimeoutMs)) ?? { nonce: sent.nonce, txHash: sent.hash, status: 'pending' })
   } catch (error) {
     failure = error as RelayError
     return { kind: 'refused', code: failure.code ?? 'ERROR', message: failure.message ?? String(error) }
   } finally {
     await replicas.claims.releaseWith(order, outcomeToPublish({ journal: relayer.journal }, order, failure))
   }
+}
+
+/**
+ * What a client waiting on its order's slot is told: the tx the slot ends with, or, for a
+ * slot whose nonce was filled, the code and message its filler stored (answerSlot's
+ * `filledAnswer`, which the invariants judge: a retry code for an order that can still settle).
+ */
+function answerOf(slot: Pick<JournalSlot, 'nonce' | 'txHash' | 'status'> & Partial<Pick<JournalSlot, 'outcome'>>): Answer {
+  if (slot.status === 'filled') {
+    const { code, message } = filledAnswer({ outcome: slot.outcome ?? null, txHash: slot.txHash })
+    return { kind: 'refused', code, message }
+  }
+  return { kind: 'sent', nonce: slot.nonce, hash: slot.txHash }
 }

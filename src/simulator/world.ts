@@ -223,14 +223,14 @@ export async function runPlan(plan: Plan): Promise<RunResult> {
     }
 
     /**
-     * Nothing left to happen: every process up, every order answered, nothing pending in a
-     * journal or pooled at the node, and every mined slot final (its confirmations seen, so
-     * a reorg before them has been followed).
+     * Nothing left to happen: every process up (a replica's shared state whole again), every
+     * order answered, nothing pending in a journal or pooled at the node, and every mined slot
+     * final (its confirmations seen, so a reorg before them has been followed).
      */
     function quiet(): boolean {
       return (
         [...waiting].every((sent) => !sent.owner.alive) &&
-        processes.every((relayer, i) => relayer?.ready === true && relayer.journal.pendingCount() === 0 && relayer.journal.unconfirmedCount() === 0 && node.pooledOf(keys[i]!) === 0)
+        processes.every((relayer, i) => relayer?.ready === true && (relayer.replicas?.state.whole ?? true) && relayer.journal.pendingCount() === 0 && relayer.journal.unconfirmedCount() === 0 && node.pooledOf(keys[i]!) === 0)
       )
     }
 

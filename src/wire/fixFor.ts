@@ -33,6 +33,16 @@ const messageFixes: { code: string; matches: RegExp; fix: string }[] = [
   },
   {
     code: 'UPSTREAM_RPC',
+    matches: /nothing was spent on this order and it can still settle/,
+    fix: 'Nothing of this order was spent and it can still settle: send the same request again (it is checked and signed anew), or to another relayer. Do not sign a new order for it: both could be settled.',
+  },
+  {
+    code: 'FEE_BELOW_FLOOR',
+    matches: /nothing was spent on this order and it can still settle/,
+    fix: 'Nothing of this order was spent and it can still settle: send the same request again once gas is cheaper, or to another relayer. Sign a new order with a higher fee only once this one can no longer settle (its validBefore has passed): both could be settled.',
+  },
+  {
+    code: 'UPSTREAM_RPC',
     matches: /tx 0x[0-9a-fA-F]{64}/,
     fix: 'The order may still settle in the tx named: check that tx before signing a new order; sending this same request again is safe (an order settles at most once).',
   },

@@ -161,6 +161,13 @@ describe('the wire body, the fix and the cause chain', () => {
     expect(new McpError('RPC_ERROR', 'x').toBody()).toEqual({ ok: false, code: 'RPC_ERROR', message: 'x' })
   })
 
+  test('a filled order that can still settle: its fix says to send it again, never to sign a new one beside it', () => {
+    const unspent = 'not settled: the node refuses its transaction (transaction type not supported); its tx 0x' + 'ab'.repeat(32) + ' was no longer known to the node before it was mined and its nonce was filled; nothing was spent on this order and it can still settle: send the same request again (it is signed anew) or to another relayer'
+    expect(fixFor('UPSTREAM_RPC', unspent)).toContain('Do not sign a new order for it')
+    expect(fixFor('FEE_BELOW_FLOOR', unspent)).toContain('only once this one can no longer settle')
+    expect(fixFor('FEE_BELOW_FLOOR', 'the fee does not pay for the gas')).toBe(relayErrorCodes.FEE_BELOW_FLOOR.fix)
+  })
+
   test('a RelayError is built without a stack trace; other errors keep theirs', () => {
     const limit = Error.stackTraceLimit
     expect(new RelayError('UPSTREAM_RPC', 'x').stack ?? '').not.toContain('\n    at ')

@@ -92,7 +92,11 @@ test('a tx refused in the middle of the batch: the later txs are pooled, so its 
   // The filler is a 0-value transfer to the key itself, and the slot says why its order did not settle.
   const filler = await devnet.publicClient.getTransaction({ hash: journal.slot(3)!.txHash })
   expect([filler.to?.toLowerCase(), filler.value, filler.input]).toEqual([account.address.toLowerCase(), 0n, '0x'])
-  expect(JSON.parse(journal.slot(3)!.outcome!).message).toMatch(/^not settled: the node refused its transaction \(intrinsic gas too low\); nothing was spent on this order/)
+  // Its order can still settle (nothing of it was spent): the slot's clients are told to send it again, not to sign a new one.
+  expect(JSON.parse(journal.slot(3)!.outcome!)).toEqual({
+    code: 'UPSTREAM_RPC',
+    message: expect.stringMatching(/^not settled: the node refuses its transaction \(intrinsic gas too low\); its tx 0x[0-9a-f]{64} was refused by the node before it was mined and its nonce was filled; nothing was spent on this order and it can still settle/),
+  })
   expect(logger.lines).toContainEqual(expect.stringMatching(/^warn: tx 0x[0-9a-f]{64} \(nonce 3\) was refused by the node \(intrinsic gas too low\) while later txs of its batch were accepted; filled its nonce with a 0-value transfer, tx 0x[0-9a-f]{64}$/))
   expect(await devnet.publicClient.getTransactionCount({ address: account.address })).toBe(10)
 }, 30_000)

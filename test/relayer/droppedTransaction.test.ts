@@ -11,7 +11,9 @@ import { type Devnet, devnetAccounts, startDevnet } from '../../src/devnet/index
 import type { RelayRequest } from '../../src/wire/index.ts'
 import { allocationOrder, signed } from '../helpers/orders.ts'
 import { waitFor } from '../helpers/waitFor.ts'
+import { keccak256 } from '../../src/wire/index.ts'
 import { createExposure } from './support/exposure.ts'
+import { startFlakyRpc } from './support/flakyRpc.ts'
 import { startWatchedRelayer, type WatchedRelayer } from './support/watchedRelayer.ts'
 
 let devnet: Devnet
@@ -45,11 +47,11 @@ async function order(feeBps = 50): Promise<RelayRequest> {
   return request
 }
 
-/** The gas key's transaction with `nonce` once it is in the node's pool. */
-async function pooled(nonce: number) {
+/** The transaction of `key` (the gas key unless named) with `nonce` once it is in the node's pool. */
+async function pooled(nonce: number, key: string = gasKey) {
   for (;;) {
     const content = await devnet.testClient.getTxpoolContent()
-    const mine = Object.entries(content.pending).find(([address]) => address.toLowerCase() === gasKey.toLowerCase())?.[1]
+    const mine = Object.entries(content.pending).find(([address]) => address.toLowerCase() === key.toLowerCase())?.[1]
     const tx = mine?.[String(nonce)]
     if (tx) return tx
     await Bun.sleep(10)
@@ -125,10 +127,13 @@ test('dropped, then underpriced after the base fee rose past what its fee pays f
   )
   await devnet.testClient.mine({ blocks: 1 })
   const { status, body } = await answer
+  // Not settled, and nothing spent: the order can still settle (later, or at another relayer), so it is never "build a new order".
   expect({ status, code: body.code, message: body.message }).toEqual({
-    status: 422,
-    code: 'WOULD_REVERT',
-    message: expect.stringMatching(new RegExp(`^not settled: the fee does not pay for the gas: .*; its tx ${lost.hash} was refused as underpriced when sent again before it was mined and its nonce was filled; build a new order with a fresh nonce$`)),
+    status: 402,
+    code: 'FEE_BELOW_FLOOR',
+    message: expect.stringMatching(
+      new RegExp(`^not settled: the fee does not pay for the gas: .*; its tx ${lost.hash} was refused as underpriced when sent again before it was mined and its nonce was filled; nothing was spent on this order and it can still settle: send it again once its fee pays for the gas, or to another relayer$`),
+    ),
   })
   expect((await devnet.publicClient.getTransactionReceipt({ hash: filler.hash as Hex })).status).toBe('success')
   expect(await devnet.publicClient.getTransactionReceipt({ hash: lost.hash as Hex }).catch(() => null)).toBeNull()
@@ -161,6 +166,45 @@ test('an order whose wait already gave up: the nonce keeper sends the dropped tx
     expect((await impatient.post(await order())).status).toBe(200)
   } finally {
     await impatient.stop()
+  }
+}, 30_000)
+
+test('dropped, then refused as signed when sent again: its nonce is filled, its client is told the order can still settle (502, send it again), never to sign a new one; sent again, it settles once', async () => {
+  const rpc = startFlakyRpc(devnet.rpcUrl)
+  const key = devnetAccounts.spare
+  const refusing = await startWatchedRelayer(devnet, exposure, { env: { RELAYER_RPC_URL: rpc.url, RELAYER_PK: key.privateKey, RELAYER_RECEIPT_TIMEOUT_MS: '15000' } })
+  try {
+    expect((await refusing.post(await order())).status).toBe(200)
+    await devnet.testClient.setAutomine(false)
+    const nonce = await devnet.publicClient.getTransactionCount({ address: key.address })
+    const request = await order()
+    const answer = refusing.post(request)
+    const lost = await pooled(nonce, key.address)
+    // The node lost it, and will not take it again as it was signed (as a node that does not serve its tx type does).
+    rpc.refuseWhen((call) => call.method === 'eth_sendRawTransaction' && keccak256(call.params[0] as Hex) === lost.hash, 'transaction type not supported')
+    await devnet.testClient.dropTransaction({ hash: lost.hash })
+    const filler = await pooled(nonce, key.address)
+    expect({ to: filler.to?.toLowerCase(), input: filler.input }).toEqual({ to: key.address.toLowerCase(), input: '0x' })
+    expect(refusing.logger.lines).toContain(
+      `warn: tx ${lost.hash} was no longer known to the node and the node refuses it as signed (transaction type not supported); filled nonce ${nonce} with a 0-value transfer, tx ${filler.hash}`,
+    )
+    await devnet.testClient.mine({ blocks: 1 })
+    const { status, body } = await answer
+    expect({ status, code: body.code, message: body.message }).toEqual({
+      status: 502,
+      code: 'UPSTREAM_RPC',
+      message: `not settled: the node refuses its transaction (transaction type not supported); its tx ${lost.hash} was no longer known to the node before it was mined and its nonce was filled; nothing was spent on this order and it can still settle: send the same request again (it is signed anew) or to another relayer`,
+    })
+    // The same request again: signed anew at the next nonce, settled once.
+    await devnet.testClient.setAutomine(true)
+    const again = await refusing.post(request)
+    expect({ status: again.status, orderHash: again.body.orderHash }).toEqual({ status: 200, orderHash: request.orderHash })
+    expect(again.body.txHash).not.toBe(lost.hash)
+    expect((await devnet.publicClient.getTransaction({ hash: again.body.txHash as Hex })).nonce).toBe(nonce + 1)
+    expect(await devnet.publicClient.getTransactionReceipt({ hash: lost.hash as Hex }).catch(() => null)).toBeNull()
+  } finally {
+    await refusing.stop()
+    rpc.stop()
   }
 }, 30_000)
 

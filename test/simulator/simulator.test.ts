@@ -155,3 +155,38 @@ test('a run ends only once every mined slot is final: a reorg after the last ord
   // Its fifth confirmation is the block at 84 s.
   expect(result.stats.simulatedMs).toBeGreaterThanOrEqual(84_000)
 })
+
+test('replicas: a run is quiet only once each replica\'s shared state is whole again (seed 2597)', async () => {
+  // A slow network past Redis's command timeout ends at 65 s; both replicas then find a new epoch and restore for 5 s, one
+  // later than the other. Replaying the orders while one still restores gets a "new epoch" refusal, then the settlement.
+  const plan = (await Bun.file(new URL('./plans/seed2597.json', import.meta.url)).json()) as Plan
+  const result = await runPlan(plan)
+  expect(result.violations).toEqual([])
+  expect(result.lastSteps.join('\n')).toContain('relayer 2.2 info: shared state whole again')
+})
+
+test('replicas: a tx the node refuses when sent again has its nonce filled, and its client is told to send the order again, never to sign a new one (seed 2658)', async () => {
+  // Order 19 goes to replica 2, then to replica 1, which waits on its claim. Replica 2's tx is dropped from the pool and the
+  // node refuses it when it is sent again: its nonce is filled. Its client must hear that the order can still settle
+  // (UPSTREAM_RPC): replica 1 takes the released claim and settles it.
+  const plan: Plan = {
+    seed: 2658,
+    blockMs: 12_000,
+    orders: [
+      { id: 70, at: 5_312, replica: 0 }, { id: 68, at: 6_058, replica: 0 }, { id: 62, at: 7_728, replica: 0 }, { id: 68, at: 8_157, replica: 1 },
+      { id: 137, at: 11_115, replica: 0 }, { id: 59, at: 11_258, replica: 0 }, { id: 118, at: 11_281, replica: 1 }, { id: 63, at: 11_351, replica: 0 },
+      { id: 33, at: 11_856, replica: 1 }, { id: 137, at: 11_961, replica: 1 }, { id: 78, at: 12_238, replica: 0 }, { id: 146, at: 12_723, replica: 1 },
+      { id: 67, at: 12_796, replica: 0 }, { id: 24, at: 13_047, replica: 1 }, { id: 19, at: 15_024, replica: 1 }, { id: 19, at: 15_116, replica: 0 },
+      { id: 2, at: 16_619, replica: 1 },
+    ],
+    faults: [
+      { at: 9_424, kind: 'refuseSends', forMs: 702 }, { at: 14_486, kind: 'crash', downMs: 412, replica: 0 }, { at: 16_706, kind: 'dropPool', count: 2 },
+      { at: 18_651, kind: 'refuseSends', forMs: 6_999 }, { at: 42_597, kind: 'redisRestart' },
+    ],
+    relayer: { receiptPollMs: 250 },
+    replicas: { count: 2, restoreWindowMs: 5_000 },
+  }
+  const result = await runPlan(plan)
+  expect(result.violations).toEqual([])
+  expect(result.lastSteps.join('\n')).toMatch(/relayer 2\.2 warn: tx 0x[0-9a-f]{64} was no longer known to the node and the node refuses it as signed \(transaction type not supported\); filled nonce 4/)
+})

@@ -19,7 +19,9 @@ import { isExpiredReason } from './simulate.ts'
  * (another relayer or replica won the race) is answered as that settlement: 200 naming
  * the settling tx to those owed an outcome, else the replay answer; an order that can
  * no longer settle (its own revert, a cancelled authorization) is WOULD_REVERT naming
- * its tx, never broadcast again; and when the token says the authorization is used
+ * its tx, never broadcast again; a filled slot whose order can still settle (the node
+ * refused its tx, or it would not pay for its gas) is answered with the code its filler
+ * stored (`filledAnswer`); and when the token says the authorization is used
  * but the chain shows neither a settlement nor a cancellation yet, UPSTREAM_RPC
  * pointing at `GET /broker/{orderHash}`. The code answered is written to the journal.
  * @throws RelayError for every outcome but a settlement answered 200
@@ -70,14 +72,32 @@ export async function answerSlot(context: RelayerContext, slot: JournalSlot, how
     case 'filled': {
       const why = slot.orderHash ? await whyAuthorizationUsed(context, slot.orderHash) : { kind: 'unknown' as const }
       if (why.kind === 'settled') return answeredSettled(context, slot, why.settlement, how.fresh || how.shared, answer)
-      const text = message ?? `would revert: its tx was dropped by the node and its nonce filled (tx ${slot.txHash})`
+      const { code, message: text } = filledAnswer(slot)
       const used = text.match(/^would revert: ([^;]*authorization (?:is )?used[^;]*);/i)?.[1]
       if (used && why.kind === 'unknown') return fail(usedAuthorizationError(why, used, slot.orderHash!))
-      return fail(new RelayError('WOULD_REVERT', text))
+      return fail(new RelayError(code, text))
     }
     case 'foreign':
       return fail(new RelayError('UPSTREAM_RPC', message ?? `not settled: nonce ${slot.nonce} was taken by another process using the relayer's key; retry`))
   }
+}
+
+/** The codes a filler's outcome may carry (nonceKeeper.ts, `filledOutcome`). */
+const filledCodes = new Set(['WOULD_REVERT', 'FEE_BELOW_FLOOR', 'UPSTREAM_RPC'] as const)
+type FilledCode = typeof filledCodes extends Set<infer C> ? C : never
+
+/**
+ * What the clients of a filled slot are told when no other tx settled its order: the
+ * code and message its filler stored. WOULD_REVERT (build a new order) only for an order
+ * whose call reverts; an order refused by the node or not worth its gas is answered
+ * UPSTREAM_RPC or FEE_BELOW_FLOOR: it can still settle, so it must not be signed again.
+ */
+export function filledAnswer(slot: Pick<JournalSlot, 'outcome' | 'txHash'>): { code: FilledCode; message: string } {
+  const stored = storedOutcome(slot.outcome)
+  const { message } = outcomeText(stored)
+  const code = typeof stored === 'object' && stored !== null ? (stored as { code?: unknown }).code : undefined
+  if (message === undefined) return { code: 'WOULD_REVERT', message: `would revert: its tx was dropped by the node and its nonce filled (tx ${slot.txHash})` }
+  return { code: filledCodes.has(code as FilledCode) ? (code as FilledCode) : 'WOULD_REVERT', message }
 }
 
 /** A slot whose order another tx settled: 200 naming that tx when owed, else the replay answer; the code goes to the journal. */

@@ -53,7 +53,7 @@ export function createBatchSender(options: {
    */
   broadcastClient?: PublicClient
   /** Fills a refused nonce that later pooled txs wait behind (the nonce keeper's fillGap). */
-  fillGap: (nonce: number, why: string, message: string) => Promise<void>
+  fillGap: (nonce: number, why: string) => Promise<void>
   /** Called after each batch went out (the receipt watcher looks at once). */
   onBroadcast: () => void
   /** Signs with the gas key (a thread of its own, see txSigner.ts). */
@@ -238,7 +238,7 @@ export function createBatchSender(options: {
         if (again) retry.push(again)
         else if (gap && result.kind !== 'nonceTaken') {
           const why = result.kind === 'noFunds' ? 'the gas key cannot pay' : nodeSays(result.error)
-          await filler(nonce, why, `not settled: the node refused its transaction (${why}); nothing was spent on this order; retry with a new order`)
+          await filler(nonce, why)
           // Its filler went out, or the nonce keeper sends one: the slot is the keeper's to see through.
           life.sent([nonce])
         }
@@ -278,9 +278,9 @@ export function createBatchSender(options: {
     return undefined
   }
 
-  async function filler(nonce: number, why: string, message: string) {
+  async function filler(nonce: number, why: string) {
     try {
-      await options.fillGap(nonce, why, message)
+      await options.fillGap(nonce, why)
     } catch (error) {
       // The slot stays pending: the nonce keeper's rounds find its tx unknown to the node and deal with it.
       logger.warn(`could not fill nonce ${nonce} yet (${errorLine(error)}); the nonce keeper tries again`)

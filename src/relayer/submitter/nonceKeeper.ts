@@ -16,7 +16,24 @@ import type { TxSigner } from './txSigner.ts'
  * (`loses`: why). Its nonce is then filled. Undefined: send it.
  */
 export type WouldRevert = (slot: JournalSlot, fees: Fees) => Promise<{ reverts: string } | { loses: string } | undefined>
-type Reason = NonNullable<Awaited<ReturnType<WouldRevert>>>
+/** Why a slot's nonce is filled: its order reverts or would not pay (WouldRevert), or the node refuses its tx as signed (`refused`). */
+type Reason = NonNullable<Awaited<ReturnType<WouldRevert>>> | { refused: string }
+
+/**
+ * The outcome a filled slot keeps: the code and message its clients are answered. Only
+ * an order that can no longer settle (its call reverts) is told to build a new order;
+ * one that would not pay at today's gas price, or whose tx the node refused, was not
+ * settled and nothing of it was spent, but it can still settle (here, sent again, or at
+ * another relayer), so its client is told to send the same order again: a new order
+ * signed beside it could be settled too, and paid twice.
+ */
+export function filledOutcome(reason: Reason, txHash: Hex, what: string): { code: 'WOULD_REVERT' | 'FEE_BELOW_FLOOR' | 'UPSTREAM_RPC'; message: string } {
+  const filled = `its tx ${txHash} ${what} before it was mined and its nonce was filled`
+  if ('reverts' in reason) return { code: 'WOULD_REVERT', message: `would revert: ${reason.reverts}; ${filled}; build a new order with a fresh nonce` }
+  const unspent = 'nothing was spent on this order and it can still settle'
+  if ('loses' in reason) return { code: 'FEE_BELOW_FLOOR', message: `not settled: ${reason.loses}; ${filled}; ${unspent}: send it again once its fee pays for the gas, or to another relayer` }
+  return { code: 'UPSTREAM_RPC', message: `not settled: the node refuses its transaction (${reason.refused}); ${filled}; ${unspent}: send the same request again (it is signed anew) or to another relayer` }
+}
 
 /** Pending slots looked at per round. */
 const slotsPerRound = 32
@@ -124,16 +141,15 @@ export function createNonceKeeper(options: {
    * every later nonce would wait behind it for good.
    */
   async function fill(slot: JournalSlot, current: JournalTx, reason: Reason, { what, inPool }: { what: string; inPool: boolean } = { what: 'was dropped by the node', inPool: false }) {
-    const why = 'reverts' in reason ? `its order can no longer settle (${reason.reverts})` : `its order would not pay for itself (${reason.loses})`
+    const why = 'reverts' in reason ? `its order can no longer settle (${reason.reverts})` : 'loses' in reason ? `its order would not pay for itself (${reason.loses})` : `the node refuses it as signed (${reason.refused})`
     let fees = await replacementFees(current)
     if (!fees && !inPool) {
       const fresh = await options.fees.fresh()
       fees = { maxFeePerGas: fresh.maxFeePerGas, maxPriorityFeePerGas: fresh.maxPriorityFeePerGas }
     }
     if (!fees) return waitUnderCap(slot, current, `${what} and ${why}`)
-    const outcome = 'reverts' in reason ? `would revert: ${reason.reverts}` : `not settled: ${reason.loses}`
-    const message = `${outcome}; its tx ${current.hash} ${what} before it was mined and its nonce was filled; build a new order with a fresh nonce`
-    const tx = await sign(slot, fees, { to: account.address, data: '0x', gas: 21_000n }, 'filler', () => journal.setOutcome(slot.nonce, JSON.stringify({ message })))
+    const outcome = filledOutcome(reason, current.hash, what)
+    const tx = await sign(slot, fees, { to: account.address, data: '0x', gas: 21_000n }, 'filler', () => journal.setOutcome(slot.nonce, JSON.stringify(outcome)))
     logger.warn(`tx ${current.hash} ${what} and ${why}; filled nonce ${slot.nonce} with a 0-value transfer, tx ${tx.hash}`)
   }
 
@@ -201,7 +217,7 @@ export function createNonceKeeper(options: {
       await replace(slot, current, 'was refused as underpriced when sent again')
     } else if (outcome.kind === 'refused' && current.kind !== 'filler' && slot.orderHash) {
       // The node will never take it as signed: the nonce goes to a filler, so the nonces behind it move.
-      await fill(slot, current, { loses: `the node refuses its transaction (${nodeSays(outcome.error)})` }, { what: 'was no longer known to the node', inPool: false })
+      await fill(slot, current, { refused: nodeSays(outcome.error) }, { what: 'was no longer known to the node', inPool: false })
     } else if (outcome.kind !== 'nonceTaken' && outcome.kind !== 'unanswered') {
       logger.warn(`tx ${current.hash} was no longer known to the node and could not be sent again (${outcome.kind}); will try again`)
       life.resent(slot.nonce)
@@ -216,17 +232,19 @@ export function createNonceKeeper(options: {
   return {
     /**
      * Fills a nonce whose tx the node refused while later txs of the key may be pooled
-     * (they would wait behind the gap for good): the slot keeps `message` as its outcome
-     * and takes a 0-value self-transfer, written to the journal before it is sent.
+     * (they would wait behind the gap for good): the slot keeps the refusal as its outcome
+     * (`filledOutcome`: its order can still settle) and takes a 0-value self-transfer,
+     * written to the journal before it is sent.
      */
-    async fillGap(nonce: number, why: string, message: string): Promise<void> {
+    async fillGap(nonce: number, why: string): Promise<void> {
       const slot = journal.slot(nonce)
       const current = slot && journal.tx(slot.txHash)
       if (!slot || !current) return
       // The refused tx is in no pool: the filler needs no bump over it, only the cap.
       const fresh = await options.fees.fresh()
       const fees = bumpedWithin(current, fresh, options.fees.cap) ?? { maxFeePerGas: fresh.maxFeePerGas, maxPriorityFeePerGas: fresh.maxPriorityFeePerGas }
-      const tx = await sign(slot, fees, { to: account.address, data: '0x', gas: 21_000n }, 'filler', () => journal.setOutcome(nonce, JSON.stringify({ message })))
+      const outcome = filledOutcome({ refused: why }, current.hash, 'was refused by the node')
+      const tx = await sign(slot, fees, { to: account.address, data: '0x', gas: 21_000n }, 'filler', () => journal.setOutcome(nonce, JSON.stringify(outcome)))
       logger.warn(`tx ${current.hash} (nonce ${nonce}) was refused by the node (${why}) while later txs of its batch were accepted; filled its nonce with a 0-value transfer, tx ${tx.hash}`)
     },
     /**

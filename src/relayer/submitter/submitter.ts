@@ -95,7 +95,7 @@ export function createSubmitter(options: SubmitterOptions) {
     life,
     fees,
     logger,
-    fillGap: (nonce, why, message) => keeper.fillGap(nonce, why, message),
+    fillGap: (nonce, why) => keeper.fillGap(nonce, why),
     onBroadcast: () => afterBroadcast(),
     signer,
     ...(options.judge ? { judge: options.judge } : {}),
