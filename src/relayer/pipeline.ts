@@ -13,7 +13,7 @@ import { checkOrderHash } from './steps/checkOrderHash.ts'
 import { checkPaysForItself } from './steps/checkPaysForItself.ts'
 import { checkTokenAccepted, ensureTokenValued } from './steps/checkTokenAccepted.ts'
 import { resumeUnconfirmed } from './steps/resumeUnconfirmed.ts'
-import { followStatus, settledWhileWaiting } from './steps/settledAnswers.ts'
+import { answerExpired, followStatus, settledWhileWaiting } from './steps/settledAnswers.ts'
 import { simulate } from './steps/simulate.ts'
 import { validateRequest } from './steps/validateRequest.ts'
 
@@ -120,6 +120,17 @@ async function settle(context: RelayerContext, request: RelayRequest, orderHash:
   if (resumed) return resumed
   const elsewhere = await answerFromReplicas(context, request, orderHash, shared)
   if (elsewhere) return elsewhere
+  try {
+    return await relayNew(context, request, orderHash, options)
+  } catch (error) {
+    // A passed window tells the client to sign again: only for an order that did not settle within it.
+    if (error instanceof RelayError && error.code === 'AUTH_EXPIRED') return answerExpired(context, request.order, orderHash, shared, error)
+    throw error
+  }
+}
+
+/** An order neither this journal nor the replicas hold: the checks, the simulation, the broadcast. */
+async function relayNew(context: RelayerContext, request: RelayRequest, orderHash: Hex, options: RelayOptions): Promise<RelaySuccess> {
   checkKeyAlone(context)
   checkCooldown(context, request.order)
   await checkAuthorizationWindow(context, request)

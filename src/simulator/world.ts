@@ -183,13 +183,13 @@ export async function runPlan(plan: Plan): Promise<RunResult> {
     /**
      * A replica's checks before it broadcasts: the window, then the simulation at the
      * pending state (simulate.ts), which finds an order another tx settled and answers it
-     * from the chain (the replay answer naming that tx) without sending.
+     * from the chain (the replay answer naming that tx) without sending. A passed window
+     * is answered only for an order that did not settle (settledAnswers.ts, `answerExpired`).
      */
     function checkedAtReplica(order: Hex): Answer | undefined {
-      const refused = admitted(order)
-      if (refused) return refused
       const settled = node.settledBy(order)
-      return settled ? { kind: 'elsewhere', status: 'settled', hash: settled } : undefined
+      if (settled) return { kind: 'elsewhere', status: 'settled', hash: settled }
+      return admitted(order)
     }
 
     /** What the relayer sends for an order: the Broker's settle call, with the authorization's end. */

@@ -190,3 +190,20 @@ test('replicas: a tx the node refuses when sent again has its nonce filled, and 
   expect(result.violations).toEqual([])
   expect(result.lastSteps.join('\n')).toMatch(/relayer 2\.2 warn: tx 0x[0-9a-f]{64} was no longer known to the node and the node refuses it as signed \(transaction type not supported\); filled nonce 4/)
 })
+
+test('replicas: an order settled, reorged out and mined again is re-published after Redis restarts, and a request past its window is answered its settlement (seed 2219)', async () => {
+  // Order 194 (its window ends at 59 s) is mined at 46 s by replica 2, taken out by a 3-deep reorg and mined again at 50 s.
+  // Redis restarts empty at 53.8 s: the re-mined slot (its send time 0 since the reorg) must be re-published, and a request
+  // at replica 1 once the window has passed must hear the settlement, not AUTH_EXPIRED ("re-sign"), which would pay twice.
+  const plan: Plan = {
+    seed: 2219,
+    blockMs: 2_000,
+    orders: [{ id: 194, at: 45_174, expiresAfterMs: 13_919, replica: 1 }, { id: 194, at: 49_111, replica: 0 }],
+    faults: [{ at: 28_976, kind: 'crash', downMs: 1_837, replica: 1 }, { at: 48_588, kind: 'reorg', depth: 3 }, { at: 53_831, kind: 'redisRestart' }],
+    relayer: { receiptPollMs: 1_000 },
+    replicas: { count: 2, restoreWindowMs: 1_000 },
+  }
+  const result = await runPlan(plan)
+  expect(result.violations).toEqual([])
+  expect(result.lastSteps.join('\n')).toContain('relayer 2.3 warn: a reorg replaced the chain above block 21')
+})

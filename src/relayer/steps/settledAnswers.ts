@@ -75,6 +75,32 @@ export function usedAuthorizationError(why: UsedAuthorization, reason: string, o
 }
 
 /**
+ * An authorization window that has passed (AUTH_EXPIRED, "re-sign") is the answer only
+ * for an order that did not settle within it: one settled at another relayer, or by a
+ * replica whose outcome is gone, would be signed again and paid twice. So the token is
+ * asked first: used and settled, the settlement (200 when `owed`, else the replay answer
+ * naming its tx); used otherwise, as `usedAuthorizationError` says; not used, `expired`
+ * stands. A read that fails is no answer either way: UPSTREAM_RPC, retry.
+ * @throws RelayError `expired`, WOULD_REVERT (settled: the replay answer; cancelled), UPSTREAM_RPC
+ */
+export async function answerExpired(
+  context: RelayerContext,
+  order: { consumer: string; payToken: string; adapter: string },
+  orderHash: Hex,
+  owed: boolean,
+  expired: RelayError,
+): Promise<RelaySuccess> {
+  const used = await authorizationUsed(context, order.consumer as Address, order.payToken as Address, orderHash)
+  if (used === undefined) {
+    throw new RelayError('UPSTREAM_RPC', "the authorization window has passed, and the relayer's RPC failed while reading whether this order settled before it; do not sign it again yet: retry or try another relayer", { cause: expired })
+  }
+  if (!used) throw expired
+  const why = await whyAuthorizationUsed(context, orderHash)
+  if (why.kind === 'settled') return answerSettled(context, why.settlement, order.adapter as Address, orderHash, owed)
+  throw usedAuthorizationError(why, 'authorization used', orderHash)
+}
+
+/**
  * While a request waits for an order another request or replica holds: the chain's
  * word on it, in one `eth_call` (the token's `authorizationState`) and, only once the
  * token says used, the logs. Settled: the RelaySuccess of the settling tx (the waiting
