@@ -57,14 +57,29 @@ if (values.worker) {
     ...(budgetSeconds !== undefined ? { budgetSeconds } : {}),
     stopAtFirst: !keepGoing,
     shrink: shrinking,
-    onSeed: (_seed, _result, so) => console.log(JSON.stringify({ progress: { ...so, failures: so.failures.length } })),
+    onSeed(_seed, result, so) {
+      // A failure goes to the parent as soon as it is found: a long run stopped early still has it.
+      if (result.violations.length > 0) console.log(JSON.stringify({ failure: so.failures.at(-1) }))
+      console.log(JSON.stringify({ progress: { ...so, failures: so.failures.length } }))
+    },
   })
   console.log(JSON.stringify({ report }))
   process.exit(0)
 }
 
+// Each failure is printed as it is found (a run of 100,000 seeds may be stopped before its end).
+const printed = new Set<number>()
+let seen: { ran: number; failures: number[] } = { ran: 0, failures: [] }
+let workers: ReturnType<typeof Bun.spawn>[] = []
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    for (const worker of workers) worker.kill()
+    console.log(`\nstopped (${signal}) after ${seen.ran} seeds: ${seen.failures.length} failed${seen.failures.length > 0 ? ` (seeds ${seen.failures.join(', ')}, printed above)` : ''}`)
+    process.exit(seen.failures.length > 0 ? 1 : 130)
+  })
+}
 const report = jobs === 1 ? await runHere() : await runInWorkers()
-for (const failure of report.failures) printFailure(failure)
+for (const failure of report.failures) printOnce(failure)
 const perCpu = (n: number) => (report.cpuSeconds > 0 ? n / report.cpuSeconds : 0)
 const range = jobs === 1 ? `${from}…${from + report.ran - 1}` : `from ${from}, ${jobs} processes`
 console.log(
@@ -85,7 +100,9 @@ async function runHere(): Promise<SeedsReport> {
     ...(budgetSeconds !== undefined ? { budgetSeconds } : {}),
     stopAtFirst: !keepGoing,
     shrink: shrinking,
-    onSeed(seed, _result, so) {
+    onSeed(seed, result, so) {
+      seen = { ran: so.ran, failures: so.failures.map((failure) => failure.seed) }
+      if (result.violations.length > 0) printOnce(so.failures.at(-1)!)
       if (performance.now() - lastLine < 5_000) return
       lastLine = performance.now()
       progressLine(seed, { ...so, failures: so.failures.length })
@@ -99,12 +116,12 @@ async function runInWorkers(): Promise<SeedsReport> {
   type Progress = Omit<SeedsReport, 'failures'> & { failures: number }
   const progress: Progress[] = []
   let lastLine = performance.now()
-  const children = Array.from({ length: jobs }, (_, k) =>
+  const children = (workers = Array.from({ length: jobs }, (_, k) =>
     Bun.spawn(
       [process.execPath, import.meta.path, '--worker', '--from', String(from + k), '--stride', String(jobs), '--seeds', String(Math.ceil(Math.max(0, count - k) / jobs)), ...(budgetSeconds !== undefined ? ['--time-budget', String(budgetSeconds)] : []), ...(keepGoing ? ['--keep-going'] : []), ...(shrinking ? [] : ['--no-shrink'])],
       { stdout: 'pipe', stderr: 'inherit' },
     ),
-  )
+  ))
   const reports = await Promise.all(
     children.map(async (child, k) => {
       let final: SeedsReport | undefined
@@ -114,10 +131,15 @@ async function runInWorkers(): Promise<SeedsReport> {
         for (let end = buffered.indexOf('\n'); end >= 0; end = buffered.indexOf('\n')) {
           const line = buffered.slice(0, end)
           buffered = buffered.slice(end + 1)
-          const message = JSON.parse(line) as { progress?: Progress; report?: SeedsReport }
+          const message = JSON.parse(line) as { progress?: Progress; report?: SeedsReport; failure?: SeedFailure }
           if (message.report) final = message.report
+          if (message.failure) {
+            printOnce(message.failure)
+            seen.failures.push(message.failure.seed)
+          }
           if (!message.progress) continue
           progress[k] = message.progress
+          seen.ran = progress.reduce((total, one) => total + (one?.ran ?? 0), 0)
           // The first failure stops every process, unless --keep-going.
           if (message.progress.failures > 0 && !keepGoing) for (const other of children) if (other !== child) other.kill()
           if (performance.now() - lastLine >= 5_000) {
@@ -139,6 +161,13 @@ async function runInWorkers(): Promise<SeedsReport> {
 function added(each: Array<Pick<SeedsReport, 'ran' | 'orders' | 'faults' | 'simulatedMs' | 'cpuSeconds'>>) {
   const sum = (pick: (one: (typeof each)[number]) => number) => each.reduce((total, one) => total + pick(one), 0)
   return { ran: sum((one) => one.ran), orders: sum((one) => one.orders), faults: sum((one) => one.faults), simulatedMs: sum((one) => one.simulatedMs), cpuSeconds: sum((one) => one.cpuSeconds) }
+}
+
+/** Prints a failure unless it already was (as it was found). */
+function printOnce(failure: SeedFailure) {
+  if (printed.has(failure.seed)) return
+  printed.add(failure.seed)
+  printFailure(failure)
 }
 
 function printFailure({ seed, plan, result, original, shrinkRuns }: SeedFailure) {

@@ -83,7 +83,17 @@ export function createSimNode(options: { chainId: number; keys: readonly Address
     return 'success'
   }
 
+  // Each signed tx is decoded as it is signed, and again each time it is sent: once is enough.
+  const decoded = new Map<Hex, NodeTx>()
   function decode(raw: Hex): NodeTx {
+    const known = decoded.get(raw)
+    if (known) return known
+    const tx = decodeOnce(raw)
+    decoded.set(raw, tx)
+    return tx
+  }
+
+  function decodeOnce(raw: Hex): NodeTx {
     const parsed = parseTransaction(raw)
     if (parsed.type !== 'eip1559' || parsed.chainId !== chainId) throw rpcError(-32000, 'invalid chain id')
     const data = (parsed.data ?? '0x').toLowerCase() as Hex
@@ -283,10 +293,11 @@ export function createSimNode(options: { chainId: number; keys: readonly Address
     blocks: () => blocks as readonly SimBlock[],
     /** Every tx the node took into its pool. */
     seen: () => seen as ReadonlyMap<Hex, NodeTx>,
-    /** A tx just signed: whether it would revert at the head now is kept, for `revertedAtSigning`. */
-    signed(raw: Hex) {
+    /** A tx just signed: whether it would revert at the head now is kept, for `revertedAtSigning`. Returns the tx as the node reads it. */
+    signed(raw: Hex): Readonly<NodeTx> {
       const tx = decode(raw)
       if (!atSigning.has(tx.hash)) atSigning.set(tx.hash, outcome(tx, state.settled, now()) === 'reverted')
+      return tx
     },
     /** Whether the tx would have reverted at the head when it was signed (undefined: never signed by the relayer). */
     revertedAtSigning: (hash: Hex) => atSigning.get(hash),

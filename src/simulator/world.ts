@@ -1,5 +1,5 @@
 import { Database } from 'bun:sqlite'
-import { type Address, custom, type Hex, keccak256, parseTransaction, toHex } from 'viem'
+import { type Address, custom, type Hex, keccak256, toHex } from 'viem'
 import { parseOutcome } from '../relayer/replicas/index.ts'
 import { authorizationSafetyMarginSeconds } from '../relayer/steps/checkAuthorizationWindow.ts'
 import type { SendRequest } from '../relayer/submitter/sendRequest.ts'
@@ -130,9 +130,8 @@ export async function runPlan(plan: Plan): Promise<RunResult> {
             confirmations,
             ...(plan.relayer.maxFeePerGasWei !== undefined ? { maxFeePerGasWei: plan.relayer.maxFeePerGasWei } : {}),
             onSigned(raw) {
-              node.signed(raw)
+              const fee = node.signed(raw).maxFeePerGas
               const cap = plan.relayer.maxFeePerGasWei
-              const fee = parseTransaction(raw).maxFeePerGas ?? 0n
               if (cap !== undefined && fee > BigInt(cap)) violations.push({ invariant: 'a tx was signed over the fee cap', detail: `maxFeePerGas ${fee} over RELAYER_MAX_FEE_PER_GAS_WEI ${cap}` })
             },
             // The chain clock: the next block's time.
