@@ -9,6 +9,7 @@ import { activeMs, type Plan, type PlannedFault } from './plan.ts'
 import { createRandom } from './random.ts'
 import { relayAtReplica } from './replicaPath.ts'
 import { createSimNode, settleSelector } from './simNode.ts'
+import { createFaults } from './faults.ts'
 import { createSimRedis } from './simRedis.ts'
 import { type SimRelayer, startSimRelayer } from './simRelayer.ts'
 import { createVirtualTime, type TimerOwner } from './virtualTime.ts'
@@ -76,15 +77,11 @@ export async function runPlan(plan: Plan): Promise<RunResult> {
     return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20)}` as ReturnType<typeof crypto.randomUUID>
   }
   try {
-    const baseFee = node.baseFee
-    const spikes: number[] = []
-    /** The base fee under the spikes on now. */
-    const spiked = () => node.setBaseFee(baseFee * BigInt(spikes.reduce((a, b) => a * b, 1)))
     /** When the next block is mined (virtual ms): blocks come every blockMs from the start. */
     const nextBlockAt = () => Math.ceil((time.now() + 1) / plan.blockMs) * plan.blockMs
+    const network = { slowMs: 0 }
     // Milliseconds one way between the relayer and the node: a few, or up to `slowMs` while the network is slow.
-    let slowMs = 0
-    const latency = () => (slowMs > 0 ? random.between(slowMs / 4, slowMs) : random.between(1, 15))
+    const latency = () => (network.slowMs > 0 ? random.between(network.slowMs / 4, network.slowMs) : random.between(1, 15))
 
     /** One JSON-RPC call: the request reaches the node after a delay, its answer comes back after another; a dead process gets neither. */
     function transport(owner: TimerOwner) {
@@ -269,69 +266,7 @@ export async function runPlan(plan: Plan): Promise<RunResult> {
       )
     }
 
-    function fault(planned: PlannedFault) {
-      note(`fault: ${JSON.stringify(planned)}`)
-      switch (planned.kind) {
-        case 'dropPool':
-          for (let i = 0; i < planned.count; i++) node.dropOne()
-          return
-        case 'reorg':
-          node.reorg(planned.depth)
-          return
-        case 'baseFeeSpike': {
-          // Spikes that overlap multiply; each one's end takes only its own factor out.
-          spikes.push(planned.factor)
-          spiked()
-          setTimeout(() => {
-            spikes.splice(spikes.indexOf(planned.factor), 1)
-            spiked()
-          }, planned.forMs)
-          return
-        }
-        case 'crash':
-          crash(planned.replica ?? 0, planned.downMs)
-          return
-        case 'redisDown':
-          redis!.faults.down = true
-          setTimeout(() => {
-            redis!.faults.down = false
-            note('fault over: redisDown')
-          }, planned.forMs)
-          return
-        case 'redisSlow':
-          redis!.faults.slowMs = planned.latencyMs
-          setTimeout(() => {
-            redis!.faults.slowMs = 0
-            note('fault over: redisSlow')
-          }, planned.forMs)
-          return
-        case 'redisRestart':
-          redis!.restart()
-          return
-        case 'indexLag':
-          node.faults.indexLagMs = planned.lagMs
-          setTimeout(() => {
-            node.faults.indexLagMs = 0
-            note('fault over: indexLag')
-          }, planned.forMs)
-          return
-        case 'slowNetwork':
-          slowMs = planned.latencyMs
-          setTimeout(() => {
-            slowMs = 0
-            note('fault over: slowNetwork')
-          }, planned.forMs)
-          return
-        default: {
-          const kind = planned.kind
-          node.faults[kind] = true
-          setTimeout(() => {
-            node.faults[kind] = false
-            note(`fault over: ${kind}`)
-          }, planned.forMs)
-        }
-      }
-    }
+    const fault = createFaults({ node, redis, network, note, crash })
 
     // The world's own timers: blocks, orders, faults.
     setInterval(() => {
@@ -399,7 +334,7 @@ export async function runPlan(plan: Plan): Promise<RunResult> {
 }
 
 /** When a fault's effect ends (ms from the start): its window, or a crashed process's restart. */
-function faultEnds(fault: PlannedFault): number {
+export function faultEnds(fault: PlannedFault): number {
   if ('forMs' in fault) return fault.at + fault.forMs
   if (fault.kind === 'crash') return fault.at + fault.downMs
   return fault.at
