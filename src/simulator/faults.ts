@@ -4,13 +4,15 @@ import type { SimRedis } from './simRedis.ts'
 
 /**
  * What the world's faults act on: the node's faults and pool, the simulated Redis (for
- * replicas), the network's latency (`slowMs`, read by the world's transport), and the
- * world's crash of a relayer process.
+ * replicas), the network's latency (`slowMs`, read by the world's transport), how long
+ * the gas key's signer takes at most (`signer.slowMs`, read by the simulated signers),
+ * and the world's crash of a relayer process.
  */
 export type FaultTargets = {
   node: SimNode
   redis: SimRedis | undefined
   network: { slowMs: number }
+  signer: { slowMs: number }
   note: (line: string) => void
   crash: (replica: number, downMs: number) => void
 }
@@ -22,10 +24,10 @@ export type FaultTargets = {
  * one's end takes only its own factor out.
  *
  * @example
- * const fault = createFaults({ node, redis, network, note, crash })
+ * const fault = createFaults({ node, redis, network, signer, note, crash })
  * setTimeout(() => fault(planned), planned.at)
  */
-export function createFaults({ node, redis, network, note, crash }: FaultTargets): (planned: PlannedFault) => void {
+export function createFaults({ node, redis, network, signer, note, crash }: FaultTargets): (planned: PlannedFault) => void {
   const baseFee = node.baseFee
   const spikes: number[] = []
   /** The base fee under the spikes on now. */
@@ -71,6 +73,10 @@ export function createFaults({ node, redis, network, note, crash }: FaultTargets
       case 'indexLag':
         node.faults.indexLagMs = planned.lagMs
         over(planned.kind, planned.forMs, () => (node.faults.indexLagMs = 0))
+        return
+      case 'slowSigner':
+        signer.slowMs = planned.latencyMs
+        over(planned.kind, planned.forMs, () => (signer.slowMs = 0))
         return
       case 'slowNetwork':
         network.slowMs = planned.latencyMs

@@ -12,6 +12,7 @@ export type PlannedFault =
   | { at: number; kind: 'redisDown'; forMs: number }
   | { at: number; kind: 'redisSlow'; latencyMs: number; forMs: number }
   | { at: number; kind: 'redisRestart' }
+  | { at: number; kind: 'slowSigner'; latencyMs: number; forMs: number }
 
 /**
  * An order a client sends at `at`, to replica `replica` (0 when absent); one with
@@ -93,6 +94,11 @@ function withReplicas(plan: Plan): Plan {
     else if (kind === 'redisSlow') faults.push({ at, kind, latencyMs: random.between(300, 2_500), forMs: random.between(500, 10_000) })
     else faults.push({ at, kind, forMs: random.between(200, 10_000) })
   }
+  // Half of them: the gas key's signer (a remote signer, KMS) slow for a while, past the claims' 10 s lease at its
+  // slowest (RELAYER_SIGNER_TIMEOUT_MS allows it), so an order waits between its claim and its signed tx. Drawn from
+  // a stream of its own: the plans above are what they are without it.
+  const signer = createRandom(plan.seed ^ 0x51a0)
+  if (signer.chance(0.5)) faults.push({ at: signer.int(activeMs), kind: 'slowSigner', latencyMs: signer.between(500, 25_000), forMs: signer.between(1_000, 20_000) })
   faults.sort((a, b) => a.at - b.at)
   return { ...plan, orders, faults, replicas: { count, restoreWindowMs: random.pick([1_000, 5_000]) } }
 }

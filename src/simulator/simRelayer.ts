@@ -25,6 +25,8 @@ export type SimRelayerWiring = {
   maxFeePerGasWei?: number
   /** Heard for each tx as it is signed (the world keeps whether it would revert then). */
   onSigned(raw: Hex): void
+  /** How long the next signature takes (ms): 0 but while the signer is slow. */
+  signDelayMs(): number
   minedAt(): Promise<bigint>
   /** Whether the slot's order would revert at signing (the submitter's last look before it signs). */
   wouldRevert(orderHash: Hex | undefined): { reverts: string } | undefined
@@ -58,7 +60,7 @@ export async function startSimRelayer(wiring: SimRelayerWiring, started: (relaye
   const submitter = createSubmitter({
     client,
     address: key,
-    signer: createSimSigner(wiring.onSigned, wiring.keyIndex),
+    signer: createSimSigner(wiring.onSigned, wiring.keyIndex, wiring.signDelayMs),
     ...(wiring.maxFeePerGasWei !== undefined ? { maxFeePerGas: BigInt(wiring.maxFeePerGasWei) } : {}),
     chainId,
     logger,

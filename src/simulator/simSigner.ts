@@ -7,9 +7,9 @@ import type { TxSigner } from '../relayer/submitter/txSignerType.ts'
  * own hash, as a real signature gives it, at a fraction of secp256k1's cost. The simulated
  * node takes the tx as sent by the key `s` names.
  * `onSigned` hears of each tx as it is signed (the world asks the node whether it
- * would revert then).
+ * would revert then); `delayMs` says how long a call takes (a slow remote signer or KMS).
  */
-export function createSimSigner(onSigned: (raw: Hex) => void = () => {}, keyIndex = 0): TxSigner {
+export function createSimSigner(onSigned: (raw: Hex) => void = () => {}, keyIndex = 0, delayMs: () => number = () => 0): TxSigner {
   const s = `0x${(keyIndex + 1).toString(16)}` as Hex
   const sign = (tx: TransactionSerializableEIP1559): Hex => {
     // r: a 64-bit hash of the fields signed (Bun.hash), so each payload has its own signature, as with a real key.
@@ -20,7 +20,11 @@ export function createSimSigner(onSigned: (raw: Hex) => void = () => {}, keyInde
     return raw
   }
   return {
-    signAll: async (txs) => txs.map(sign),
+    async signAll(txs) {
+      const wait = delayMs()
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait))
+      return txs.map(sign)
+    },
     start() {},
     where: 'main',
     stop() {},

@@ -82,6 +82,9 @@ export async function runPlan(plan: Plan): Promise<RunResult> {
     const network = { slowMs: 0 }
     // Milliseconds one way between the relayer and the node: a few, or up to `slowMs` while the network is slow.
     const latency = () => (network.slowMs > 0 ? random.between(network.slowMs / 4, network.slowMs) : random.between(1, 15))
+    // How long a signature takes: at once, or up to `slowMs` while the signer is slow.
+    const signer = { slowMs: 0 }
+    const signDelay = () => (signer.slowMs > 0 ? random.between(signer.slowMs / 2, signer.slowMs) : 0)
 
     /** One JSON-RPC call: the request reaches the node after a delay, its answer comes back after another; a dead process gets neither. */
     function transport(owner: TimerOwner) {
@@ -122,6 +125,7 @@ export async function runPlan(plan: Plan): Promise<RunResult> {
             keyIndex: index,
             logger,
             transport: transport(owner),
+            signDelayMs: signDelay,
             receiptPollMs: plan.relayer.receiptPollMs,
             // A reorg as deep as the confirmations would undo what the relayer was told is final: the plan's are shallower.
             confirmations,
@@ -266,7 +270,7 @@ export async function runPlan(plan: Plan): Promise<RunResult> {
       )
     }
 
-    const fault = createFaults({ node, redis, network, note, crash })
+    const fault = createFaults({ node, redis, network, signer, note, crash })
 
     // The world's own timers: blocks, orders, faults.
     setInterval(() => {

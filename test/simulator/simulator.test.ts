@@ -207,3 +207,19 @@ test('replicas: an order settled, reorged out and mined again is re-published af
   expect(result.violations).toEqual([])
   expect(result.lastSteps.join('\n')).toContain('relayer 2.3 warn: a reorg replaced the chain above block 21')
 })
+
+test('replicas: a slow signer holds a batch past an order\'s window; it is answered, never sent (seed 73)', async () => {
+  // Order 51 comes at 12.9 s and its window ends at 26 s; the signer takes 10 to 20 s a batch from 12.5 s. Its tx, signed
+  // after the window closed and broadcast, would revert, paid by the key.
+  const plan: Plan = {
+    seed: 73,
+    blockMs: 250,
+    orders: [{ id: 51, at: 12_879, expiresAfterMs: 13_994, replica: 0 }],
+    faults: [{ at: 10_029, kind: 'redisRestart' }, { at: 12_496, kind: 'slowSigner', latencyMs: 20_223, forMs: 4_761 }],
+    relayer: { receiptPollMs: 250, maxFeePerGasWei: 8_000_000 },
+    replicas: { count: 2, restoreWindowMs: 1_000 },
+  }
+  const result = await runPlan(plan)
+  expect(result.violations).toEqual([])
+  expect(result.lastSteps.join('\n')).toContain('fault over: slowSigner')
+})

@@ -141,6 +141,12 @@ export function createBatchSender(options: {
       for (const item of batch) item.reject(error)
       return undefined
     }
+    const late = await closedWhileSigning(batch)
+    if (late) {
+      // Nothing of this batch was written or sent: its signed txs are dropped, and the rest is signed again at the same nonces.
+      for (const item of late.closed) item.reject(late.error(item))
+      return late.open.length > 0 ? prepare(late.open, first) : undefined
+    }
     const slots: NewSlot[] = entries.map(({ item, nonce, raw, hash }, i) => ({
       nonce,
       orderHash: (item.request.orderHash?.toLowerCase() as Hex | undefined) ?? null,
@@ -160,6 +166,36 @@ export function createBatchSender(options: {
       return undefined
     }
     return { base: first, entries }
+  }
+
+  /**
+   * The window check again once the batch is signed: a slow signer (a remote signer or KMS,
+   * up to RELAYER_SIGNER_TIMEOUT_MS) may have held it past an order's `validBefore`, and
+   * that tx would be a paid revert. Undefined when every window is still open (or none
+   * was set); else the orders whose window closed, the answer each gets (AUTH_EXPIRED;
+   * UPSTREAM_RPC for all when the chain time cannot be read) and the rest, to sign again.
+   */
+  async function closedWhileSigning(batch: Queued[]): Promise<{ closed: Queued[]; open: Queued[]; error: (item: Queued) => RelayError } | undefined> {
+    if (!options.minedAt || !batch.some((item) => item.request.validBefore !== undefined)) return undefined
+    let minedAt: bigint
+    try {
+      minedAt = await options.minedAt()
+    } catch (error) {
+      next = undefined
+      const failed = new RelayError('UPSTREAM_RPC', "the relayer's RPC failed before broadcast (reading the chain time once the batch was signed); nothing was sent; retry or try another relayer", { cause: error })
+      return { closed: batch, open: [], error: () => failed }
+    }
+    const closed = batch.filter(({ request }) => request.validBefore !== undefined && request.validBefore <= minedAt + authorizationSafetyMarginSeconds)
+    if (closed.length === 0) return undefined
+    return {
+      closed,
+      open: batch.filter((item) => !closed.includes(item)),
+      error: (item) =>
+        new RelayError(
+          'AUTH_EXPIRED',
+          `authorization window passed while its transaction was being signed (validBefore ${item.request.validBefore}, chain time about ${minedAt}); nothing was sent; re-sign with a fresh window`,
+        ),
+    }
   }
 
   /** Broadcasts a prepared batch and settles what the node said of each tx. */

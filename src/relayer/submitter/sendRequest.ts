@@ -17,9 +17,10 @@ export type SendRequest = {
   payToken?: Address
   terms?: OrderTerms
   /**
-   * The unix second the order's authorization holds until (`validBefore`): when its batch
-   * is signed it must still hold the pipeline's margin past the time a tx sent then is
-   * mined (`minedAt`), else it is answered AUTH_EXPIRED and never signed.
+   * The unix second the order's authorization holds until (`validBefore`): before its batch
+   * is signed, and again once it is (a slow signer), it must still hold the pipeline's
+   * margin past the time a tx sent then is mined (`minedAt`), else it is answered
+   * AUTH_EXPIRED and never sent.
    */
   validBefore?: bigint
 }
