@@ -66,7 +66,21 @@ export function planFor(seed: number): Plan {
   const receiptPollMs = random.pick([250, 1_000, 2_000])
   // Half the relayers run with a fee cap (RELAYER_MAX_FEE_PER_GAS_WEI) that a base fee spike can pass.
   const plan: Plan = { seed, blockMs, orders, faults, relayer: random.chance(0.5) ? { receiptPollMs, maxFeePerGasWei: random.between(2, 8) * 1_000_000 } : { receiptPollMs } }
-  return withReplicas(plan)
+  const shared = withReplicas(plan)
+  return shared.replicas ? shared : withSlowSigner(shared, seed ^ 0x51a1, 0.25)
+}
+
+/**
+ * With probability `p`, the gas key's signer (a remote signer, KMS) slow for a while: up
+ * to 25 s a batch, past the claims' 10 s lease (RELAYER_SIGNER_TIMEOUT_MS allows it), so
+ * orders wait between their checks and their signed txs. Drawn from a stream of its own
+ * (`stream`): the rest of the plan is what it is without it.
+ */
+function withSlowSigner(plan: Plan, stream: number, p: number): Plan {
+  const signer = createRandom(stream)
+  if (!signer.chance(p)) return plan
+  const faults: PlannedFault[] = [...plan.faults, { at: signer.int(activeMs), kind: 'slowSigner', latencyMs: signer.between(500, 25_000), forMs: signer.between(1_000, 20_000) }]
+  return { ...plan, faults: faults.sort((a, b) => a.at - b.at) }
 }
 
 /**
@@ -94,11 +108,7 @@ function withReplicas(plan: Plan): Plan {
     else if (kind === 'redisSlow') faults.push({ at, kind, latencyMs: random.between(300, 2_500), forMs: random.between(500, 10_000) })
     else faults.push({ at, kind, forMs: random.between(200, 10_000) })
   }
-  // Half of them: the gas key's signer (a remote signer, KMS) slow for a while, past the claims' 10 s lease at its
-  // slowest (RELAYER_SIGNER_TIMEOUT_MS allows it), so an order waits between its claim and its signed tx. Drawn from
-  // a stream of its own: the plans above are what they are without it.
-  const signer = createRandom(plan.seed ^ 0x51a0)
-  if (signer.chance(0.5)) faults.push({ at: signer.int(activeMs), kind: 'slowSigner', latencyMs: signer.between(500, 25_000), forMs: signer.between(1_000, 20_000) })
   faults.sort((a, b) => a.at - b.at)
-  return { ...plan, orders, faults, replicas: { count, restoreWindowMs: random.pick([1_000, 5_000]) } }
+  // Half of them with a slow signer: an order then waits between its claim and its signed tx.
+  return withSlowSigner({ ...plan, orders, faults, replicas: { count, restoreWindowMs: random.pick([1_000, 5_000]) } }, plan.seed ^ 0x51a0, 0.5)
 }
