@@ -11,7 +11,8 @@ import type { SimNode } from './simNode.ts'
  * process died first).
  */
 export type Answer =
-  | { kind: 'sent'; nonce: number; hash: Hex }
+  // `pending`: no receipt yet when answered (the relayer's 502 naming the tx; a replacement may settle it).
+  | { kind: 'sent'; nonce: number; hash: Hex; pending?: true }
   | { kind: 'refused'; code: string; message: string }
   | { kind: 'retry'; code: string; message: string }
   | { kind: 'elsewhere'; status: 'pending' | 'settled' | 'reverted'; hash: Hex }

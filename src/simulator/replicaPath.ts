@@ -62,5 +62,5 @@ function answerOf(slot: Pick<JournalSlot, 'nonce' | 'txHash' | 'status'> & Parti
     const { code, message } = filledAnswer({ outcome: slot.outcome ?? null, txHash: slot.txHash })
     return { kind: 'refused', code, message }
   }
-  return { kind: 'sent', nonce: slot.nonce, hash: slot.txHash }
+  return { kind: 'sent', nonce: slot.nonce, hash: slot.txHash, ...(slot.status === 'pending' ? { pending: true as const } : {}) }
 }

@@ -223,3 +223,12 @@ test('replicas: a slow signer holds a batch past an order\'s window; it is answe
   expect(result.violations).toEqual([])
   expect(result.lastSteps.join('\n')).toContain('fault over: slowSigner')
 })
+
+test('replicas: a replay that sends an order and waits out its receipt leaves the chain to change; the next replay may name the tx that settled it (seed 8219)', async () => {
+  // Once quiet, an order never settled (its last send refused while Redis restored) is sent by the first replay; its tx,
+  // stuck at the key's next nonce on 12 s blocks, is replaced, and no receipt comes within the 30 s wait: that answer is
+  // the relayer's 502 naming the first tx. The second replay is answered from the replacement, which settled it.
+  const plan = (await Bun.file(new URL('./plans/seed8219.json', import.meta.url)).json()) as Plan
+  const result = await runPlan(plan)
+  expect(result.violations).toEqual([])
+})
