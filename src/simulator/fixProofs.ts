@@ -30,7 +30,6 @@ export const fixProofs: readonly FixProof[] = [
     file: 'src/relayer/submitter/nonceKeeper.ts',
     from: 'const slots = journal.pending(slotsPerRound).filter((slot) => !life.held(slot.nonce))',
     to: 'const slots = journal.pending(slotsPerRound)',
-    slow: true,
   },
   {
     name: 'reorg-outcomes',

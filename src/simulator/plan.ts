@@ -67,7 +67,25 @@ export function planFor(seed: number): Plan {
   // Half the relayers run with a fee cap (RELAYER_MAX_FEE_PER_GAS_WEI) that a base fee spike can pass.
   const plan: Plan = { seed, blockMs, orders, faults, relayer: random.chance(0.5) ? { receiptPollMs, maxFeePerGasWei: random.between(2, 8) * 1_000_000 } : { receiptPollMs } }
   const shared = withReplicas(plan)
-  return shared.replicas ? shared : withSlowSigner(shared, seed ^ 0x51a1, 0.25)
+  return shared.replicas ? shared : withSlowSigner(withMoreOrders(shared), seed ^ 0x51a1, 0.25)
+}
+
+/**
+ * A single relayer's seed gets up to 320 more orders over the same minute, drawn from a
+ * stream of their own (the rest of the plan is what it is without them): fuller batches
+ * and blocks for the same faults, and a seed's fixed cost (the relayer's start, the quiet
+ * tail) shared by more orders.
+ */
+function withMoreOrders(plan: Plan): Plan {
+  const random = createRandom(plan.seed ^ 0x0b75)
+  const first = plan.orders.reduce((most, order) => Math.max(most, order.id + 1), 0)
+  const orders = [...plan.orders]
+  for (let id = first, more = random.between(0, 320); id < first + more; id++) {
+    const at = random.int(activeMs)
+    orders.push(random.chance(0.15) ? { id, at, expiresAfterMs: random.between(500, 20_000) } : { id, at })
+  }
+  orders.sort((a, b) => a.at - b.at || a.id - b.id)
+  return { ...plan, orders }
 }
 
 /**

@@ -1,7 +1,7 @@
 // Proof the simulator finds what matters: each money-path fix of docs/relayer-safety.md
 // taken out of a copy of src/ (src/simulator/fixProofs.ts), the simulator run there on
 // seeds from 1, as .ci/run runs it, finds a seed that breaks an invariant among the
-// first 1,000 (within .ci/run's batch); each has 240 s, for a machine busy with other
+// first 1,000 (each is found within .ci/run's batch of about 700); each has 240 s, for a machine busy with other
 // tests. Two run at a time, one per core. A fix marked `slow` is found further on (its
 // seed is in docs/testing.md; scripts/simulate-proofs.ts runs it).
 import { expect, test } from 'bun:test'
