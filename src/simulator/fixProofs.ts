@@ -50,7 +50,7 @@ export const fixProofs: readonly FixProof[] = [
     fix: "the nonce keeper's second look before it calls a slot foreign (and again after a reorg)",
     file: 'src/relayer/submitter/nonceKeeper.ts',
     from: 'const first = suspects.get(nonce)',
-    to: 'const first = { at: -1n, time: 0 }',
+    to: 'const first = { at, hash: looked.hash, time: 0 }',
   },
   {
     name: 'foreign-known-tx',

@@ -232,3 +232,19 @@ test('replicas: a replay that sends an order and waits out its receipt leaves th
   const result = await runPlan(plan)
   expect(result.violations).toEqual([])
 })
+
+test('a reorg that puts another block at the same number between the nonce keeper\'s two looks starts the suspicion over (seed 983)', async () => {
+  // Both txs are mined in block 1 at 2 s; the node's tx index lags its blocks by 456 ms, so a look then finds no receipt.
+  // A 3-deep reorg at 3 s replaces block 1 and the same txs are mined again in the new block 1 at 4 s, again unindexed for a
+  // moment. Two looks at "block 1", two seconds apart, looked at two different blocks: the slot is the key's own, never foreign.
+  const plan: Plan = {
+    seed: 983,
+    blockMs: 2_000,
+    orders: [{ id: 162, at: 83 }, { id: 75, at: 470, expiresAfterMs: 6_991 }],
+    faults: [{ at: 1_635, kind: 'indexLag', lagMs: 456, forMs: 18_758 }, { at: 2_986, kind: 'reorg', depth: 3 }],
+    relayer: { receiptPollMs: 250, maxFeePerGasWei: 7_000_000 },
+  }
+  const result = await runPlan(plan)
+  expect(result.violations).toEqual([])
+  expect(result.lastSteps.join('\n')).not.toContain('was taken by a transaction not in this relayer')
+})

@@ -224,10 +224,10 @@ export function createNonceKeeper(options: {
     }
   }
 
-  // Nonces seen taken with no receipt of their txs, and the head and time of that first
-  // look: a slot is called foreign only when a look at a later head, or `foreignAfterMs`
-  // later, says so again.
-  const suspects = new Map<number, { at: bigint; time: number }>()
+  // Nonces seen taken with no receipt of their txs, and the head (number and hash) and time
+  // of that first look: a slot is called foreign only when a look at a later head of the same
+  // chain, or at the same head `foreignAfterMs` later, says so again.
+  const suspects = new Map<number, { at: bigint; hash: Hex; time: number }>()
 
   return {
     /**
@@ -267,12 +267,20 @@ export function createNonceKeeper(options: {
       const due = slots.filter((slot) => Date.now() - slot.sentAt >= options.reviveAfterMs)
       const taken = due.filter((slot) => slot.nonce < latest)
       if (taken.length > 0) {
-        const looked = await lookups.lookupAt(taken, at)
-        for (const nonce of looked.lagging ? [] : looked.unmined) {
+        // The earliest suspicion's head, read again in the same batch: is it still part of the chain?
+        const firstAt = taken.reduce<bigint | undefined>((low, slot) => {
+          const first = suspects.get(slot.nonce)
+          return first && first.at <= at && (low === undefined || first.at < low) ? first.at : low
+        }, undefined)
+        const looked = await lookups.lookupAt(taken, at, firstAt)
+        // Whether the first look's head is still the chain's: a reorg between two looks (which may put
+        // another block at the same number) means the first looked at a chain that is gone.
+        const sameChain = (first: { at: bigint; hash: Hex }, head: Hex, earlierHash: Hex | undefined) =>
+          first.at === at ? head === first.hash : first.at < at && first.at === firstAt && earlierHash === first.hash
+        if (!looked.lagging) for (const nonce of looked.unmined) {
           const first = suspects.get(nonce)
-          // A look at a lower head than the first (a reorg between them) starts over: the first looked at a chain that is gone.
-          if (!first || at < first.at) {
-            suspects.set(nonce, { at, time: Date.now() })
+          if (!first || !sameChain(first, looked.hash, looked.earlierHash)) {
+            suspects.set(nonce, { at, hash: looked.hash, time: Date.now() })
             continue
           }
           if (first.at === at && Date.now() - first.time < foreignAfterMs) continue

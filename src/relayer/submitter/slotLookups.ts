@@ -86,17 +86,22 @@ export function createSlotLookups(options: { reads: ChainReads; life: SlotLife; 
      * receipt there, nor is mined by that node's own word (`eth_getTransactionByHash` with
      * a block number, asked in the same batch): a node can hold a mined tx and serve its
      * receipt only later (a receipt index behind its blocks), and a tx it says it mined is
-     * the key's own, never another process's that took its nonce.
+     * the key's own, never another process's that took its nonce. `hash`: block `at`'s
+     * hash there; `earlierHash`: the hash of block `earlier` (when asked) on that node's
+     * chain, in the same batch, so a caller can tell whether an earlier look's head is still
+     * part of the chain (a reorg replaces blocks at the same numbers).
      */
-    async lookupAt(slots: readonly JournalSlot[], at: bigint): Promise<{ lagging: true } | { lagging: false; unmined: number[] }> {
+    async lookupAt(slots: readonly JournalSlot[], at: bigint, earlier?: bigint): Promise<{ lagging: true } | { lagging: false; unmined: number[]; hash: Hex; earlierHash?: Hex }> {
       const asked = slots.flatMap((slot) => journal.txs(slot.nonce).map((tx) => ({ slot, tx })))
+      const blockAt = (via: PublicClient, number: bigint) => via.request({ method: 'eth_getBlockByNumber', params: [`0x${number.toString(16)}`, false] }) as Promise<{ hash?: Hex } | null>
       const read = (via: PublicClient) =>
         Promise.all([
-          via.request({ method: 'eth_getBlockByNumber', params: [`0x${at.toString(16)}`, false] }) as Promise<{ hash?: Hex } | null>,
+          blockAt(via, at),
+          earlier === undefined ? Promise.resolve(null) : blockAt(via, earlier),
           ...asked.map(({ tx }) => via.request({ method: 'eth_getTransactionReceipt', params: [tx.hash] }) as Promise<RpcTransactionReceipt | null>),
           ...asked.map(({ tx }) => via.request({ method: 'eth_getTransactionByHash', params: [tx.hash] }) as Promise<{ blockNumber?: Hex | null } | null>),
         ] as const)
-      const [block, ...answers] = await reads.inBatch(read, () => read(client))
+      const [block, earlierBlock, ...answers] = await reads.inBatch(read, () => read(client))
       if (!block?.hash) return { lagging: true }
       const receipts = answers.slice(0, asked.length)
       // Mined by the node's own word, its receipt not served yet; a tx still in the pool proves nothing.
@@ -110,7 +115,8 @@ export function createSlotLookups(options: { reads: ChainReads; life: SlotLife; 
         found.add(tx.nonce)
       }
       if (mined.length > 0) await resolveMined(mined)
-      return { lagging: false, unmined: slots.map((slot) => slot.nonce).filter((nonce) => !found.has(nonce) && !known.has(nonce)) }
+      const unmined = slots.map((slot) => slot.nonce).filter((nonce) => !found.has(nonce) && !known.has(nonce))
+      return { lagging: false, unmined, hash: block.hash, ...(earlierBlock?.hash ? { earlierHash: earlierBlock.hash } : {}) }
     },
   }
 }
