@@ -88,6 +88,13 @@ export const fixProofs: readonly FixProof[] = [
     to: "    if (false) {\n      if (view.state !== 'restoring')",
   },
   {
+    name: 'claim-held-once-signed',
+    fix: "replicas: an order is sent only while its claim is still held once its tx is signed (a claim lost to a silent or emptied Redis meanwhile)",
+    file: 'src/relayer/submitter/afterSigning.ts',
+    from: 'const lost = request.orderHash ? checks.stillOurs!(request.orderHash) : undefined',
+    to: 'const lost = undefined',
+  },
+  {
     name: 'pending-republished',
     fix: 'replicas: a pending order is re-published for the whole outcome lifetime',
     file: 'src/relayer/replicas/republishOutcomes.ts',

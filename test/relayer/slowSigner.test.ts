@@ -85,3 +85,32 @@ test('an order whose window closes while its batch is signed is answered AUTH_EX
     journal.close()
   }
 }, 60_000)
+
+test('a tx signed slowly counts its time in the pool from the end of its signing, not the start', async () => {
+  // The nonce keeper replaces a tx stuck at the key's next nonce after a wait counted from its `signedAt`: counted
+  // from the start of a slow signature, a tx broadcast a moment ago was replaced at once, at a higher fee.
+  const account = privateKeyToAccount(keccak256(stringToHex('order-relay slow signer sent-at test')))
+  await devnet.testClient.setBalance({ address: account.address, value: 10n ** 20n })
+  const logger = createMemoryLogger()
+  const journal = openJournal(':memory:', { chainId: devnet.chainId, address: account.address })
+  const inner = createTxSigner({ account, logger })
+  let signedBy = 0
+  const slow = {
+    ...inner,
+    async signAll(txs: TransactionSerializableEIP1559[]) {
+      await Bun.sleep(700)
+      signedBy = Date.now()
+      return inner.signAll(txs)
+    },
+  }
+  const client = createPublicClient({ transport: http(devnet.rpcUrl, { retryCount: 0 }) }) as PublicClient
+  const submitter = createSubmitter({ client, address: account.address, signer: slow, chainId: devnet.chainId, logger, journal, receiptPollMs: 20, describe: async () => undefined, wouldRevert: async () => undefined })
+  await submitter.start()
+  try {
+    const sent = await submitter.send({ to: devnetAccounts.spare.address, data: '0x03', gas: 50_000n })
+    expect(journal.slot(sent.nonce)?.sentAt).toBeGreaterThanOrEqual(signedBy)
+  } finally {
+    await submitter.stop()
+    journal.close()
+  }
+}, 60_000)

@@ -162,7 +162,10 @@ test('replicas: a run is quiet only once each replica\'s shared state is whole a
   const plan = (await Bun.file(new URL('./plans/seed2597.json', import.meta.url)).json()) as Plan
   const result = await runPlan(plan)
   expect(result.violations).toEqual([])
-  expect(result.lastSteps.join('\n')).toContain('relayer 2.2 info: shared state whole again')
+  const steps = result.lastSteps.join('\n')
+  expect(steps).toContain('relayer 2.2 info: shared state whole again')
+  // Replica 2 still holds the claim once its tx is signed, and sends the order itself.
+  expect(steps).not.toContain('was lost while its transaction was being signed')
 })
 
 test('replicas: a tx the node refuses when sent again has its nonce filled, and its client is told to send the order again, never to sign a new one (seed 2658)', async () => {
@@ -247,4 +250,25 @@ test('a reorg that puts another block at the same number between the nonce keepe
   const result = await runPlan(plan)
   expect(result.violations).toEqual([])
   expect(result.lastSteps.join('\n')).not.toContain('was taken by a transaction not in this relayer')
+})
+
+test('replicas: a claim Redis kept while it did not answer stays the replica\'s own when it re-publishes, renewed while its slow signer works (seed 2149)', async () => {
+  // Order 186 comes to replica 2 at 32.4 s and, a moment later, to replica 1, which waits on the claim. The signer takes
+  // 9 to 18 s a batch; Redis answers 2.1 s late from 34.3 s, so both replicas find the shared state unavailable and
+  // re-publish their claims once it answers. Re-published with a new token, replica 2's claim was found "held", its
+  // renewals stopped, and 10 s later replica 1 took the order and sent it too: both txs were mined.
+  const plan: Plan = {
+    seed: 2149,
+    blockMs: 12_000,
+    orders: [{ id: 92, at: 32_310, replica: 0 }, { id: 186, at: 32_444, replica: 1 }, { id: 186, at: 32_854, replica: 0 }],
+    faults: [{ at: 19_673, kind: 'slowSigner', latencyMs: 17_966, forMs: 18_704 }, { at: 34_284, kind: 'redisSlow', latencyMs: 2_099, forMs: 637 }],
+    relayer: { receiptPollMs: 250 },
+    replicas: { count: 2, restoreWindowMs: 5_000 },
+  }
+  const result = await runPlan(plan)
+  expect(result.violations).toEqual([])
+  const steps = result.lastSteps.join('\n')
+  expect(steps).toContain('relayer 2.2 info: shared state whole again')
+  // Replica 2 still holds the claim once its tx is signed, and sends the order itself.
+  expect(steps).not.toContain('was lost while its transaction was being signed')
 })

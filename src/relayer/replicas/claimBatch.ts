@@ -4,7 +4,8 @@ import { publishFunction } from './sharedOutcomes.ts'
 
 /**
  * One step of a claim batch, on one order's claim key and outcome key:
- * - `claim`: take the claim with `token` (`SET NX PX lease`), fenced by `epoch`, and
+ * - `claim`: take the claim with `token` (`SET NX PX lease`), or renew it when it already
+ *   holds `token` (a replica re-publishing a claim Redis kept), fenced by `epoch`, and
  *   read the order's outcome;
  * - `renew`: extend the lease of the claim while it still holds `token`, fenced by `epoch`;
  * - `settle`: publish `write` (when given) then release the claim while it still holds
@@ -40,7 +41,9 @@ for a = 2, #ARGV, 7 do
     if token ~= '' and redis.call('GET', claim) == token then redis.call('DEL', claim) end
   elseif ARGV[a + 2] ~= current then code = -1
   elseif kind == 'claim' then
-    if redis.call('SET', claim, token, 'NX', 'PX', ARGV[1]) then read = redis.call('GET', outcome) or '' else code = 0 end
+    local taken = redis.call('SET', claim, token, 'NX', 'PX', ARGV[1])
+    if not taken and redis.call('GET', claim) == token then taken = redis.call('PEXPIRE', claim, ARGV[1]) == 1 end
+    if taken then read = redis.call('GET', outcome) or '' else code = 0 end
   elseif redis.call('GET', claim) == token then redis.call('PEXPIRE', claim, ARGV[1])
   else code = 0 end
   codes[step] = code

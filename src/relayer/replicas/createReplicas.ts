@@ -83,6 +83,22 @@ export function createReplicas(url: string, options: ReplicasOptions) {
       const why = state.view.reason ?? 'the shared state (Redis, RELAYER_REDIS_URL) is unavailable: this order\'s claim could not be taken there'
       return new RelayError('UPSTREAM_RPC', `${why} (an order another replica may hold is never sent twice); retry shortly or try another relayer`)
     },
+    /**
+     * Asked once an order's tx is signed, before it is written or sent: undefined while the
+     * order's claim is still held here and the shared state whole. A claim lost meanwhile
+     * (Redis silent past the lease, or emptied, while a slow signer held the batch) may
+     * have been taken by another replica that is sending the order: UPSTREAM_RPC, and
+     * nothing is sent from here.
+     */
+    stillOurs(orderHash: Hex): RelayError | undefined {
+      if (state.whole && claims.shared(orderHash)) return undefined
+      refused++
+      const why = state.whole ? "this order's claim in the shared state (Redis, RELAYER_REDIS_URL) was lost" : (state.view.reason ?? 'the shared state (Redis, RELAYER_REDIS_URL) is unavailable')
+      return new RelayError(
+        'UPSTREAM_RPC',
+        `${why} while its transaction was being signed; another replica may be sending it, so nothing was sent from here; send the same request again shortly (it is answered from the replica that holds the order)`,
+      )
+    },
     shareBuckets: (local: TokenBuckets, rate: { ratePerSec: number; burst: number }) => createSharedBuckets(redis, local, rate),
     /**
      * Connects (throws naming RELAYER_REDIS_URL when it cannot), warns about settings

@@ -172,7 +172,9 @@ export function createRedisClaims(redis: SharedRedis, options: { leaseMs: number
     },
     async republish() {
       const before = [...tokens]
-      const next = before.map(([orderHash]) => [orderHash, crypto.randomUUID()] as [Hex, string])
+      // Each claim keeps its token: one Redis kept (it was unavailable, not emptied) is still
+      // this replica's, and a new token would find it "held" and stop its renewals.
+      const next = before.map(([orderHash, token]) => [orderHash, token ?? crypto.randomUUID()] as [Hex, string])
       const taken = await take(next, 'restoring')
       if (taken.includes('unshared')) return false
       const giveBack: Promise<unknown>[] = []

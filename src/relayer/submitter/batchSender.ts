@@ -12,6 +12,7 @@ import type { SlotLife } from './slotLife.ts'
 import type { TxSigner } from './txSigner.ts'
 import { authorizationSafetyMarginSeconds } from '../authorizationMargin.ts'
 import type { Judge, SendRequest, Sent } from './sendRequest.ts'
+import { type AfterSigningChecks, refusedAfterSigning } from './afterSigning.ts'
 
 export type { Judge, SendRequest, Sent }
 
@@ -64,9 +65,12 @@ export function createBatchSender(options: {
   keyGuard?: KeyGuard
   /**
    * The latest a tx sent now may be mined at, in unix seconds (the chain clock's `now`):
-   * an order's `validBefore` is checked against it when its batch is signed.
+   * an order's `validBefore` is checked against it before its batch is signed, and again
+   * once it is (afterSigning.ts).
    */
   minedAt?: () => Promise<bigint>
+  /** Whether this process may still send an order once its batch is signed (replicas: its claim held; afterSigning.ts). */
+  stillOurs?: AfterSigningChecks['stillOurs']
 }) {
   const { client, account, chainId, life, fees, logger } = options
   const { journal } = life
@@ -128,7 +132,6 @@ export function createBatchSender(options: {
     }
     if (batch.length === 0) return undefined
     const first = base
-    const now = Date.now()
     let entries: Entry[]
     try {
       const raws = await options.signer.signAll(
@@ -141,12 +144,16 @@ export function createBatchSender(options: {
       for (const item of batch) item.reject(error)
       return undefined
     }
-    const late = await closedWhileSigning(batch)
+    const late = await refusedAfterSigning(batch.map((item) => item.request), options)
     if (late) {
       // Nothing of this batch was written or sent: its signed txs are dropped, and the rest is signed again at the same nonces.
-      for (const item of late.closed) item.reject(late.error(item))
-      return late.open.length > 0 ? prepare(late.open, first) : undefined
+      if (late.rpcFailed) next = undefined
+      for (const [i, error] of late.refused) batch[i]!.reject(error)
+      const open = batch.filter((_, i) => !late.refused.has(i))
+      return open.length > 0 ? prepare(open, first) : undefined
     }
+    // When the txs are signed (a slow signer may take seconds): the nonce keeper's wait before a replacement counts from here.
+    const signedAt = Date.now()
     const slots: NewSlot[] = entries.map(({ item, nonce, raw, hash }, i) => ({
       nonce,
       orderHash: (item.request.orderHash?.toLowerCase() as Hex | undefined) ?? null,
@@ -155,7 +162,7 @@ export function createBatchSender(options: {
       payToken: item.request.payToken ?? null,
       feeAmount: verdicts[i]?.feeAmount ?? null,
       feeValueWei: verdicts[i]?.feeValueWei ?? null,
-      tx: { hash, nonce, raw, kind: 'order', signedAt: now },
+      tx: { hash, nonce, raw, kind: 'order', signedAt },
     }))
     try {
       await life.recorded(slots)
@@ -166,36 +173,6 @@ export function createBatchSender(options: {
       return undefined
     }
     return { base: first, entries }
-  }
-
-  /**
-   * The window check again once the batch is signed: a slow signer (a remote signer or KMS,
-   * up to RELAYER_SIGNER_TIMEOUT_MS) may have held it past an order's `validBefore`, and
-   * that tx would be a paid revert. Undefined when every window is still open (or none
-   * was set); else the orders whose window closed, the answer each gets (AUTH_EXPIRED;
-   * UPSTREAM_RPC for all when the chain time cannot be read) and the rest, to sign again.
-   */
-  async function closedWhileSigning(batch: Queued[]): Promise<{ closed: Queued[]; open: Queued[]; error: (item: Queued) => RelayError } | undefined> {
-    if (!options.minedAt || !batch.some((item) => item.request.validBefore !== undefined)) return undefined
-    let minedAt: bigint
-    try {
-      minedAt = await options.minedAt()
-    } catch (error) {
-      next = undefined
-      const failed = new RelayError('UPSTREAM_RPC', "the relayer's RPC failed before broadcast (reading the chain time once the batch was signed); nothing was sent; retry or try another relayer", { cause: error })
-      return { closed: batch, open: [], error: () => failed }
-    }
-    const closed = batch.filter(({ request }) => request.validBefore !== undefined && request.validBefore <= minedAt + authorizationSafetyMarginSeconds)
-    if (closed.length === 0) return undefined
-    return {
-      closed,
-      open: batch.filter((item) => !closed.includes(item)),
-      error: (item) =>
-        new RelayError(
-          'AUTH_EXPIRED',
-          `authorization window passed while its transaction was being signed (validBefore ${item.request.validBefore}, chain time about ${minedAt}); nothing was sent; re-sign with a fresh window`,
-        ),
-    }
   }
 
   /** Broadcasts a prepared batch and settles what the node said of each tx. */

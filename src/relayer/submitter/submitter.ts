@@ -1,4 +1,5 @@
-import type { Address, LocalAccount, PublicClient } from 'viem'
+import type { Address, Hex, LocalAccount, PublicClient } from 'viem'
+import type { RelayError } from '../errors.ts'
 import { errorLine, type Logger } from '../../shared/index.ts'
 import type { Journal, JournalSlot } from '../journal/index.ts'
 import { createBatchSender, type Judge, type SendRequest, type Sent } from './batchSender.ts'
@@ -48,6 +49,12 @@ export type SubmitterOptions = {
   confirmations?: number
   /** The latest a tx sent now may be mined at, in unix seconds (the chain clock): each order's `validBefore` is checked against it at signing. */
   minedAt?: () => Promise<bigint>
+  /**
+   * Asked for each order once its batch is signed, before anything is written or sent:
+   * undefined when this process may still send it, else its client's answer (replicas: the
+   * order's claim lost while it was signed; see afterSigning.ts).
+   */
+  stillOurs?: (orderHash: Hex) => RelayError | undefined
 }
 
 export type Submitter = ReturnType<typeof createSubmitter>
@@ -101,6 +108,7 @@ export function createSubmitter(options: SubmitterOptions) {
     ...(options.judge ? { judge: options.judge } : {}),
     ...(options.keyGuard ? { keyGuard: options.keyGuard } : {}),
     ...(options.minedAt ? { minedAt: options.minedAt } : {}),
+    ...(options.stillOurs ? { stillOurs: options.stillOurs } : {}),
   })
 
   const fastest = Math.max(1, Math.ceil(options.receiptPollMs / 8))
