@@ -7,7 +7,7 @@ import { createPublicClient, custom, type Hex, type PublicClient, parseTransacti
 import { privateKeyToAccount } from 'viem/accounts'
 import { devnetAccounts } from '../../src/devnet/index.ts'
 import { openJournal } from '../../src/relayer/journal/index.ts'
-import { type BlockPace, createBlockPace, createNonceKeeper, createSlotWatch, createTxSigner } from '../../src/relayer/submitter/index.ts'
+import { type BlockPace, createBlockPace, createNonceKeeper, createSlotWatch, createTxSigner, type TxSigner, type WouldRevert } from '../../src/relayer/submitter/index.ts'
 import { createMemoryLogger } from '../../src/shared/index.ts'
 import { keccak256, keccakReady } from '../../src/wire/index.ts'
 import { waitFor } from '../helpers/waitFor.ts'
@@ -44,7 +44,15 @@ function poolNode(baseFeePerGas: bigint) {
 }
 
 /** A keeper whose journal holds nonce 7, sent long ago at fee cap `feeCap`, pooled by a node at base fee `baseFee`; fresh fees are 61 gwei. */
-async function pooledAt({ baseFee, feeCap, signedAt = 0, pace, reviveAfterMs = 1_000 }: { baseFee: bigint; feeCap: bigint; signedAt?: number; pace?: BlockPace; reviveAfterMs?: number }) {
+async function pooledAt({
+  baseFee,
+  feeCap,
+  signedAt = 0,
+  pace,
+  reviveAfterMs = 1_000,
+  wouldRevert = async () => undefined,
+  signer,
+}: { baseFee: bigint; feeCap: bigint; signedAt?: number; pace?: BlockPace; reviveAfterMs?: number; wouldRevert?: WouldRevert; signer?: TxSigner }) {
   await keccakReady
   const node = poolNode(baseFee)
   const logger = createMemoryLogger()
@@ -56,7 +64,7 @@ async function pooledAt({ baseFee, feeCap, signedAt = 0, pace, reviveAfterMs = 1
   await node.client.request({ method: 'eth_sendRawTransaction', params: [raw] })
   const fees = { fresh: async () => ({ maxFeePerGas: 61n * gwei, maxPriorityFeePerGas: gwei }) } as never
   const watch = createSlotWatch({ client: node.client, journal, logger, describe: async () => undefined, ...(pace ? { pace } : {}) })
-  const keeper = createNonceKeeper({ client: node.client, account, chainId: 421614, fees, watch, logger, reviveAfterMs, wouldRevert: async () => undefined, signer: createTxSigner({ account, logger }) })
+  const keeper = createNonceKeeper({ client: node.client, account, chainId: 421614, fees, watch, logger, reviveAfterMs, wouldRevert, signer: signer ?? createTxSigner({ account, logger }) })
   return { node, logger, journal, keeper, hash, raw }
 }
 
@@ -71,6 +79,37 @@ test('pooled but priced out by a risen base fee: the nonce is re-signed at ≥ +
   expect({ nonce: replacement.nonce, to: replacement.to, data: replacement.data, gas: replacement.gas }).toEqual({ nonce: 7, to: original.to, data: original.data, gas: original.gas })
   expect(replacement.maxPriorityFeePerGas).toBe(gwei + gwei / 8n)
   expect(logger.lines).toEqual([`warn: tx ${hash} is priced out of blocks (the base fee rose above its fee cap); replaced it by tx ${slot.txHash} at a higher fee`])
+  journal.close()
+})
+
+// Found by the simulator (seed 3737): a slow signer (a remote signer or KMS) held a
+// replacement's signature past its order's window; broadcast, it reverted, paid by the key.
+test('priced out, and the order\'s window closes while its replacement is signed: the replacement is neither written nor sent; the nonce is filled', async () => {
+  let closed = false
+  const inner = createTxSigner({ account, logger: createMemoryLogger() })
+  const slowSigner: TxSigner = {
+    ...inner,
+    async signAll(txs) {
+      const signed = await inner.signAll(txs)
+      closed = true
+      return signed
+    },
+  }
+  const { node, logger, journal, keeper, hash } = await pooledAt({
+    baseFee: 30n * gwei,
+    feeCap: 10n * gwei,
+    signer: slowSigner,
+    wouldRevert: async () => (closed ? { reverts: 'the authorization expired' } : undefined),
+  })
+  await keeper.tick()
+  const slot = journal.slot(7)!
+  expect(journal.txs(7).map((tx) => [tx.hash === hash ? 'the order' : tx.hash, tx.kind])).toEqual([['the order', 'order'], [slot.txHash, 'filler']])
+  // Only the filler reached the node: the replacement signed past the window was dropped.
+  expect([...node.pool.keys()]).toEqual([hash, slot.txHash])
+  expect(parseTransaction(node.pool.get(slot.txHash)!).to?.toLowerCase()).toBe(account.address.toLowerCase())
+  expect(logger.lines).toEqual([
+    `warn: tx ${hash} is priced out of blocks (the base fee rose above its fee cap) and its order can no longer settle (the authorization expired); filled nonce 7 with a 0-value transfer, tx ${slot.txHash}`,
+  ])
   journal.close()
 })
 

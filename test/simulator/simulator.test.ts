@@ -272,3 +272,20 @@ test('replicas: a claim Redis kept while it did not answer stays the replica\'s 
   // Replica 2 still holds the claim once its tx is signed, and sends the order itself.
   expect(steps).not.toContain('was lost while its transaction was being signed')
 })
+
+test('a replacement whose order\'s window closes while a slow signer signs it is never sent; the nonce is filled (seed 3737)', async () => {
+  // Order 231 comes at 55.9 s, its window ends at 66 s; the signer takes 4 to 8 s a signature from 55.7 s, and the base
+  // fee rises fivefold at 59.9 s, pricing its tx out. The nonce keeper's replacement, judged before it was signed, was
+  // signed after the window closed: broadcast, it reverted once the base fee fell, paid by the key.
+  const plan: Plan = {
+    seed: 3737,
+    blockMs: 250,
+    orders: [{ id: 231, at: 55_865, expiresAfterMs: 10_143, replica: 0 }],
+    faults: [{ at: 55_748, kind: 'slowSigner', latencyMs: 7_964, forMs: 17_043 }, { at: 59_903, kind: 'baseFeeSpike', factor: 5, forMs: 12_435 }],
+    relayer: { receiptPollMs: 250, maxFeePerGasWei: 4_000_000 },
+    replicas: { count: 2, restoreWindowMs: 5_000 },
+  }
+  const result = await runPlan(plan)
+  expect(result.violations).toEqual([])
+  expect(result.lastSteps.join('\n')).toContain('its order can no longer settle (the order expired); filled nonce 0')
+})

@@ -96,17 +96,26 @@ export function createNonceKeeper(options: {
   }
 
   /**
-   * Signs a replacement or filler, writes it to the journal, then sends it. A signature that
-   * fails (a remote signer or KMS down) throws before anything is written: the slot stays as
-   * it was, its tx as signed, and a later round tries again. `signed` runs once the
-   * signature is there, before the journal write (a filler's outcome).
+   * Signs a replacement or filler (nothing is written or sent yet). A signature that fails
+   * (a remote signer or KMS down) throws: the slot stays as it was, its tx as signed, and a
+   * later round tries again.
    */
-  async function sign(slot: JournalSlot, fees: Fees, call: { to: Hex; data: Hex; gas: bigint }, kind: JournalTx['kind'], signed?: () => void): Promise<JournalTx> {
+  async function signTx(slot: JournalSlot, fees: Fees, call: { to: Hex; data: Hex; gas: bigint }, kind: JournalTx['kind']): Promise<JournalTx> {
     const [raw] = (await options.signer.signAll([{ type: 'eip1559', chainId, nonce: slot.nonce, ...call, maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: fees.maxPriorityFeePerGas }])) as [Hex]
-    const tx: JournalTx = { hash: keccak256(raw), nonce: slot.nonce, raw, ...fees, kind, signedAt: Date.now() }
-    signed?.()
+    return { hash: keccak256(raw), nonce: slot.nonce, raw, ...fees, kind, signedAt: Date.now() }
+  }
+
+  /** Writes a signed replacement or filler to the journal, durably, then sends it. */
+  async function commit(tx: JournalTx): Promise<void> {
     await life.replaced(tx)
-    await sendRaw(client, raw, tx.hash)
+    await sendRaw(client, tx.raw, tx.hash)
+  }
+
+  /** Signs, writes and sends a filler of the slot's nonce, its clients' answer (`outcome`) stored with it. */
+  async function signFiller(slot: JournalSlot, fees: Fees, outcome: ReturnType<typeof filledOutcome>): Promise<JournalTx> {
+    const tx = await signTx(slot, fees, { to: account.address, data: '0x', gas: 21_000n }, 'filler')
+    journal.setOutcome(slot.nonce, JSON.stringify(outcome))
+    await commit(tx)
     return tx
   }
 
@@ -129,7 +138,14 @@ export function createNonceKeeper(options: {
       if (reason) return fill(slot, current, reason, { what: why, inPool: true })
     }
     const kind = current.kind === 'filler' ? 'filler' : 'replacement'
-    const tx = await sign(slot, fees, { to: slot.to, data: slot.data, gas: slot.gas }, kind)
+    const tx = await signTx(slot, fees, { to: slot.to, data: slot.data, gas: slot.gas }, kind)
+    if (current.kind !== 'filler' && slot.orderHash) {
+      // A slow signer (a remote signer or KMS) may have held the signature past the order's
+      // window: judged again before the replacement is written or sent, which would be a paid revert.
+      const late = await options.wouldRevert(slot, fees)
+      if (late) return fill(slot, current, late, { what: why, inPool: true })
+    }
+    await commit(tx)
     logger.warn(`tx ${current.hash} ${why}; replaced it by tx ${tx.hash} at a higher fee`)
   }
 
@@ -149,7 +165,7 @@ export function createNonceKeeper(options: {
     }
     if (!fees) return waitUnderCap(slot, current, `${what} and ${why}`)
     const outcome = filledOutcome(reason, current.hash, what)
-    const tx = await sign(slot, fees, { to: account.address, data: '0x', gas: 21_000n }, 'filler', () => journal.setOutcome(slot.nonce, JSON.stringify(outcome)))
+    const tx = await signFiller(slot, fees, outcome)
     logger.warn(`tx ${current.hash} ${what} and ${why}; filled nonce ${slot.nonce} with a 0-value transfer, tx ${tx.hash}`)
   }
 
@@ -244,7 +260,7 @@ export function createNonceKeeper(options: {
       const fresh = await options.fees.fresh()
       const fees = bumpedWithin(current, fresh, options.fees.cap) ?? { maxFeePerGas: fresh.maxFeePerGas, maxPriorityFeePerGas: fresh.maxPriorityFeePerGas }
       const outcome = filledOutcome({ refused: why }, current.hash, 'was refused by the node')
-      const tx = await sign(slot, fees, { to: account.address, data: '0x', gas: 21_000n }, 'filler', () => journal.setOutcome(nonce, JSON.stringify(outcome)))
+      const tx = await signFiller(slot, fees, outcome)
       logger.warn(`tx ${current.hash} (nonce ${nonce}) was refused by the node (${why}) while later txs of its batch were accepted; filled its nonce with a 0-value transfer, tx ${tx.hash}`)
     },
     /**
