@@ -1,4 +1,4 @@
-import { createPublicClient, type Hex, http, type PublicClient } from 'viem'
+import { createPublicClient, http, type PublicClient } from 'viem'
 import { type GasSigner, privateKeySigner } from '../signers/index.ts'
 import { chainFor } from '../chain/index.ts'
 import { keccakReady } from '../wire/index.ts'
@@ -195,7 +195,7 @@ export function createRelayer(config: RelayerConfig, dependencies: RelayerDepend
     maxPriorityFeePerGas: config.economics.maxPriorityFeePerGasWei,
     keyGuard,
     minedAt: () => context.clock.now(),
-    ...(replicas ? { stillOurs: (orderHash: Hex) => replicas.stillOurs(orderHash) } : {}),
+    ...(replicas ? { announcer: { announce: (txs) => replicas.announce(txs), notSent: (txs) => replicas.notSent(txs) } } : {}),
   })
   context = {
     config,

@@ -70,6 +70,10 @@ export function createFaults({ node, redis, network, signer, note, crash }: Faul
       case 'redisRestart':
         redis!.restart()
         return
+      case 'redisPartition':
+        redis!.faults.cutOff.add(planned.replica)
+        over(planned.kind, planned.forMs, () => redis!.faults.cutOff.delete(planned.replica))
+        return
       case 'indexLag':
         node.faults.indexLagMs = planned.lagMs
         over(planned.kind, planned.forMs, () => (node.faults.indexLagMs = 0))

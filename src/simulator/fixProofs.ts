@@ -4,8 +4,9 @@ import { join } from 'node:path'
 
 /**
  * A money-path fix of docs/relayer-safety.md, and the small patch that takes it out again.
- * `slow`: the simulator finds it past what the proof test can afford to run
- * (scripts/simulate-proofs.ts shows it, docs/testing.md has the seed).
+ * `slow`: the simulator finds it past what the proof test can afford to run, or not at all
+ * while another fix covers the same failure (scripts/simulate-proofs.ts shows it,
+ * docs/testing.md has the seed it was found at and why).
  */
 export type FixProof = { name: string; fix: string; file: string; from: string; to: string; slow?: true }
 
@@ -72,6 +73,7 @@ export const fixProofs: readonly FixProof[] = [
     file: 'src/relayer/replicas/sharedState.ts',
     from: "      restoring('has a new epoch (it was started or emptied)')\n      options.hooks?.lost()",
     to: '      options.hooks?.lost()',
+    slow: true,
   },
   {
     name: 'lease-renewals',
@@ -88,11 +90,11 @@ export const fixProofs: readonly FixProof[] = [
     to: "    if (false) {\n      if (view.state !== 'restoring')",
   },
   {
-    name: 'claim-held-once-signed',
-    fix: "replicas: an order is sent only while its claim is still held once its tx is signed (a claim lost to a silent or emptied Redis meanwhile)",
-    file: 'src/relayer/submitter/afterSigning.ts',
-    from: 'const lost = request.orderHash ? checks.stillOurs!(request.orderHash) : undefined',
-    to: 'const lost = undefined',
+    name: 'announce-before-broadcast',
+    fix: "replicas: each order's signed tx is published in Redis, while its claim holds, before it is broadcast",
+    file: 'src/relayer/submitter/batchSender.ts',
+    from: 'const unannounced = options.announcer && (await refusedAtAnnounce(',
+    to: 'const unannounced = false && (await refusedAtAnnounce(',
   },
   {
     name: 'pending-republished',
@@ -104,8 +106,12 @@ export const fixProofs: readonly FixProof[] = [
   },
 ]
 
-/** What a run of the simulator on a build without one fix found (`cpuSeconds`: the CPU the run took). */
-export type ProofResult = { name: string; found: boolean; seed?: number; invariant?: string; seedsRun: number; cpuSeconds: number; output: string }
+/**
+ * What a run of the simulator on a build without one fix found (`cpuSeconds`: the CPU the
+ * run took). A seed that breaks an invariant with the fix in place too proves nothing of
+ * the fix: `found` is false and `failsWithFix` names it (that seed is a bug of its own).
+ */
+export type ProofResult = { name: string; found: boolean; seed?: number; invariant?: string; failsWithFix?: number; seedsRun: number; cpuSeconds: number; output: string }
 
 /**
  * Copies `root`'s src/ and the simulate script into a temporary folder, takes the fix out
@@ -132,15 +138,24 @@ export async function proveFix(root: string, proof: FixProof, options: { seeds: 
     await child.exited
     const broke = /seed (\d+) broke: (.+)/.exec(output)
     const summary = /(\d+) seeds \(.*, ([\d.]+) s of CPU/.exec(output)
+    const withFix = broke ? await runSeed(root, Number(broke[1])) : undefined
     return {
       name: proof.name,
-      found: broke !== null,
+      found: broke !== null && withFix?.passed === true,
       ...(broke ? { seed: Number(broke[1]), invariant: broke[2]! } : {}),
+      ...(broke && withFix?.passed === false ? { failsWithFix: Number(broke[1]) } : {}),
       seedsRun: summary ? Number(summary[1]) : 0,
       cpuSeconds: summary ? Number(summary[2]) : 0,
-      output: `${output}${errors}`,
+      output: `${output}${errors}${withFix?.passed === false ? `\nseed ${broke![1]} breaks an invariant with the fix in place too:\n${withFix.output}` : ''}`,
     }
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
+}
+
+/** Runs one seed on `root`'s own build (every fix in place), unshrunk: whether it passed, and what it printed. */
+async function runSeed(root: string, seed: number): Promise<{ passed: boolean; output: string }> {
+  const child = Bun.spawn([process.execPath, 'scripts/simulate.ts', '--seeds', '1', '--from', String(seed), '--no-shrink'], { cwd: root, stdout: 'pipe', stderr: 'pipe' })
+  const [output, errors] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text()])
+  return { passed: (await child.exited) === 0, output: `${output}${errors}` }
 }

@@ -12,6 +12,7 @@ export type PlannedFault =
   | { at: number; kind: 'redisDown'; forMs: number }
   | { at: number; kind: 'redisSlow'; latencyMs: number; forMs: number }
   | { at: number; kind: 'redisRestart' }
+  | { at: number; kind: 'redisPartition'; replica: number; forMs: number }
   | { at: number; kind: 'slowSigner'; latencyMs: number; forMs: number }
 
 /**
@@ -128,5 +129,20 @@ function withReplicas(plan: Plan): Plan {
   }
   faults.sort((a, b) => a.at - b.at)
   // Half of them with a slow signer: an order then waits between its claim and its signed tx.
-  return withSlowSigner({ ...plan, orders, faults, replicas: { count, restoreWindowMs: random.pick([1_000, 5_000]) } }, plan.seed ^ 0x51a0, 0.5)
+  const slow = withSlowSigner({ ...plan, orders, faults, replicas: { count, restoreWindowMs: random.pick([1_000, 5_000]) } }, plan.seed ^ 0x51a0, 0.5)
+  return withRedisPartition(slow, plan.seed ^ 0x9a27, 0.5)
+}
+
+/**
+ * With probability `p`, one replica cut off from Redis for a while (a network partition),
+ * the other still reaching it: up to 20 s, past the claims' 10 s lease, so a claim the cut
+ * off replica holds may lapse and be taken by the other while the first still works on
+ * its order. Drawn from a stream of its own (`stream`): the rest of the plan is what it is
+ * without it.
+ */
+function withRedisPartition(plan: Plan, stream: number, p: number): Plan {
+  const random = createRandom(stream)
+  if (!random.chance(p)) return plan
+  const faults: PlannedFault[] = [...plan.faults, { at: random.int(activeMs), kind: 'redisPartition', replica: random.int(plan.replicas?.count ?? 1), forMs: random.between(1_000, 20_000) }]
+  return { ...plan, faults: faults.sort((a, b) => a.at - b.at) }
 }

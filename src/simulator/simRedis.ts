@@ -22,6 +22,8 @@ export type RedisFaults = {
   down: boolean
   /** Every answer comes this many ms late (the command still runs): over 1 s, the relayer counts it as failed. */
   slowMs: number
+  /** The clients (by the index their connection was made with) cut off from Redis: their commands fail, the others' run (a network partition). */
+  cutOff: Set<number>
 }
 
 /**
@@ -40,7 +42,7 @@ export type RedisFaults = {
  */
 export function createSimRedis(options: { now: () => number; random: Random }) {
   const { now, random } = options
-  const faults: RedisFaults = { down: false, slowMs: 0 }
+  const faults: RedisFaults = { down: false, slowMs: 0, cutOff: new Set() }
   // Redis's own clock (TIME), on its own host's epoch: the scripts' milliseconds stay within
   // fengari's 32-bit integers (Redis's Lua has doubles), and the relayer compares Redis's
   // times only with each other.
@@ -168,15 +170,16 @@ export function createSimRedis(options: { now: () => number; random: Random }) {
     /** What is stored under `key` now (the invariants read the outcomes). */
     read: (key: string) => stringAt(key),
     /**
-     * A connection of one client: each command reaches Redis after `latencyMs()` and its
-     * answer comes back after as long again (plus `slowMs` while Redis is slow); while
-     * down, a command fails after the first leg.
+     * A connection of one client (`client`: its index, for a partition that cuts it off):
+     * each command reaches Redis after `latencyMs()` and its answer comes back after as long
+     * again (plus `slowMs` while Redis is slow); while down, or while this client is cut
+     * off, a command fails after the first leg.
      */
-    connection(latencyMs: () => number): RedisConnection {
+    connection(latencyMs: () => number, client = 0): RedisConnection {
       const send = (args: string[]) =>
         new Promise<unknown>((resolve, reject) => {
           setTimeout(() => {
-            if (faults.down) return reject(Object.assign(new Error('Connection closed'), { code: 'ERR_REDIS_CONNECTION_CLOSED' }))
+            if (faults.down || faults.cutOff.has(client)) return reject(Object.assign(new Error('Connection closed'), { code: 'ERR_REDIS_CONNECTION_CLOSED' }))
             let reply: Reply | undefined
             let failure: unknown
             try {

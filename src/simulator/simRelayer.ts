@@ -68,7 +68,7 @@ export async function startSimRelayer(wiring: SimRelayerWiring, started: (relaye
     receiptPollMs: wiring.receiptPollMs,
     confirmations: wiring.confirmations,
     minedAt: wiring.minedAt,
-    ...(replicas ? { stillOurs: (orderHash: Hex) => replicas.stillOurs(orderHash) } : {}),
+    ...(replicas ? { announcer: { announce: (txs) => replicas.announce(txs), notSent: (txs) => replicas.notSent(txs) } } : {}),
     describe: async (_slot, receipt) => (receipt.status === 'success' ? JSON.stringify({ txHash: receipt.transactionHash }) : undefined),
     wouldRevert: async (slot) => wiring.wouldRevert(slot.orderHash?.toLowerCase() as Hex | undefined),
   })

@@ -144,7 +144,7 @@ export async function runPlan(plan: Plan): Promise<RunResult> {
               if (expiresAt !== undefined && time.now() >= expiresAt) return { reverts: 'the order expired' }
               return undefined
             },
-            ...(redis && plan.replicas ? { shared: { connection: redis.connection(latency), restoreWindowMs: plan.replicas.restoreWindowMs } } : {}),
+            ...(redis && plan.replicas ? { shared: { connection: redis.connection(latency, index), restoreWindowMs: plan.replicas.restoreWindowMs } } : {}),
           },
           (relayer) => {
             processes[index] = relayer

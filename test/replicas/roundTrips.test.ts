@@ -1,9 +1,9 @@
 // What the shared state costs in Redis round trips (docs/scaling.md, "Round trips"),
 // counted by the replicas themselves (order_relay_relayer_shared_state_round_trips_total):
-// an order alone costs two calls (its claim, reading its outcome; its release,
-// publishing it), nothing else on the happy path; orders asking at once share calls,
-// so a batch of eight costs two calls in all, its claims fenced by the epoch in the
-// same call.
+// an order alone costs three calls (its claim, reading its outcome; its signed tx
+// announced before the broadcast; its release, publishing its outcome), nothing else on
+// the happy path; orders asking at once share calls, so a batch of eight claims and
+// releases in two calls in all, its claims fenced by the epoch in the same call.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Address, Hex } from 'viem'
 import { type Devnet, devnetAccounts, startDevnet } from '../../src/devnet/index.ts'
@@ -71,7 +71,7 @@ describe.skipIf(!hasRedisServer)('Redis round trips of relayer replicas', () => 
     }
   }, 30_000)
 
-  test('orders one at a time on two replicas: two calls each (claim, release), no other round trip', async () => {
+  test('orders one at a time on two replicas: three calls each (claim, announce, release), no other round trip', async () => {
     const replicas = [
       await startTestRelayer(devnet, { env: { RELAYER_PK: keys[0]!.privateKey, RELAYER_REDIS_URL: redis.url, RELAYER_REDIS_RESTORE_MS: '1000', RELAYER_DB: ':memory:' } }),
       await startTestRelayer(devnet, { env: { RELAYER_PK: keys[1]!.privateKey, RELAYER_REDIS_URL: redis.url, RELAYER_REDIS_RESTORE_MS: '1000', RELAYER_DB: ':memory:' } }),
@@ -88,7 +88,7 @@ describe.skipIf(!hasRedisServer)('Redis round trips of relayer replicas', () => 
         // The heartbeat's (the epoch read, the renewals) go by the clock, not by order.
         const { heartbeat: _, ...byOrder } = counts
         const { heartbeat: __, ...byOrderBefore } = before[i]!
-        expect({ replica: i, ...byOrder }).toEqual({ replica: i, settings: byOrderBefore.settings!, orders: (byOrderBefore.orders ?? 0) + 2 * perReplica })
+        expect({ replica: i, ...byOrder }).toEqual({ replica: i, settings: byOrderBefore.settings!, orders: (byOrderBefore.orders ?? 0) + 3 * perReplica })
       }
     } finally {
       for (const replica of replicas) await replica.stop()

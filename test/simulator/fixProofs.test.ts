@@ -5,6 +5,8 @@
 // tests. Two run at a time, one per core. A fix marked `slow` is found further on (its
 // seed is in docs/testing.md; scripts/simulate-proofs.ts runs it).
 import { expect, test } from 'bun:test'
+import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fixProofs, proveFix, type ProofResult } from '../../src/simulator/fixProofs.ts'
 
@@ -32,3 +34,24 @@ test('a patch whose code moved is an error, not a pass', async () => {
   const moved = { ...fixProofs[0]!, from: 'code that is nowhere in the file' }
   await expect(proveFix(root, moved, { seeds: 1, budgetSeconds: 1 })).rejects.toThrow(`the fix "${moved.name}" is not where its patch looks (${moved.file} holds its code 0 times, not once): update its patch in src/simulator/fixProofs.ts`)
 })
+
+test('a seed that breaks an invariant with the fix in place too is no proof of that fix', async () => {
+  // A build that lacks another fix: the seed found there fails whatever the patch under proof does.
+  const lacking = fixProofs.find((proof) => proof.name === 'proven-refusals')!
+  const broken = mkdtempSync(join(tmpdir(), 'order-relay-proof-root-'))
+  try {
+    cpSync(join(root, 'src'), join(broken, 'src'), { recursive: true })
+    cpSync(join(root, 'scripts', 'simulate.ts'), join(broken, 'scripts', 'simulate.ts'))
+    symlinkSync(join(root, 'node_modules'), join(broken, 'node_modules'))
+    const file = join(broken, lacking.file)
+    writeFileSync(file, readFileSync(file, 'utf8').replace(lacking.from, lacking.to))
+    // A patch that changes nothing the simulator runs: whatever it finds, the unpatched build finds too.
+    const idle = { name: 'idle', fix: 'nothing', file: 'src/simulator/fixProofs.ts', from: 'export type ProofResult', to: 'export type ProofResult' }
+    const result = await proveFix(broken, idle, { seeds: 1_000, budgetSeconds: 240 })
+    expect(result.seed).toBeDefined()
+    expect({ found: result.found, failsWithFix: result.failsWithFix }).toEqual({ found: false, failsWithFix: result.seed })
+    expect(result.output).toContain(`seed ${result.seed} breaks an invariant with the fix in place too`)
+  } finally {
+    rmSync(broken, { recursive: true, force: true })
+  }
+}, 600_000)

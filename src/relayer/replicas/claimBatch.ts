@@ -8,15 +8,19 @@ import { publishFunction } from './sharedOutcomes.ts'
  *   holds `token` (a replica re-publishing a claim Redis kept), fenced by `epoch`, and
  *   read the order's outcome;
  * - `renew`: extend the lease of the claim while it still holds `token`, fenced by `epoch`;
+ * - `announce`: while the claim still holds `token` (fenced by `epoch`), extend its lease and
+ *   publish `write` (the order's tx, pending): the tx is known here before it is broadcast,
+ *   so a replica that takes the claim once its lease ends finds it;
  * - `settle`: publish `write` (when given) then release the claim while it still holds
  *   `token` (when given): the outcome is there before the claim is free.
  */
 export type BatchStep =
   | { kind: 'claim'; orderHash: Hex; token: string; epoch: string }
   | { kind: 'renew'; orderHash: Hex; token: string; epoch: string }
+  | { kind: 'announce'; orderHash: Hex; token: string; epoch: string; write: OutcomeWrite }
   | { kind: 'settle'; orderHash: Hex; token?: string; write?: OutcomeWrite }
 
-/** A step's answer: -1 fenced out (the epoch is not the one given), 0 held by another (claim) or gone (renew), 1 done; a taken claim's outcome as stored (null: none). */
+/** A step's answer: -1 fenced out (the epoch is not the one given), 0 held by another (claim) or gone (renew, announce: nothing published), 1 done; a taken claim's outcome as stored (null: none). */
 export type StepResult = { code: -1 | 0 | 1; outcome: string | null }
 
 /**
@@ -44,7 +48,9 @@ for a = 2, #ARGV, 7 do
     local taken = redis.call('SET', claim, token, 'NX', 'PX', ARGV[1])
     if not taken and redis.call('GET', claim) == token then taken = redis.call('PEXPIRE', claim, ARGV[1]) == 1 end
     if taken then read = redis.call('GET', outcome) or '' else code = 0 end
-  elseif redis.call('GET', claim) == token then redis.call('PEXPIRE', claim, ARGV[1])
+  elseif redis.call('GET', claim) == token then
+    redis.call('PEXPIRE', claim, ARGV[1])
+    if kind == 'announce' then publish(outcome, ARGV[a + 3], ARGV[a + 4], ARGV[a + 5], ARGV[a + 6]) end
   else code = 0 end
   codes[step] = code
   outcomes[step] = read
@@ -61,7 +67,7 @@ return {current, codes, outcomes}
 export function batchCommand(steps: readonly BatchStep[], keys: { epoch: string; claim(orderHash: Hex): string; outcome(orderHash: Hex): string }, leaseMs: number): string[] {
   const stepKeys = steps.flatMap((step) => [keys.claim(step.orderHash), keys.outcome(step.orderHash)])
   const stepArgs = steps.flatMap((step) => {
-    const write = step.kind === 'settle' ? step.write : undefined
+    const write = step.kind === 'settle' || step.kind === 'announce' ? step.write : undefined
     return [step.kind, step.token ?? '', step.kind === 'settle' ? '' : step.epoch, write?.json ?? '', write?.ttlMs ?? '', write?.mode ?? '', write?.txField ?? '']
   })
   return [batchScript, String(1 + stepKeys.length), keys.epoch, ...stepKeys, String(leaseMs), ...stepArgs]

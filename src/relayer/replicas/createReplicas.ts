@@ -61,6 +61,14 @@ export function createReplicas(url: string, options: ReplicasOptions) {
     }
     return Promise.all(writes)
   }
+  // Txs announced while Redis failed to answer, then never broadcast: what Redis may hold
+  // of them is taken back once it answers (beside the heartbeat), or the order's outcome
+  // would name a tx no chain will see.
+  // txHash → orderHash.
+  const unsent = new Map<Hex, Hex>()
+  function takeBackUnsent(): Promise<unknown> {
+    return Promise.all([...unsent].map(([txHash, orderHash]) => outcomes.unannounce(orderHash, txHash).then((ok) => void (ok && unsent.delete(txHash)))))
+  }
 
   return {
     redis,
@@ -84,20 +92,36 @@ export function createReplicas(url: string, options: ReplicasOptions) {
       return new RelayError('UPSTREAM_RPC', `${why} (an order another replica may hold is never sent twice); retry shortly or try another relayer`)
     },
     /**
-     * Asked once an order's tx is signed, before it is written or sent: undefined while the
-     * order's claim is still held here and the shared state whole. A claim lost meanwhile
-     * (Redis silent past the lease, or emptied, while a slow signer held the batch) may
-     * have been taken by another replica that is sending the order: UPSTREAM_RPC, and
-     * nothing is sent from here.
+     * Asked once a batch is signed and checked, before it is written or sent: each order's
+     * tx published as pending while this replica's claim still holds (one call for the
+     * batch), so that a replica taking the claim once its lease ends (this one cut off from
+     * Redis, or dead) finds the tx and never sends the order again. Undefined when every tx
+     * was published; else, by index, the answer of each order that must not be sent
+     * (UPSTREAM_RPC: its claim was lost, or Redis failed).
      */
-    stillOurs(orderHash: Hex): RelayError | undefined {
-      if (state.whole && claims.shared(orderHash)) return undefined
-      refused++
-      const why = state.whole ? "this order's claim in the shared state (Redis, RELAYER_REDIS_URL) was lost" : (state.view.reason ?? 'the shared state (Redis, RELAYER_REDIS_URL) is unavailable')
-      return new RelayError(
-        'UPSTREAM_RPC',
-        `${why} while its transaction was being signed; another replica may be sending it, so nothing was sent from here; send the same request again shortly (it is answered from the replica that holds the order)`,
-      )
+    async announce(txs: readonly { orderHash: Hex; txHash: Hex }[]): Promise<Map<number, RelayError> | undefined> {
+      const answers = await claims.announce(txs)
+      const refusals = new Map<number, RelayError>()
+      answers.forEach((answer, i) => {
+        const { orderHash, txHash } = txs[i]!
+        if (answer === 'published') return void publishedPending.set(orderHash, txHash)
+        refused++
+        if (answer === 'failed') unsent.set(txHash, orderHash)
+        refusals.set(
+          i,
+          new RelayError(
+            'UPSTREAM_RPC',
+            answer === 'lost'
+              ? "this order's claim in the shared state (Redis, RELAYER_REDIS_URL) was lost before its transaction was broadcast; another replica may be sending it, so nothing was sent from here; send the same request again shortly (it is answered from the replica that holds the order)"
+              : 'the shared state (Redis, RELAYER_REDIS_URL) failed as this order\'s transaction was published there before its broadcast; nothing was sent; send the same request again shortly or try another relayer',
+          ),
+        )
+      })
+      return refusals.size > 0 ? refusals : undefined
+    },
+    /** Announced txs that are not broadcast after all (their batch is signed again at other nonces): taken back from Redis, unless a later tx of the order replaced them there. */
+    notSent(txs: readonly { orderHash: Hex; txHash: Hex }[]): void {
+      for (const { orderHash, txHash } of txs) unsent.set(txHash, orderHash)
     },
     shareBuckets: (local: TokenBuckets, rate: { ratePerSec: number; burst: number }) => createSharedBuckets(redis, local, rate),
     /**
@@ -111,7 +135,7 @@ export function createReplicas(url: string, options: ReplicasOptions) {
       await state.start(
         {
           renew: async (epoch) => {
-            const publishing = queueHeldPending()
+            const publishing = Promise.all([queueHeldPending(), takeBackUnsent()])
             const renewed = await claims.renew(epoch)
             await publishing
             return renewed

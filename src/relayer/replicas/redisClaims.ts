@@ -15,6 +15,13 @@ export type RedisClaims = OrderClaims & {
    * claim is free); then the local claim.
    */
   releaseWith(orderHash: Hex, outcome: SharedOutcome | undefined): Promise<void>
+  /**
+   * Publishes each order's tx as pending, in the next call, while this replica's claim of
+   * the order still holds (its lease renewed in the same step): `published`, `lost` (the
+   * claim is gone or fenced out: nothing was published) or `failed` (Redis failed: it may
+   * or may not hold the tx).
+   */
+  announce(txs: readonly { orderHash: Hex; txHash: Hex }[]): Promise<('published' | 'lost' | 'failed')[]>
   /** Publishes `outcome` in the next call to Redis; whether that call succeeded. */
   publish(orderHash: Hex, outcome: SharedOutcome): Promise<boolean>
   /** The order's outcome as read with its claim (null: none published); undefined when its claim is not held in Redis. */
@@ -132,6 +139,18 @@ export function createRedisClaims(redis: SharedRedis, options: { leaseMs: number
     },
     release: (orderHash) => releaseWith(orderHash, undefined),
     releaseWith,
+    async announce(txs) {
+      const epoch = fence.epoch
+      const answers = await Promise.all(
+        txs.map(({ orderHash, txHash }) => {
+          const token = tokens.get(orderHash)
+          if (!token || epoch === undefined) return 'lost' as const
+          return step('announcing an order tx', 'orders', { kind: 'announce', orderHash, token, epoch, write: outcomeWrite({ status: 'pending', txHash }) })
+        }),
+      )
+      if (answers.some((answer) => typeof answer === 'object' && answer.result.code === -1)) fence.suspect()
+      return answers.map((answer) => (typeof answer === 'string' ? answer : answer === undefined ? 'failed' : answer.result.code === 1 ? 'published' : 'lost'))
+    },
     async publish(orderHash, outcome) {
       return (await step('publishing an order outcome', 'heartbeat', { kind: 'settle', orderHash, write: outcomeWrite(outcome) })) !== undefined
     },

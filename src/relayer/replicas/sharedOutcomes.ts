@@ -51,6 +51,13 @@ redis.call('DEL', KEYS[1])
 return 1
 `
 
+/** Deletes the outcome while it names ARGV[1] (`"txHash":"0x…"`, lower case): a tx announced and never broadcast. */
+const unannounceScript = `
+local current = redis.call('GET', KEYS[1])
+if current and string.find(string.lower(current), ARGV[1], 1, true) then redis.call('DEL', KEYS[1]) return 1 end
+return 0
+`
+
 const txHashField = (txHash: string) => `"txhash":"${txHash.toLowerCase()}"`
 
 /** An outcome as a publication sends it: its JSON, lifetime, mode and tx field (publishScript's ARGV, claimBatch.ts's too). */
@@ -114,6 +121,13 @@ export function createSharedOutcomes(redis: SharedRedis) {
     /** Takes back what was published of the order's tx `txHash` (its nonce was filled after a reorg); false when Redis failed. */
     async withdraw(orderHash: Hex, txHash: Hex): Promise<boolean> {
       return (await redis.attempt('withdrawing an order outcome', 'outcomes', (client) => client.send('EVAL', [withdrawScript, '1', key(orderHash), txHashField(txHash)]))).ok
+    },
+    /**
+     * Takes back the order's tx `txHash` while the outcome still names it: announced (maybe:
+     * Redis failed to answer) and never broadcast. False when Redis failed.
+     */
+    async unannounce(orderHash: Hex, txHash: Hex): Promise<boolean> {
+      return (await redis.attempt('taking back an order tx never broadcast', 'outcomes', (client) => client.send('EVAL', [unannounceScript, '1', key(orderHash), txHashField(txHash)]))).ok
     },
     async read(orderHash: Hex): Promise<SharedOutcome | undefined> {
       const got = await redis.attempt('reading an order outcome', 'outcomes', (client) => client.get(key(orderHash)))

@@ -12,7 +12,7 @@ import type { SlotLife } from './slotLife.ts'
 import type { TxSigner } from './txSigner.ts'
 import { authorizationSafetyMarginSeconds } from '../authorizationMargin.ts'
 import type { Judge, SendRequest, Sent } from './sendRequest.ts'
-import { type AfterSigningChecks, refusedAfterSigning } from './afterSigning.ts'
+import { type Announcer, refusedAfterSigning, refusedAtAnnounce } from './afterSigning.ts'
 
 export type { Judge, SendRequest, Sent }
 
@@ -69,8 +69,8 @@ export function createBatchSender(options: {
    * once it is (afterSigning.ts).
    */
   minedAt?: () => Promise<bigint>
-  /** Whether this process may still send an order once its batch is signed (replicas: its claim held; afterSigning.ts). */
-  stillOurs?: AfterSigningChecks['stillOurs']
+  /** Where each order's signed tx is made known before it is written or sent (replicas: the shared state; afterSigning.ts). */
+  announcer?: Announcer
 }) {
   const { client, account, chainId, life, fees, logger } = options
   const { journal } = life
@@ -150,6 +150,13 @@ export function createBatchSender(options: {
       if (late.rpcFailed) next = undefined
       for (const [i, error] of late.refused) batch[i]!.reject(error)
       const open = batch.filter((_, i) => !late.refused.has(i))
+      return open.length > 0 ? prepare(open, first) : undefined
+    }
+    const unannounced = options.announcer && (await refusedAtAnnounce(batch.map((item) => item.request), entries.map((entry) => entry.hash), options.announcer))
+    if (unannounced) {
+      // Nothing of this batch was written or sent: its signed txs are dropped, and the rest is signed again at the same nonces.
+      for (const [i, error] of unannounced) batch[i]!.reject(error)
+      const open = batch.filter((_, i) => !unannounced.has(i))
       return open.length > 0 ? prepare(open, first) : undefined
     }
     // When the txs are signed (a slow signer may take seconds): the nonce keeper's wait before a replacement counts from here.

@@ -1,5 +1,5 @@
-import type { Address, Hex, LocalAccount, PublicClient } from 'viem'
-import type { RelayError } from '../errors.ts'
+import type { Address, LocalAccount, PublicClient } from 'viem'
+import type { Announcer } from './afterSigning.ts'
 import { errorLine, type Logger } from '../../shared/index.ts'
 import type { Journal, JournalSlot } from '../journal/index.ts'
 import { createBatchSender, type Judge, type SendRequest, type Sent } from './batchSender.ts'
@@ -50,11 +50,10 @@ export type SubmitterOptions = {
   /** The latest a tx sent now may be mined at, in unix seconds (the chain clock): each order's `validBefore` is checked against it at signing. */
   minedAt?: () => Promise<bigint>
   /**
-   * Asked for each order once its batch is signed, before anything is written or sent:
-   * undefined when this process may still send it, else its client's answer (replicas: the
-   * order's claim lost while it was signed; see afterSigning.ts).
+   * Where each order's signed tx is made known before it is written or sent (replicas: the
+   * shared state, while the order's claim holds; see afterSigning.ts).
    */
-  stillOurs?: (orderHash: Hex) => RelayError | undefined
+  announcer?: Announcer
 }
 
 export type Submitter = ReturnType<typeof createSubmitter>
@@ -108,7 +107,7 @@ export function createSubmitter(options: SubmitterOptions) {
     ...(options.judge ? { judge: options.judge } : {}),
     ...(options.keyGuard ? { keyGuard: options.keyGuard } : {}),
     ...(options.minedAt ? { minedAt: options.minedAt } : {}),
-    ...(options.stillOurs ? { stillOurs: options.stillOurs } : {}),
+    ...(options.announcer ? { announcer: options.announcer } : {}),
   })
 
   const fastest = Math.max(1, Math.ceil(options.receiptPollMs / 8))
