@@ -2,10 +2,13 @@
 // their own gas keys sharing one redis-server, the orders dealt to them in turn, against
 // one relayer process, on anvil's automine with the same pre-signed orders. What the
 // shared claims, outcomes and Redis round trips cost or gain in orders/s and p99, and
-// how many round trips the replicas made per settled order (their own counter).
+// how many round trips the replicas made per settled order (their own counter). The same
+// pair of sides with the least relayer (servers/leastRelayer.ts, its claims and outcomes
+// in Redis too) shows what two processes cost on the machine whatever the relayer does.
 import type { BenchContext } from './lib/context.ts'
 import { startRedis } from '../lib/index.ts'
 import { type Row, row } from './lib/report.ts'
+import { median } from './lib/stats.ts'
 import { relayerRun, type RunResult, settlementChecks } from './lib/settlementRuns.ts'
 import { prepareWork } from './lib/settlementWork.ts'
 
@@ -14,19 +17,23 @@ export type ReplicasOptions = { orders: number; clients: number }
 /** Runs both sides `context.runs` times, alternating which goes first, each on a fresh devnet (and a fresh Redis). */
 export async function benchReplicas(context: BenchContext, options: ReplicasOptions): Promise<Row[]> {
   const work = await prepareWork(context, 'automine', { ...options, label: 'replicas', baseline: false })
-  const runs = { replicas: [] as RunResult[], single: [] as RunResult[] }
+  const withLeast = context.leastRelayerExe !== ''
+  const runs = { replicas: [] as RunResult[], single: [] as RunResult[], leastReplicas: [] as RunResult[], leastSingle: [] as RunResult[] }
+  const sides = (['single', 'replicas', ...(withLeast ? (['leastSingle', 'leastReplicas'] as const) : [])] as const)
   for (let run = 0; run < context.runs; run++) {
-    for (const side of run % 2 === 0 ? (['single', 'replicas'] as const) : (['replicas', 'single'] as const)) {
+    for (const side of run % 2 === 0 ? sides : [...sides].reverse()) {
+      const least = side === 'leastSingle' || side === 'leastReplicas'
+      const server = least ? { ...context, exe: context.leastRelayerExe } : context
       let result: RunResult
-      if (side === 'replicas') {
+      if (side === 'replicas' || side === 'leastReplicas') {
         const redis = await startRedis({ parentDir: context.dir })
         try {
-          result = await relayerRun(context, work, { replicas: { redisUrl: redis.url } })
+          result = await relayerRun(server, work, { replicas: { redisUrl: redis.url, ...(least ? { metrics: false as const } : {}) } })
         } finally {
           await redis.stop()
         }
       } else {
-        result = await relayerRun(context, work)
+        result = await relayerRun(server, work)
       }
       runs[side].push(result)
       context.log(`replicas run ${run + 1}: ${side} ${result.perSecond.toFixed(0)} orders/s, p99 ${result.p99.toFixed(0)} ms, statuses ${JSON.stringify(result.statuses)}`)
@@ -35,6 +42,22 @@ export async function benchReplicas(context: BenchContext, options: ReplicasOpti
   const settled = settlementChecks(runs.replicas, runs.single, options.orders)
   const checks = { ...settled.checks, ...roundTripChecks(runs.replicas) }
   const { failedChecks } = settled
+  const leastRows: Row[] = []
+  if (withLeast) {
+    const least = settlementChecks(runs.leastReplicas, runs.leastSingle, options.orders)
+    leastRows.push(
+      row({
+        name: 'relayer replicas, the least relayer (automine)',
+        unit: 'orders/s',
+        subjectName: '2 least relayers sharing Redis',
+        baselineName: '1 least relayer',
+        subject: runs.leastReplicas.map((result) => result.perSecond),
+        baseline: runs.leastSingle.map((result) => result.perSecond),
+        checks: { ...least.checks, 'p99 per order': `${median(runs.leastReplicas.map((result) => result.p99)).toFixed(0)} against ${median(runs.leastSingle.map((result) => result.p99)).toFixed(0)} ms` },
+        failedChecks: least.failedChecks,
+      }),
+    )
+  }
   return [
     row({
       name: `relayer replicas (automine), ${options.orders} orders, ${options.clients} clients`,
@@ -56,6 +79,7 @@ export async function benchReplicas(context: BenchContext, options: ReplicasOpti
       checks,
       failedChecks,
     }),
+    ...leastRows,
   ]
 }
 

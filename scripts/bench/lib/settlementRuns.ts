@@ -209,7 +209,8 @@ export async function relayerRun(
   options: {
     env?: Record<string, string>
     alongside?: (url: string, devnet: Devnet) => Promise<() => Promise<void>>
-    replicas?: { redisUrl: string }
+    /** `metrics: false`: a server without the relayer's metrics listener (the least relayer): no round trips are read. */
+    replicas?: { redisUrl: string; metrics?: false }
     /** Default `runStallMs`. */ stallMs?: number
     command?: string[]
     /** Filled, when given, with the wall-clock time (ms since epoch) each request was sent, by its index in `work.requests`. */
@@ -230,7 +231,7 @@ export async function relayerRun(
     const urls: string[] = []
     for (const key of keys) {
       const port = await freePort()
-      const metricsPort = options.replicas ? await freePort() : undefined
+      const metricsPort = options.replicas && options.replicas.metrics !== false ? await freePort() : undefined
       if (metricsPort) metricsUrls.push(`http://127.0.0.1:${metricsPort}/metrics`)
       const child = spawnChild(
         options.command ?? [context.exe, 'relayer'],
@@ -244,7 +245,8 @@ export async function relayerRun(
           ...manifestTokensVariable(devnet.manifest),
           RELAYER_PORT: String(port),
           RELAYER_DB: join(context.dir, `relayer-${++relayerRuns}.db`),
-          ...(options.replicas ? { RELAYER_REDIS_URL: options.replicas.redisUrl, RELAYER_METRICS_PORT: String(metricsPort) } : {}),
+          ...(options.replicas ? { RELAYER_REDIS_URL: options.replicas.redisUrl } : {}),
+          ...(metricsPort ? { RELAYER_METRICS_PORT: String(metricsPort) } : {}),
           ...context.relayerEnv,
           ...options.env,
         }),

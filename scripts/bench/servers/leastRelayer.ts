@@ -21,6 +21,11 @@
 // LEAST_SIMULATE=pending simulates at `pending` as the relayer does, in batch calls
 // (leastPendingSimulator.ts), for interval-mined chains; by default each order is one
 // `eth_call` at `latest` (below).
+// With RELAYER_REDIS_URL, it is the least a replica does besides: each order's claim taken
+// in Redis before its simulation (`SET NX PX`) and, once mined, its outcome written and
+// its claim released (pipelined, one round trip) before the answer: no epoch, no fencing,
+// no renewals, no heartbeat.
+import { RedisClient } from 'bun'
 import { Database } from 'bun:sqlite'
 import { fdatasync, openSync } from 'node:fs'
 import type { Hex } from 'viem'
@@ -257,10 +262,24 @@ setInterval(async () => {
   }
 }, 500)
 
+// Replicas: the orderHash claims and outcomes shared through Redis (Bun's client pipelines the commands of one tick).
+const redis = config.redisUrl ? new RedisClient(config.redisUrl) : undefined
+const claimPrefix = `least-relayer:${chainId}`
+
 async function relayOne(body: unknown): Promise<{ status: number; body: string }> {
   const checked: CheckedRequest | RelayError = checkSpecSteps(checksContext, body)
   if (checked instanceof RelayError) return { status: checked.status, body: JSON.stringify(checked.toBody()) }
-  const { request, orderHash } = checked
+  if (!redis) return relayChecked(checked)
+  const claim = `${claimPrefix}:claim:${checked.orderHash}`
+  if ((await redis.send('SET', [claim, String(process.pid), 'NX', 'PX', '10000'])) === null) {
+    return { status: 502, body: JSON.stringify({ ok: false, code: 'UPSTREAM_RPC', message: 'another replica holds this order' }) }
+  }
+  const answer = await relayChecked(checked)
+  await Promise.all([redis.send('SET', [`${claimPrefix}:outcome:${checked.orderHash}`, answer.body, 'PX', '86400000']), redis.del(claim)])
+  return answer
+}
+
+async function relayChecked({ request, orderHash }: CheckedRequest): Promise<{ status: number; body: string }> {
   const data = encodeBrokerCall(request)
   const adapter = request.order.adapter as Hex
   const gas = await gasFor(adapter, data)
