@@ -3,14 +3,12 @@
 // would wait behind for good: its nonce is filled. A refusal at the end frees its nonce.
 // A node that takes no batches gets one request per tx, after one warning line.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { createPublicClient, type Hex, http, keccak256, type PublicClient, parseTransaction, stringToHex } from 'viem'
-import { privateKeyToAccount } from 'viem/accounts'
+import { createPublicClient, type Hex, http, type PublicClient, parseTransaction } from 'viem'
 import { type Devnet, devnetAccounts, startDevnet } from '../../src/devnet/index.ts'
 import { RelayError } from '../../src/relayer/errors.ts'
-import { openJournal } from '../../src/relayer/journal/index.ts'
-import { createSubmitter, type Sent } from '../../src/relayer/submitter/index.ts'
-import { createMemoryLogger } from '../../src/shared/index.ts'
+import type { Sent } from '../../src/relayer/submitter/index.ts'
 import { keccakReady } from '../../src/wire/index.ts'
+import { devnetSubmitter } from '../helpers/devnetSubmitter.ts'
 import { startFlakyRpc } from './support/flakyRpc.ts'
 
 let devnet: Devnet
@@ -29,30 +27,11 @@ afterAll(async () => {
 async function submitterBehindProxy(name: string) {
   const rpc = startFlakyRpc(devnet.rpcUrl)
   stops.push(() => rpc.stop())
-  const account = privateKeyToAccount(keccak256(stringToHex(`order-relay batch broadcast test: ${name}`)))
-  await devnet.testClient.setBalance({ address: account.address, value: 10n ** 20n })
   const client = createPublicClient({ transport: http(rpc.url, { retryCount: 0 }) }) as PublicClient
   const broadcastClient = createPublicClient({ transport: http(rpc.url, { batch: { batchSize: 64 }, retryCount: 0 }) }) as PublicClient
   const watchClient = createPublicClient({ transport: http(rpc.url, { batch: { batchSize: 16 }, retryCount: 0 }) }) as PublicClient
-  const journal = openJournal(':memory:', { chainId: devnet.chainId, address: account.address })
-  const logger = createMemoryLogger()
-  const submitter = createSubmitter({
-    client,
-    broadcastClient,
-    watchClient,
-    account,
-    chainId: devnet.chainId,
-    logger,
-    journal,
-    receiptPollMs: 20,
-    describe: async () => undefined,
-    wouldRevert: async () => undefined,
-  })
-  await submitter.start()
-  stops.push(async () => {
-    await submitter.stop()
-    journal.close()
-  })
+  const { account, journal, logger, submitter, stop } = await devnetSubmitter(devnet, `batch broadcast: ${name}`, { options: { client, broadcastClient, watchClient } })
+  stops.push(stop)
   return { rpc, account, journal, logger, submitter }
 }
 

@@ -5,15 +5,11 @@
 // the rest of the batch is signed again at the same nonces (found by the simulator with a
 // slow signer, seed 73). The chain time here is the test's own clock, moved by the signer.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { createPublicClient, http, keccak256, type PublicClient, stringToHex, type TransactionSerializableEIP1559 } from 'viem'
-import { privateKeyToAccount } from 'viem/accounts'
+import type { TransactionSerializableEIP1559 } from 'viem'
 import { type Devnet, devnetAccounts, startDevnet } from '../../src/devnet/index.ts'
 import { RelayError } from '../../src/relayer/errors.ts'
-import { openJournal } from '../../src/relayer/journal/index.ts'
-import { createSubmitter } from '../../src/relayer/submitter/index.ts'
-import { createTxSigner } from '../../src/relayer/submitter/txSigner.ts'
-import { createMemoryLogger } from '../../src/shared/index.ts'
 import { keccakReady } from '../../src/wire/index.ts'
+import { devnetSubmitter } from '../helpers/devnetSubmitter.ts'
 import { chainTime } from './support/chain.ts'
 
 let devnet: Devnet
@@ -26,36 +22,17 @@ afterAll(async () => {
 })
 
 test('an order whose window closes while its batch is signed is answered AUTH_EXPIRED, never sent; the rest of the batch is signed again and sent', async () => {
-  const account = privateKeyToAccount(keccak256(stringToHex('order-relay slow signer test')))
-  await devnet.testClient.setBalance({ address: account.address, value: 10n ** 20n })
-  const logger = createMemoryLogger()
-  const journal = openJournal(':memory:', { chainId: devnet.chainId, address: account.address })
   let clock = await chainTime(devnet)
-  const inner = createTxSigner({ account, logger })
   const batches: TransactionSerializableEIP1559[][] = []
   // Its first batch takes a minute of chain time to sign.
-  const slow = {
-    ...inner,
-    async signAll(txs: TransactionSerializableEIP1559[]) {
+  const { account, journal, submitter, stop } = await devnetSubmitter(devnet, 'slow signer', {
+    signWith: async (txs, sign) => {
       batches.push(txs)
       if (batches.length === 1) clock += 60n
-      return inner.signAll(txs)
+      return sign(txs)
     },
-  }
-  const client = createPublicClient({ transport: http(devnet.rpcUrl, { retryCount: 0 }) }) as PublicClient
-  const submitter = createSubmitter({
-    client,
-    address: account.address,
-    signer: slow,
-    chainId: devnet.chainId,
-    logger,
-    journal,
-    receiptPollMs: 20,
-    describe: async () => undefined,
-    wouldRevert: async () => undefined,
-    minedAt: async () => clock,
+    options: { minedAt: async () => clock },
   })
-  await submitter.start()
   try {
     const to = devnetAccounts.spare.address
     const start = clock
@@ -81,36 +58,25 @@ test('an order whose window closes while its batch is signed is answered AUTH_EX
     expect(await devnet.publicClient.getTransactionCount({ address: account.address, blockTag: 'pending' })).toBe(1)
     expect(journal.nextNonce()).toBe(1)
   } finally {
-    await submitter.stop()
-    journal.close()
+    await stop()
   }
 }, 60_000)
 
 test('a tx signed slowly counts its time in the pool from the end of its signing, not the start', async () => {
   // The nonce keeper replaces a tx stuck at the key's next nonce after a wait counted from its `signedAt`: counted
   // from the start of a slow signature, a tx broadcast a moment ago was replaced at once, at a higher fee.
-  const account = privateKeyToAccount(keccak256(stringToHex('order-relay slow signer sent-at test')))
-  await devnet.testClient.setBalance({ address: account.address, value: 10n ** 20n })
-  const logger = createMemoryLogger()
-  const journal = openJournal(':memory:', { chainId: devnet.chainId, address: account.address })
-  const inner = createTxSigner({ account, logger })
   let signedBy = 0
-  const slow = {
-    ...inner,
-    async signAll(txs: TransactionSerializableEIP1559[]) {
+  const { journal, submitter, stop } = await devnetSubmitter(devnet, 'slow signer sent-at', {
+    signWith: async (txs, sign) => {
       await Bun.sleep(700)
       signedBy = Date.now()
-      return inner.signAll(txs)
+      return sign(txs)
     },
-  }
-  const client = createPublicClient({ transport: http(devnet.rpcUrl, { retryCount: 0 }) }) as PublicClient
-  const submitter = createSubmitter({ client, address: account.address, signer: slow, chainId: devnet.chainId, logger, journal, receiptPollMs: 20, describe: async () => undefined, wouldRevert: async () => undefined })
-  await submitter.start()
+  })
   try {
     const sent = await submitter.send({ to: devnetAccounts.spare.address, data: '0x03', gas: 50_000n })
     expect(journal.slot(sent.nonce)?.sentAt).toBeGreaterThanOrEqual(signedBy)
   } finally {
-    await submitter.stop()
-    journal.close()
+    await stop()
   }
 }, 60_000)

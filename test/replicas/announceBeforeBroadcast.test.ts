@@ -8,17 +8,14 @@
 // never broadcast is taken back once Redis answers.
 import { RedisClient } from 'bun'
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { createPublicClient, custom, type Hex, http, keccak256, type PublicClient, stringToHex, type TransactionSerializableEIP1559 } from 'viem'
-import { privateKeyToAccount } from 'viem/accounts'
+import { createPublicClient, custom, type Hex, http, type PublicClient, type TransactionSerializableEIP1559 } from 'viem'
 import { type Devnet, devnetAccounts, startDevnet } from '../../src/devnet/index.ts'
 import { RelayError } from '../../src/relayer/errors.ts'
-import { openJournal } from '../../src/relayer/journal/index.ts'
-import { createReplicas } from '../../src/relayer/replicas/index.ts'
-import { createSubmitter } from '../../src/relayer/submitter/index.ts'
-import { createTxSigner } from '../../src/relayer/submitter/txSigner.ts'
+import { createReplicas, type Replicas } from '../../src/relayer/replicas/index.ts'
 import { createMemoryLogger } from '../../src/shared/index.ts'
 import { keccakReady } from '../../src/wire/index.ts'
 import { hasRedisServer, redisServerPath, startRedis, type TestRedis } from '../../scripts/lib/index.ts'
+import { devnetSubmitter } from '../helpers/devnetSubmitter.ts'
 import { waitFor } from '../helpers/waitFor.ts'
 
 if (!hasRedisServer) {
@@ -44,27 +41,14 @@ describe.skipIf(!hasRedisServer)('an order\'s tx announced in Redis before its b
    */
   async function replica(duringSigning: (admin: RedisClient, keys: { claim: (orderHash: Hex) => string; outcome: (orderHash: Hex) => string }) => Promise<void> = async () => {}) {
     const run = ++runs
-    const account = privateKeyToAccount(keccak256(stringToHex(`order-relay announce test ${run}`)))
-    await devnet.testClient.setBalance({ address: account.address, value: 10n ** 20n })
-    const logger = createMemoryLogger()
-    const journal = openJournal(':memory:', { chainId: devnet.chainId, address: account.address })
     const prefix = `order-relay:test-announce-${run}`
     const keys = { claim: (orderHash: Hex) => `${prefix}:claim:${orderHash}`, outcome: (orderHash: Hex) => `${prefix}:outcome:${orderHash}` }
-    const replicas = createReplicas(redis.url, { logger, prefix, journal, restoreWindowMs: 300, health: { up() {}, error() {} } })
     const admin = new RedisClient(redis.url)
-    const inner = createTxSigner({ account, logger })
     const batches: TransactionSerializableEIP1559[][] = []
-    const signer = {
-      ...inner,
-      async signAll(txs: TransactionSerializableEIP1559[]) {
-        batches.push(txs)
-        if (batches.length === 1) await duringSigning(admin, keys)
-        return inner.signAll(txs)
-      },
-    }
     const outcomeAtBroadcast: (string | null)[] = []
     let watched: Hex | undefined
     const node = http(devnet.rpcUrl, { retryCount: 0 })({})
+    // Reads what Redis holds of the watched order as its tx reaches the node.
     const client = createPublicClient({
       transport: custom(
         {
@@ -76,20 +60,17 @@ describe.skipIf(!hasRedisServer)('an order\'s tx announced in Redis before its b
         { retryCount: 0 },
       ),
     }) as PublicClient
-    const submitter = createSubmitter({
-      client,
-      address: account.address,
-      signer,
-      chainId: devnet.chainId,
-      logger,
-      journal,
-      receiptPollMs: 20,
-      describe: async () => undefined,
-      wouldRevert: async () => undefined,
-      announcer: { announce: (txs) => replicas.announce(txs), notSent: (txs) => replicas.notSent(txs) },
+    let replicas: Replicas | undefined
+    const { account, journal, submitter, stop } = await devnetSubmitter(devnet, `announce ${run}`, {
+      signWith: async (txs, sign) => {
+        batches.push(txs)
+        if (batches.length === 1) await duringSigning(admin, keys)
+        return sign(txs)
+      },
+      options: { client, announcer: { announce: (txs) => replicas!.announce(txs), notSent: (txs) => replicas!.notSent(txs) } },
     })
+    replicas = createReplicas(redis.url, { logger: createMemoryLogger(), prefix, journal, restoreWindowMs: 300, health: { up() {}, error() {} } })
     await replicas.start(5_000)
-    await submitter.start()
     return {
       account,
       journal,
@@ -102,9 +83,9 @@ describe.skipIf(!hasRedisServer)('an order\'s tx announced in Redis before its b
       watch: (orderHash: Hex) => void (watched = orderHash),
       async stop() {
         await submitter.stop()
-        await replicas.stop()
+        await replicas!.stop()
         admin.close()
-        journal.close()
+        await stop()
       },
     }
   }
