@@ -14,7 +14,8 @@ export type SignWith = (txs: TransactionSerializableEIP1559[], sign: (txs: Trans
 /**
  * A submitter on the devnet with a gas key of its own (named by `name`, funded), an
  * in-memory journal and a memory logger; `signWith` wraps each batch's signature (a slow
- * signer, a signer that moves the test's clock), `options` adds or replaces submitter
+ * signer, a signer that moves the test's clock), `wrapJournal` what the submitter sees of
+ * the journal (a write that fails), `options` adds or replaces submitter
  * options (the client, `minedAt`, an `announcer`). Started; `stop` stops it and closes
  * the journal.
  *
@@ -24,7 +25,7 @@ export type SignWith = (txs: TransactionSerializableEIP1559[], sign: (txs: Trans
 export async function devnetSubmitter(
   devnet: Devnet,
   name: string,
-  { signWith, options = {} }: { signWith?: SignWith; options?: Partial<SubmitterOptions> } = {},
+  { signWith, wrapJournal, options = {} }: { signWith?: SignWith; wrapJournal?: (journal: Journal) => Journal; options?: Partial<SubmitterOptions> } = {},
 ): Promise<{ account: ReturnType<typeof privateKeyToAccount>; journal: Journal; logger: MemoryLogger; submitter: Submitter; stop: () => Promise<void> }> {
   const account = privateKeyToAccount(keccak256(stringToHex(`order-relay test submitter: ${name}`)))
   await devnet.testClient.setBalance({ address: account.address, value: 10n ** 20n })
@@ -38,7 +39,7 @@ export async function devnetSubmitter(
     signer,
     chainId: devnet.chainId,
     logger,
-    journal,
+    journal: wrapJournal ? wrapJournal(journal) : journal,
     receiptPollMs: 20,
     describe: async () => undefined,
     wouldRevert: async () => undefined,

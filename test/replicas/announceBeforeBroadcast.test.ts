@@ -5,12 +5,14 @@
 // and sent the order again (found by the simulator's partition fault, seed 512: both
 // replicas' txs for the order mined). A claim found lost at that moment, or a Redis that
 // fails to answer, keeps the order from being sent; a tx Redis may hold and that was
-// never broadcast is taken back once Redis answers.
+// never broadcast (that answer lost, or the journal failing to write its batch) is taken
+// back once Redis answers.
 import { RedisClient } from 'bun'
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { createPublicClient, custom, type Hex, http, type PublicClient, type TransactionSerializableEIP1559 } from 'viem'
 import { type Devnet, devnetAccounts, startDevnet } from '../../src/devnet/index.ts'
 import { RelayError } from '../../src/relayer/errors.ts'
+import type { Journal } from '../../src/relayer/journal/index.ts'
 import { createReplicas, type Replicas } from '../../src/relayer/replicas/index.ts'
 import { createMemoryLogger } from '../../src/shared/index.ts'
 import { keccakReady } from '../../src/wire/index.ts'
@@ -39,7 +41,10 @@ describe.skipIf(!hasRedisServer)('an order\'s tx announced in Redis before its b
    * while its first batch is signed; `outcomeAtBroadcast` holds what Redis had of each
    * order when its tx reached the node.
    */
-  async function replica(duringSigning: (admin: RedisClient, keys: { claim: (orderHash: Hex) => string; outcome: (orderHash: Hex) => string }) => Promise<void> = async () => {}) {
+  async function replica(
+    duringSigning: (admin: RedisClient, keys: { claim: (orderHash: Hex) => string; outcome: (orderHash: Hex) => string }) => Promise<void> = async () => {},
+    wrapJournal?: (journal: Journal) => Journal,
+  ) {
     const run = ++runs
     const prefix = `order-relay:test-announce-${run}`
     const keys = { claim: (orderHash: Hex) => `${prefix}:claim:${orderHash}`, outcome: (orderHash: Hex) => `${prefix}:outcome:${orderHash}` }
@@ -68,6 +73,7 @@ describe.skipIf(!hasRedisServer)('an order\'s tx announced in Redis before its b
         return sign(txs)
       },
       options: { client, announcer: { announce: (txs) => replicas!.announce(txs), notSent: (txs) => replicas!.notSent(txs) } },
+      ...(wrapJournal ? { wrapJournal } : {}),
     })
     replicas = createReplicas(redis.url, { logger: createMemoryLogger(), prefix, journal, restoreWindowMs: 300, health: { up() {}, error() {} } })
     await replicas.start(5_000)
@@ -160,6 +166,38 @@ describe.skipIf(!hasRedisServer)('an order\'s tx announced in Redis before its b
       // The announcement ran once the pause ended; the heartbeat takes it back.
       await waitFor('the announced tx never broadcast to be taken back from Redis', async () => (await r.admin.get(r.keys.outcome(orderHash))) === null, 10_000, 50)
       await waitFor('the shared state to be whole again', () => r.replicas.state.whole, 10_000)
+      await r.replicas.claims.release(orderHash)
+    } finally {
+      await r.stop()
+    }
+  }, 60_000)
+
+  test('the journal fails to write an announced batch: nothing is sent, and what Redis holds of its tx is taken back', async () => {
+    const orderHash = `0x${'d5'.repeat(32)}` as Hex
+    // The journal's first write fails, as a full or failing disk makes it.
+    const failingOnce = (journal: Journal): Journal => {
+      let failed = false
+      return new Proxy(journal, {
+        get(target, key, receiver) {
+          if (key === 'record' && !failed) {
+            failed = true
+            return () => Promise.reject(new Error('disk I/O error'))
+          }
+          return Reflect.get(target, key, receiver)
+        },
+      })
+    }
+    const r = await replica(async () => {}, failingOnce)
+    try {
+      r.watch(orderHash)
+      expect(await r.replicas.claims.claim(orderHash)).toBe(true)
+      const failed = await r.submitter.send({ to: devnetAccounts.spare.address, data: '0x01', gas: 50_000n, orderHash }).then(
+        () => undefined,
+        (error: RelayError) => error,
+      )
+      expect({ code: failed?.code, message: failed?.message }).toEqual({ code: 'UPSTREAM_RPC', message: 'the relayer could not write its journal; nothing was broadcast; retry or try another relayer' })
+      expect(r.outcomeAtBroadcast).toEqual([])
+      await waitFor('the announced tx never broadcast to be taken back from Redis', async () => (await r.admin.get(r.keys.outcome(orderHash))) === null, 10_000, 50)
       await r.replicas.claims.release(orderHash)
     } finally {
       await r.stop()

@@ -176,6 +176,8 @@ export function createBatchSender(options: {
     } catch (error) {
       // Committed but not known to be on disk is not written either: nothing of it is sent, or kept.
       logger.error(`could not write the journal (${(error as Error).message}); nothing was broadcast`)
+      // What was announced of it is never broadcast: taken back.
+      options.announcer?.notSent(entries.flatMap(({ item, hash }) => (item.request.orderHash ? [{ orderHash: item.request.orderHash, txHash: hash }] : [])))
       for (const item of batch) item.reject(new RelayError('UPSTREAM_RPC', 'the relayer could not write its journal; nothing was broadcast; retry or try another relayer', { cause: error }))
       return undefined
     }
