@@ -93,8 +93,8 @@ export const fixProofs: readonly FixProof[] = [
     name: 'announce-before-broadcast',
     fix: "replicas: each order's signed tx is published in Redis, while its claim holds, before it is broadcast",
     file: 'src/relayer/submitter/batchSender.ts',
-    from: 'const unannounced = options.announcer && (await refusedAtAnnounce(',
-    to: 'const unannounced = false && (await refusedAtAnnounce(',
+    from: 'const refused = late?.refused ?? (options.announcer && (await refusedAtAnnounce(requests, entries, options.announcer)))',
+    to: 'const refused = late?.refused',
   },
   {
     name: 'pending-republished',

@@ -20,7 +20,7 @@ export type SignWith = (txs: TransactionSerializableEIP1559[], sign: (txs: Trans
  * the journal.
  *
  * @example
- * const { submitter, stop } = await devnetSubmitter(devnet, 'slow signer', { signWith: async (txs, sign) => (await Bun.sleep(700), sign(txs)) })
+ * const { submitter, stop } = await devnetSubmitter(devnet, 'counting signer', { signWith: async (txs, sign) => (batches.push(txs), sign(txs)) })
  */
 export async function devnetSubmitter(
   devnet: Devnet,

@@ -10,6 +10,7 @@ import { type Devnet, devnetAccounts, startDevnet } from '../../src/devnet/index
 import { RelayError } from '../../src/relayer/errors.ts'
 import { keccakReady } from '../../src/wire/index.ts'
 import { devnetSubmitter } from '../helpers/devnetSubmitter.ts'
+import { waitFor } from '../helpers/waitFor.ts'
 import { chainTime } from './support/chain.ts'
 
 let devnet: Devnet
@@ -68,7 +69,9 @@ test('a tx signed slowly counts its time in the pool from the end of its signing
   let signedBy = 0
   const { journal, submitter, stop } = await devnetSubmitter(devnet, 'slow signer sent-at', {
     signWith: async (txs, sign) => {
-      await Bun.sleep(700)
+      // A signer that takes 700 ms.
+      const started = Date.now()
+      await waitFor('the slow signer\'s 700 ms to pass', () => Date.now() - started >= 700, 5_000)
       signedBy = Date.now()
       return sign(txs)
     },

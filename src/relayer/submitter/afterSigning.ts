@@ -56,20 +56,26 @@ export type Announcer = {
   notSent(txs: readonly AnnouncedTx[]): void
 }
 
-/**
- * Announces a signed batch's order txs (`hashes[i]` is `requests[i]`'s tx) before anything
- * of it is written or sent. Undefined when all were announced; else the orders that must
- * not be sent, by batch index: the whole batch is then dropped (signed again without them),
- * so the txs announced with it are handed back to `notSent`.
- */
-export async function refusedAtAnnounce(requests: readonly SendRequest[], hashes: readonly Hex[], announcer: Announcer): Promise<Map<number, RelayError> | undefined> {
+/** The order txs of a signed batch (`signed[i]` is `requests[i]`'s tx), and the batch index of each. */
+export function orderTxs(requests: readonly SendRequest[], signed: readonly { hash: Hex }[]): { txs: AnnouncedTx[]; indices: number[] } {
   const indices: number[] = []
   const txs: AnnouncedTx[] = []
   requests.forEach((request, i) => {
     if (!request.orderHash) return
     indices.push(i)
-    txs.push({ orderHash: request.orderHash, txHash: hashes[i]! })
+    txs.push({ orderHash: request.orderHash, txHash: signed[i]!.hash })
   })
+  return { txs, indices }
+}
+
+/**
+ * Announces a signed batch's order txs (`signed[i]` is `requests[i]`'s tx) before anything
+ * of it is written or sent. Undefined when all were announced; else the orders that must
+ * not be sent, by batch index: the whole batch is then dropped (signed again without them),
+ * so the txs announced with it are handed back to `notSent`.
+ */
+export async function refusedAtAnnounce(requests: readonly SendRequest[], signed: readonly { hash: Hex }[], announcer: Announcer): Promise<Map<number, RelayError> | undefined> {
+  const { txs, indices } = orderTxs(requests, signed)
   if (txs.length === 0) return undefined
   const refused = await announcer.announce(txs)
   if (!refused) return undefined

@@ -12,7 +12,7 @@ import type { SlotLife } from './slotLife.ts'
 import type { TxSigner } from './txSigner.ts'
 import { authorizationSafetyMarginSeconds } from '../authorizationMargin.ts'
 import type { Judge, SendRequest, Sent } from './sendRequest.ts'
-import { type Announcer, refusedAfterSigning, refusedAtAnnounce } from './afterSigning.ts'
+import { type Announcer, orderTxs, refusedAfterSigning, refusedAtAnnounce } from './afterSigning.ts'
 
 export type { Judge, SendRequest, Sent }
 
@@ -144,19 +144,14 @@ export function createBatchSender(options: {
       for (const item of batch) item.reject(error)
       return undefined
     }
-    const late = await refusedAfterSigning(batch.map((item) => item.request), options)
-    if (late) {
+    const requests = batch.map((item) => item.request)
+    const late = await refusedAfterSigning(requests, options)
+    if (late?.rpcFailed) next = undefined
+    const refused = late?.refused ?? (options.announcer && (await refusedAtAnnounce(requests, entries, options.announcer)))
+    if (refused) {
       // Nothing of this batch was written or sent: its signed txs are dropped, and the rest is signed again at the same nonces.
-      if (late.rpcFailed) next = undefined
-      for (const [i, error] of late.refused) batch[i]!.reject(error)
-      const open = batch.filter((_, i) => !late.refused.has(i))
-      return open.length > 0 ? prepare(open, first) : undefined
-    }
-    const unannounced = options.announcer && (await refusedAtAnnounce(batch.map((item) => item.request), entries.map((entry) => entry.hash), options.announcer))
-    if (unannounced) {
-      // Nothing of this batch was written or sent: its signed txs are dropped, and the rest is signed again at the same nonces.
-      for (const [i, error] of unannounced) batch[i]!.reject(error)
-      const open = batch.filter((_, i) => !unannounced.has(i))
+      for (const [i, error] of refused) batch[i]!.reject(error)
+      const open = batch.filter((_, i) => !refused.has(i))
       return open.length > 0 ? prepare(open, first) : undefined
     }
     // When the txs are signed (a slow signer may take seconds): the nonce keeper's wait before a replacement counts from here.
@@ -177,7 +172,7 @@ export function createBatchSender(options: {
       // Committed but not known to be on disk is not written either: nothing of it is sent, or kept.
       logger.error(`could not write the journal (${(error as Error).message}); nothing was broadcast`)
       // What was announced of it is never broadcast: taken back.
-      options.announcer?.notSent(entries.flatMap(({ item, hash }) => (item.request.orderHash ? [{ orderHash: item.request.orderHash, txHash: hash }] : [])))
+      options.announcer?.notSent(orderTxs(requests, entries).txs)
       for (const item of batch) item.reject(new RelayError('UPSTREAM_RPC', 'the relayer could not write its journal; nothing was broadcast; retry or try another relayer', { cause: error }))
       return undefined
     }
