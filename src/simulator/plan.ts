@@ -72,7 +72,7 @@ export function planFor(seed: number): Plan {
 }
 
 /**
- * A single relayer's seed gets up to 320 more orders over the same minute, drawn from a
+ * A single relayer's seed gets up to 640 more orders over the same minute, drawn from a
  * stream of their own (the rest of the plan is what it is without them): fuller batches
  * and blocks for the same faults, and a seed's fixed cost (the relayer's start, the quiet
  * tail) shared by more orders.
@@ -81,7 +81,7 @@ function withMoreOrders(plan: Plan): Plan {
   const random = createRandom(plan.seed ^ 0x0b75)
   const first = plan.orders.reduce((most, order) => Math.max(most, order.id + 1), 0)
   const orders = [...plan.orders]
-  for (let id = first, more = random.between(0, 320); id < first + more; id++) {
+  for (let id = first, more = random.between(0, 640); id < first + more; id++) {
     const at = random.int(activeMs)
     orders.push(random.chance(0.15) ? { id, at, expiresAfterMs: random.between(500, 20_000) } : { id, at })
   }
@@ -130,7 +130,24 @@ function withReplicas(plan: Plan): Plan {
   faults.sort((a, b) => a.at - b.at)
   // Half of them with a slow signer: an order then waits between its claim and its signed tx.
   const slow = withSlowSigner({ ...plan, orders, faults, replicas: { count, restoreWindowMs: random.pick([1_000, 5_000]) } }, plan.seed ^ 0x51a0, 0.5)
-  return withRedisPartition(slow, plan.seed ^ 0x9a27, 0.5)
+  return withRestartInOutage(withRedisPartition(slow, plan.seed ^ 0x9a27, 0.5), plan.seed ^ 0x0c7a, 0.25)
+}
+
+/**
+ * With probability `p`, the node times out every request for 2–15 s and one replica is
+ * restarted inside that window: what a supervisor does to a process whose `/ready` fails
+ * (a liveness probe, a watchdog). Its orders' broadcasts went unanswered and are due to be
+ * sent again when it restarts on its journal and re-publishes them. Drawn from a stream of
+ * its own (`stream`): the rest of the plan is what it is without it.
+ */
+function withRestartInOutage(plan: Plan, stream: number, p: number): Plan {
+  const random = createRandom(stream)
+  if (!random.chance(p)) return plan
+  const at = random.int(activeMs)
+  const forMs = random.between(2_000, 15_000)
+  const restart: PlannedFault = { at: at + random.between(500, forMs), kind: 'crash', downMs: random.between(0, 5_000), replica: random.int(plan.replicas?.count ?? 1) }
+  const faults: PlannedFault[] = [...plan.faults, { at, kind: 'timeouts', forMs }, restart]
+  return { ...plan, faults: faults.sort((a, b) => a.at - b.at) }
 }
 
 /**

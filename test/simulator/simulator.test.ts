@@ -25,6 +25,20 @@ test('a batch of seeds: every invariant holds, and the report counts what was si
   expect(report.simulatedMs).toBeLessThanOrEqual(20 * 300_000)
 })
 
+test('a quarter of the replica seeds restart a replica inside a node outage, as a supervisor does on a failing /ready', () => {
+  const plans = Array.from({ length: 1_200 }, (_, i) => planFor(i + 1))
+  const restartedInOutage = (plan: Plan) =>
+    plan.faults.some((crash) => crash.kind === 'crash' && plan.faults.some((outage) => outage.kind === 'timeouts' && outage.at < crash.at && crash.at <= outage.at + outage.forMs))
+  const replicaPlans = plans.filter((plan) => plan.replicas)
+  const share = replicaPlans.filter(restartedInOutage).length / replicaPlans.length
+  // The added pair is in a quarter of them; the other faults put a crash in an outage now and then too.
+  expect(share).toBeGreaterThan(0.15)
+  expect(share).toBeLessThan(0.4)
+  for (const plan of replicaPlans) for (const fault of plan.faults) if (fault.kind === 'crash') expect(fault.replica).toBeLessThan(plan.replicas!.count)
+  // A single relayer's plans are what they are without it: few of them have the pair.
+  expect(plans.filter((plan) => !plan.replicas).filter(restartedInOutage).length / (plans.length - replicaPlans.length)).toBeLessThan(0.1)
+})
+
 const oneOrder = (blockMs: number, receiptPollMs: number, faults: Plan['faults'], order: Plan['orders'][number] = { id: 0, at: 5_000 }): Plan => ({
   seed: 1,
   blockMs,
