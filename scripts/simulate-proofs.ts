@@ -3,7 +3,8 @@
 // on it as .ci/run does, and prints which seed found the bug and which invariant broke.
 import { parseArgs } from 'node:util'
 import { join } from 'node:path'
-import { fixProofs, proveFix } from '../src/simulator/fixProofs.ts'
+import { fixProofs } from '../src/simulator/fixProofs.ts'
+import { proveFix } from '../src/simulator/proveFix.ts'
 
 const { values } = parseArgs({ options: { only: { type: 'string' }, 'time-budget': { type: 'string', default: '120' } } })
 const budgetSeconds = Number(values['time-budget'])
@@ -17,7 +18,8 @@ console.log('| fix taken out | found at seed | invariant broken | CPU seconds |\
 for (const proof of chosen) {
   const result = await proveFix(join(import.meta.dir, '..'), proof, { seeds: 2_000, budgetSeconds })
   if (!result.found) missed++
-  const foundAt = result.found ? result.seed : result.failsWithFix !== undefined ? `seed ${result.failsWithFix} fails with the fix in place too: replay it` : `not found in ${result.seedsRun} seeds`
+  const passedOver = result.coveredFailures.length > 0 ? ` (after seeds ${result.coveredFailures.join(', ')}, which fail without its covering fixes alone)` : ''
+  const foundAt = result.found ? `${result.seed}${passedOver}` : result.failsWithFix !== undefined ? `seed ${result.failsWithFix} fails with the fix in place too: replay it` : `not found in ${result.seedsRun} seeds`
   console.log(`| ${proof.fix} | ${foundAt} | ${result.invariant ?? '—'} | ${result.cpuSeconds.toFixed(1)} |`)
 }
 process.exit(missed > 0 ? 1 : 0)

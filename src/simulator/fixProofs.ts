@@ -1,21 +1,14 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-
 /**
  * A money-path fix of docs/relayer-safety.md, and the small patch that takes it out again.
- * `slow`: the simulator finds it past what the proof test can afford to run, or not at all
- * while another fix covers the same failure (scripts/simulate-proofs.ts shows it,
- * docs/testing.md has the seed it was found at and why).
+ * `alsoOut`: the fixes that cover the same failure, taken out with it. Without them this fix
+ * alone stands between the faults and the bug, so the proof searches the build lacking them
+ * too, and counts a seed only if it passes once this fix is back (src/simulator/proveFix.ts).
  */
-export type FixProof = { name: string; fix: string; file: string; from: string; to: string; slow?: true }
+export type FixProof = { name: string; fix: string; file: string; from: string; to: string; alsoOut?: readonly string[] }
 
 /**
  * The fixes the simulator must find again when one is taken out: each a patch to the
  * copy of src/ the simulator then runs (production code never carries a switch for it).
- * The key's nonce read at the head's number (chainReads.ts) is not among them: taken
- * out, 1,064 seeds found nothing, the two rules before calling a slot `foreign` (a
- * second look, a tx the node says it mined) covering every case the simulated faults make.
  */
 export const fixProofs: readonly FixProof[] = [
   {
@@ -61,6 +54,14 @@ export const fixProofs: readonly FixProof[] = [
     to: '.filter((nonce) => !found.has(nonce))',
   },
   {
+    name: 'nonce-at-head',
+    fix: "the key's nonce is read at the head's number, not at `latest` (a block between the two reads makes the key's own tx look foreign)",
+    file: 'src/relayer/submitter/chainReads.ts',
+    from: 'nonce: await client.getTransactionCount({ address, blockNumber: at })',
+    to: "nonce: await client.getTransactionCount({ address, blockTag: 'latest' })",
+    alsoOut: ['foreign-two-looks', 'foreign-known-tx'],
+  },
+  {
     name: 'epoch-fence',
     fix: "replicas: a claim is fenced by the shared state's epoch (none is trusted under another epoch than Redis's)",
     file: 'src/relayer/replicas/claimBatch.ts',
@@ -73,7 +74,7 @@ export const fixProofs: readonly FixProof[] = [
     file: 'src/relayer/replicas/sharedState.ts',
     from: "      restoring('has a new epoch (it was started or emptied)')\n      options.hooks?.lost()",
     to: '      options.hooks?.lost()',
-    slow: true,
+    alsoOut: ['announce-before-broadcast'],
   },
   {
     name: 'lease-renewals',
@@ -102,60 +103,5 @@ export const fixProofs: readonly FixProof[] = [
     file: 'src/relayer/replicas/republishOutcomes.ts',
     from: "const ttlMs = slot.status === 'pending' ? outcomeTtlMs : Math.max",
     to: 'const ttlMs = Math.max',
-    slow: true,
   },
 ]
-
-/**
- * What a run of the simulator on a build without one fix found (`cpuSeconds`: the CPU the
- * run took). A seed that breaks an invariant with the fix in place too proves nothing of
- * the fix: `found` is false and `failsWithFix` names it (that seed is a bug of its own).
- */
-export type ProofResult = { name: string; found: boolean; seed?: number; invariant?: string; failsWithFix?: number; seedsRun: number; cpuSeconds: number; output: string }
-
-/**
- * Copies `root`'s src/ and the simulate script into a temporary folder, takes the fix out
- * (its `from` must be found exactly once: a fix whose code moved is an error, not a pass),
- * and runs `bun scripts/simulate.ts` there on seeds from 1 within `budgetSeconds` (the
- * failing seed is not shrunk: its number and the invariant are what a proof reports).
- *
- * @example
- * const result = await proveFix('/work/main', fixProofs[0], { seeds: 2_000, budgetSeconds: 120 })
- */
-export async function proveFix(root: string, proof: FixProof, options: { seeds: number; budgetSeconds: number }): Promise<ProofResult> {
-  const dir = mkdtempSync(join(tmpdir(), `order-relay-proof-${proof.name}-`))
-  try {
-    cpSync(join(root, 'src'), join(dir, 'src'), { recursive: true })
-    cpSync(join(root, 'scripts', 'simulate.ts'), join(dir, 'scripts', 'simulate.ts'))
-    symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'))
-    const file = join(dir, proof.file)
-    const text = readFileSync(file, 'utf8')
-    const count = text.split(proof.from).length - 1
-    if (count !== 1) throw new Error(`the fix "${proof.name}" is not where its patch looks (${proof.file} holds its code ${count} times, not once): update its patch in src/simulator/fixProofs.ts`)
-    writeFileSync(file, text.replace(proof.from, proof.to))
-    const child = Bun.spawn([process.execPath, 'scripts/simulate.ts', '--seeds', String(options.seeds), '--time-budget', String(options.budgetSeconds), '--no-shrink'], { cwd: dir, stdout: 'pipe', stderr: 'pipe' })
-    const [output, errors] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text()])
-    await child.exited
-    const broke = /seed (\d+) broke: (.+)/.exec(output)
-    const summary = /(\d+) seeds \(.*, ([\d.]+) s of CPU/.exec(output)
-    const withFix = broke ? await runSeed(root, Number(broke[1])) : undefined
-    return {
-      name: proof.name,
-      found: broke !== null && withFix?.passed === true,
-      ...(broke ? { seed: Number(broke[1]), invariant: broke[2]! } : {}),
-      ...(broke && withFix?.passed === false ? { failsWithFix: Number(broke[1]) } : {}),
-      seedsRun: summary ? Number(summary[1]) : 0,
-      cpuSeconds: summary ? Number(summary[2]) : 0,
-      output: `${output}${errors}${withFix?.passed === false ? `\nseed ${broke![1]} breaks an invariant with the fix in place too:\n${withFix.output}` : ''}`,
-    }
-  } finally {
-    rmSync(dir, { recursive: true, force: true })
-  }
-}
-
-/** Runs one seed on `root`'s own build (every fix in place), unshrunk: whether it passed, and what it printed. */
-async function runSeed(root: string, seed: number): Promise<{ passed: boolean; output: string }> {
-  const child = Bun.spawn([process.execPath, 'scripts/simulate.ts', '--seeds', '1', '--from', String(seed), '--no-shrink'], { cwd: root, stdout: 'pipe', stderr: 'pipe' })
-  const [output, errors] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text()])
-  return { passed: (await child.exited) === 0, output: `${output}${errors}` }
-}
