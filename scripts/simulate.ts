@@ -18,6 +18,7 @@ const { values } = parseArgs({
     stride: { type: 'string', default: '1' },
     worker: { type: 'boolean', default: false },
     'no-shrink': { type: 'boolean', default: false },
+    'replicas-only': { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   },
 })
@@ -29,7 +30,9 @@ if (values.help) {
   --time-budget SECONDS  start no new seed after this many seconds (CI's batch)
   --keep-going           run every seed even after a failure (default: stop at the first)
   --jobs J               share the seeds among J processes, one per core (default 1)
-  --no-shrink            report a failing seed as it ran, without shrinking it (the fix proofs)`)
+  --no-shrink            report a failing seed as it ran, without shrinking it (the fix proofs)
+  --replicas-only        run only the seeds with two replicas, each under its own number
+                         (the proofs of the fixes in the replicas' code)`)
   process.exit(0)
 }
 const whole = (name: string, text: string | undefined, least = 0) => {
@@ -47,6 +50,7 @@ const stride = whole('stride', values.stride, 1)
 const budgetSeconds = values['time-budget'] === undefined ? undefined : whole('time-budget', values['time-budget'])
 const keepGoing = values['keep-going'] === true
 const shrinking = values['no-shrink'] !== true
+const replicasOnly = values['replicas-only'] === true
 
 if (values.worker) {
   // A worker of --jobs: progress and its report as JSON lines, for the parent to add up.
@@ -57,6 +61,7 @@ if (values.worker) {
     ...(budgetSeconds !== undefined ? { budgetSeconds } : {}),
     stopAtFirst: !keepGoing,
     shrink: shrinking,
+    replicasOnly,
     onSeed(_seed, result, so) {
       // A failure goes to the parent as soon as it is found: a long run stopped early still has it.
       if (result.violations.length > 0) console.log(JSON.stringify({ failure: so.failures.at(-1) }))
@@ -70,6 +75,8 @@ if (values.worker) {
 // Each failure is printed as it is found (a run of 100,000 seeds may be stopped before its end).
 const printed = new Set<number>()
 let seen: { ran: number; failures: number[] } = { ran: 0, failures: [] }
+// The last seed run here (--jobs 1): with --replicas-only, seeds are skipped on the way.
+let lastSeed = from - 1
 let workers: ReturnType<typeof Bun.spawn>[] = []
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
@@ -81,7 +88,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 const report = jobs === 1 ? await runHere() : await runInWorkers()
 for (const failure of report.failures) printOnce(failure)
 const perCpu = (n: number) => (report.cpuSeconds > 0 ? n / report.cpuSeconds : 0)
-const range = jobs === 1 ? `${from}…${from + report.ran - 1}` : `from ${from}, ${jobs} processes`
+const range = jobs === 1 ? `${from}…${lastSeed}${replicasOnly ? ', replicas only' : ''}` : `from ${from}, ${jobs} processes${replicasOnly ? ', replicas only' : ''}`
 console.log(
   `${report.ran} seeds (${range}): ${report.failures.length} failed; ${report.orders} orders and ${report.faults} faults simulated over ${(report.simulatedMs / 3_600_000).toFixed(1)} hours of chain time in ${report.seconds.toFixed(1)} s, ${report.cpuSeconds.toFixed(1)} s of CPU (${perCpu(report.orders).toFixed(0)} orders and ${perCpu(report.faults).toFixed(0)} faults per CPU second)`,
 )
@@ -100,7 +107,9 @@ async function runHere(): Promise<SeedsReport> {
     ...(budgetSeconds !== undefined ? { budgetSeconds } : {}),
     stopAtFirst: !keepGoing,
     shrink: shrinking,
+    replicasOnly,
     onSeed(seed, result, so) {
+      lastSeed = seed
       seen = { ran: so.ran, failures: so.failures.map((failure) => failure.seed) }
       if (result.violations.length > 0) printOnce(so.failures.at(-1)!)
       if (performance.now() - lastLine < 5_000) return
@@ -118,7 +127,7 @@ async function runInWorkers(): Promise<SeedsReport> {
   let lastLine = performance.now()
   const children = (workers = Array.from({ length: jobs }, (_, k) =>
     Bun.spawn(
-      [process.execPath, import.meta.path, '--worker', '--from', String(from + k), '--stride', String(jobs), '--seeds', String(Math.ceil(Math.max(0, count - k) / jobs)), ...(budgetSeconds !== undefined ? ['--time-budget', String(budgetSeconds)] : []), ...(keepGoing ? ['--keep-going'] : []), ...(shrinking ? [] : ['--no-shrink'])],
+      [process.execPath, import.meta.path, '--worker', '--from', String(from + k), '--stride', String(jobs), '--seeds', String(Math.ceil(Math.max(0, count - k) / jobs)), ...(budgetSeconds !== undefined ? ['--time-budget', String(budgetSeconds)] : []), ...(keepGoing ? ['--keep-going'] : []), ...(shrinking ? [] : ['--no-shrink']), ...(replicasOnly ? ['--replicas-only'] : [])],
       { stdout: 'pipe', stderr: 'inherit' },
     ),
   ))

@@ -3,8 +3,10 @@
  * `alsoOut`: the fixes that cover the same failure, taken out with it. Without them this fix
  * alone stands between the faults and the bug, so the proof searches the build lacking them
  * too, and counts a seed only if it passes once this fix is back (src/simulator/proveFix.ts).
+ * `replicasOnly`: the fix is in code only replicas run, so a single relayer's seed cannot
+ * reach it; its proof runs the replica seeds alone (under their own numbers).
  */
-export type FixProof = { name: string; fix: string; file: string; from: string; to: string; alsoOut?: readonly string[] }
+export type FixProof = { name: string; fix: string; file: string; from: string; to: string; alsoOut?: readonly string[]; replicasOnly?: true }
 
 /**
  * The fixes the simulator must find again when one is taken out: each a patch to the
@@ -67,6 +69,7 @@ export const fixProofs: readonly FixProof[] = [
     file: 'src/relayer/replicas/claimBatch.ts',
     from: "  elseif ARGV[a + 2] ~= current then code = -1",
     to: '  elseif false then code = -1',
+    replicasOnly: true,
   },
   {
     name: 'new-epoch-not-whole',
@@ -75,6 +78,7 @@ export const fixProofs: readonly FixProof[] = [
     from: "      restoring('has a new epoch (it was started or emptied)')\n      options.hooks?.lost()",
     to: '      options.hooks?.lost()',
     alsoOut: ['announce-before-broadcast'],
+    replicasOnly: true,
   },
   {
     name: 'lease-renewals',
@@ -82,6 +86,7 @@ export const fixProofs: readonly FixProof[] = [
     file: 'src/relayer/replicas/redisClaims.ts',
     from: '      if (held.length === 0) return { ok: true, epochMoved: false, missing: [] }\n      const answers',
     to: '      return { ok: true, epochMoved: false, missing: [] }\n      const answers',
+    replicasOnly: true,
   },
   {
     name: 'restore-window',
@@ -89,6 +94,7 @@ export const fixProofs: readonly FixProof[] = [
     file: 'src/relayer/replicas/sharedState.ts',
     from: "    if (read.now < bornOf(read.epoch) + restoreWindowMs) {\n      if (view.state !== 'restoring')",
     to: "    if (false) {\n      if (view.state !== 'restoring')",
+    replicasOnly: true,
   },
   {
     name: 'announce-before-broadcast',
@@ -96,6 +102,7 @@ export const fixProofs: readonly FixProof[] = [
     file: 'src/relayer/submitter/batchSender.ts',
     from: 'const refused = late?.refused ?? (options.announcer && (await refusedAtAnnounce(requests, entries, options.announcer)))',
     to: 'const refused = late?.refused',
+    replicasOnly: true,
   },
   {
     name: 'pending-republished',
@@ -103,5 +110,6 @@ export const fixProofs: readonly FixProof[] = [
     file: 'src/relayer/replicas/republishOutcomes.ts',
     from: "const ttlMs = slot.status === 'pending' ? outcomeTtlMs : Math.max",
     to: 'const ttlMs = Math.max',
+    replicasOnly: true,
   },
 ]

@@ -50,7 +50,7 @@ export async function proveFix(root: string, proof: FixProof, options: { seeds: 
     for (let from = 1; from <= options.seeds; ) {
       const seconds = Math.floor((deadline - performance.now()) / 1_000)
       if (seconds <= 0) break
-      const run = await simulate(without, ['--seeds', String(options.seeds - from + 1), '--from', String(from), '--time-budget', String(seconds), '--no-shrink'])
+      const run = await simulate(without, ['--seeds', String(options.seeds - from + 1), '--from', String(from), '--time-budget', String(seconds), '--no-shrink', ...(proof.replicasOnly ? ['--replicas-only'] : [])])
       result.output += run.output
       const broke = /seed (\d+) broke: (.+)/.exec(run.output)
       const summary = /(\d+) seeds \(.*, ([\d.]+) s of CPU/.exec(run.output)

@@ -12,12 +12,14 @@ export type SeedsReport = { ran: number; orders: number; faults: number; simulat
  * sharing the seeds takes every `stride`-th) one after another until `count` ran or
  * `budgetSeconds` passed (wall time: a time box, as CI's is), each a whole simulated run;
  * a failing seed is shrunk before it is reported (unless `shrink` is false: a proof
- * needs only to know it failed). `onSeed` hears of each run (for progress lines).
+ * needs only to know it failed). `replicasOnly` skips the seeds whose plan runs a single
+ * relayer, keeping the others' numbers (the proof of a fix only replicas run: those seeds
+ * never reach it). `onSeed` hears of each run (for progress lines).
  *
  * @example
  * const report = await runSeeds({ from: 1, count: 2_000, budgetSeconds: 120 })
  */
-export async function runSeeds(options: { from: number; count: number; stride?: number; budgetSeconds?: number; stopAtFirst?: boolean; shrink?: boolean; onSeed?: (seed: number, result: RunResult, report: SeedsReport) => void }): Promise<SeedsReport> {
+export async function runSeeds(options: { from: number; count: number; stride?: number; budgetSeconds?: number; stopAtFirst?: boolean; shrink?: boolean; replicasOnly?: boolean; onSeed?: (seed: number, result: RunResult, report: SeedsReport) => void }): Promise<SeedsReport> {
   const report: SeedsReport = { ran: 0, orders: 0, faults: 0, simulatedMs: 0, cpuSeconds: 0, seconds: 0, failures: [] }
   const cpuAtStart = cpuSeconds()
   const startedAt = performance.now()
@@ -26,6 +28,7 @@ export async function runSeeds(options: { from: number; count: number; stride?: 
   for (let seed = options.from, ran = 0; ran < options.count; seed += stride, ran++) {
     if (options.budgetSeconds !== undefined && elapsed() >= options.budgetSeconds) break
     const plan = planFor(seed)
+    if (options.replicasOnly && !plan.replicas) continue
     const result = await runPlan(plan)
     report.ran++
     report.orders += result.stats.orders

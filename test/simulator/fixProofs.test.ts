@@ -2,7 +2,7 @@
 // taken out of a copy of src/ (src/simulator/fixProofs.ts), the simulator run there on
 // seeds from 1, as .ci/run runs it, finds a seed that breaks an invariant among the
 // first 1,000 (each is found within .ci/run's batch of about 600). The costliest takes about
-// 170 s of CPU; each has 480 s, for a slower machine. Two run at a time, one per core. A
+// 80 s of CPU; each has 480 s, for a slower machine. Two run at a time, one per core. A
 // fix another one covers is proven with that one taken out too (`alsoOut`), on seeds that
 // pass once the fix is back.
 import { expect, test } from 'bun:test'
