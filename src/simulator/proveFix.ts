@@ -72,8 +72,8 @@ export async function proveFix(root: string, proof: FixProof, options: { seeds: 
   }
 }
 
-/** A temporary copy of `root`'s src/ and simulate script with `patches` applied. */
-function buildWithout(root: string, label: string, patches: readonly FixProof[]): string {
+/** A temporary copy of `root`'s src/ and simulate script with `patches` applied (the caller removes it). */
+export function buildWithout(root: string, label: string, patches: readonly FixProof[]): string {
   const dir = mkdtempSync(join(tmpdir(), `order-relay-proof-${label}-`))
   cpSync(join(root, 'src'), join(dir, 'src'), { recursive: true })
   cpSync(join(root, 'scripts', 'simulate.ts'), join(dir, 'scripts', 'simulate.ts'))

@@ -6,11 +6,10 @@
 // fix another one covers is proven with that one taken out too (`alsoOut`), on seeds that
 // pass once the fix is back.
 import { expect, test } from 'bun:test'
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { fixProofs } from '../../src/simulator/fixProofs.ts'
-import { proveFix, type ProofResult } from '../../src/simulator/proveFix.ts'
+import { buildWithout, proveFix, type ProofResult } from '../../src/simulator/proveFix.ts'
 
 const root = join(import.meta.dir, '..', '..')
 const invariants =
@@ -41,13 +40,8 @@ test('a patch whose code moved is an error, not a pass', async () => {
 test('a seed that breaks an invariant with the fix in place too is no proof of that fix', async () => {
   // A build that lacks another fix: the seed found there fails whatever the patch under proof does.
   const lacking = fixProofs.find((proof) => proof.name === 'proven-refusals')!
-  const broken = mkdtempSync(join(tmpdir(), 'order-relay-proof-root-'))
+  const broken = buildWithout(root, 'root', [lacking])
   try {
-    cpSync(join(root, 'src'), join(broken, 'src'), { recursive: true })
-    cpSync(join(root, 'scripts', 'simulate.ts'), join(broken, 'scripts', 'simulate.ts'))
-    symlinkSync(join(root, 'node_modules'), join(broken, 'node_modules'))
-    const file = join(broken, lacking.file)
-    writeFileSync(file, readFileSync(file, 'utf8').replace(lacking.from, lacking.to))
     // A patch that changes nothing the simulator runs: whatever it finds, the unpatched build finds too.
     const idle = { name: 'idle', fix: 'nothing', file: 'src/simulator/proveFix.ts', from: 'export type ProofResult', to: 'export type ProofResult' }
     const result = await proveFix(broken, idle, { seeds: 1_000, budgetSeconds: 240 })
