@@ -9,30 +9,15 @@
 // Exits 0 when every step holds, 1 naming the step that did not. Takes about 3 minutes
 // (most of it the install).
 import { mkdtempSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { freePortRange } from '../../src/shared/index.ts'
 import { type Child, spawnChild } from '../bench/lib/processes.ts'
 import { waitForOutput } from './release-smoke.ts'
 
 const repoRoot = resolve(import.meta.dir, '../..')
 const dir = mkdtempSync(join(tmpdir(), 'order-relay-npm12-'))
 const clone = join(dir, 'order-relay')
-
-/** A base port with three free ports after it (anvil, relayer, indexer). */
-async function freePortBase(): Promise<number> {
-  const isFree = (port: number) =>
-    new Promise<boolean>((done) => {
-      const server = createServer()
-      server.once('error', () => done(false))
-      server.listen(port, '127.0.0.1', () => server.close(() => done(true)))
-    })
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const base = 20_000 + Math.floor(Math.random() * 30_000)
-    if ((await Promise.all([0, 1, 2].map((i) => isFree(base + i)))).every(Boolean)) return base
-  }
-  throw new Error('no free port range found')
-}
 
 /** Command lines of running processes that contain `needle`. */
 async function processesMatching(needle: string): Promise<string[]> {
@@ -68,7 +53,7 @@ try {
   await run('clone', ['git', 'clone', '-q', repoRoot, clone], dir, 120)
   await run('npm 12 ci', ['npx', '-y', 'npm@12', 'ci', '--no-audit', '--no-fund'], clone, 900)
 
-  const base = await freePortBase()
+  const base = await freePortRange(3)
   const manifest = join(dir, 'devnet.json')
   const child = await npmStart(base, manifest)
   started = child

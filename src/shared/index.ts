@@ -1,7 +1,7 @@
 export { createLogger, createMemoryLogger, type LogFields, type LogFormat, logFormats, readLogFormat, silentLogger, type Logger, type LogSink } from './logger.ts'
 export { ConfigError, createEnvReader, type Env, type EnvReader } from './env.ts'
 export { errorLine } from './errorLine.ts'
-export { freePort } from './freePort.ts'
+export { freePort, freePortRange } from './freePort.ts'
 export { listenUrl } from './listenUrl.ts'
 export { backgroundRefresh } from './backgroundRefresh.ts'
 export { publicReadCors, type PublicReadPath } from './publicReadCors.ts'

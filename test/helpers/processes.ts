@@ -1,39 +1,12 @@
-import { readFileSync } from 'node:fs'
-import { createServer } from 'node:net'
+import { freePortRange } from '../../src/shared/index.ts'
 import type { Subprocess } from 'bun'
-
-/** True when nothing listens on 127.0.0.1:port. */
-function isFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = createServer()
-    server.once('error', () => resolve(false))
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)))
-  })
-}
-
-/** The first port the kernel hands out to outgoing connections (Linux: ip_local_port_range; 32768 elsewhere). */
-function firstEphemeralPort(): number {
-  try {
-    const first = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0])
-    return Number.isInteger(first) && first > 21_000 ? first : 32_768
-  } catch {
-    return 32_768
-  }
-}
 
 /**
  * A base port with `count` free ports after it (anvil, relayer, indexer), below the
- * ephemeral range: a port checked free there cannot be taken by an outgoing connection
- * of another test before the process that asked for it listens on it.
+ * kernel's ephemeral range (src/shared/freePort.ts).
  */
-export async function freePortBase(count = 3): Promise<number> {
-  const span = firstEphemeralPort() - 20_000 - count
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const base = 20_000 + Math.floor(Math.random() * span)
-    const checks = await Promise.all(Array.from({ length: count }, (_, i) => isFree(base + i)))
-    if (checks.every(Boolean)) return base
-  }
-  throw new Error('no free port range found')
+export function freePortBase(count = 3): Promise<number> {
+  return freePortRange(count)
 }
 
 /** Collects a child's output and waits for a line matching `pattern`. */
