@@ -70,3 +70,5 @@ export function createAnswerCodes(db: Database, delayMs: number) {
     },
   }
 }
+
+export type AnswerCodes = ReturnType<typeof createAnswerCodes>
