@@ -247,6 +247,15 @@ test('replicas: a replay that sends an order and waits out its receipt leaves th
   expect(result.violations).toEqual([])
 })
 
+test('a backlog of mined slots the receipt watcher left behind does not hold back the lost tx at the key\'s next nonce (seed 10950)', async () => {
+  // Receipts served late (30–36 s) while 350 txs are mined, then the RPC timing out (37–48 s) while the next batches get no
+  // answer and the node never takes them: the mined slots are left to the nonce keeper, 32 a round every 16 s. The lost tx
+  // at the key's next nonce must be sent again in the first round after the outage, not once the backlog is through.
+  const plan = (await Bun.file(new URL('./plans/seed10950.json', import.meta.url)).json()) as Plan
+  const result = await runPlan(plan)
+  expect(result.violations).toEqual([])
+})
+
 test('a reorg that puts another block at the same number between the nonce keeper\'s two looks starts the suspicion over (seed 983)', async () => {
   // Both txs are mined in block 1 at 2 s; the node's tx index lags its blocks by 456 ms, so a look then finds no receipt.
   // A 3-deep reorg at 3 s replaces block 1 and the same txs are mined again in the new block 1 at 4 s, again unindexed for a

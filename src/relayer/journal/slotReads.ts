@@ -78,6 +78,13 @@ export function createSlotReads(db: Database, answers: AnswerCodes) {
     pending(limit = 1_000_000): JournalSlot[] {
       return db.query<SlotRow, [number]>(`${selectSlots} WHERE slots.status = 'pending' ORDER BY slots.nonce LIMIT ?`).all(limit).map((row) => answers.overlay(slotOf(row)))
     },
+    /** The slots still pending from `nonce` on, lowest nonce first. */
+    pendingFrom(nonce: number, limit: number): JournalSlot[] {
+      return db
+        .query<SlotRow, [number, number]>(`${selectSlots} WHERE slots.status = 'pending' AND slots.nonce >= ? ORDER BY slots.nonce LIMIT ?`)
+        .all(nonce, limit)
+        .map((row) => answers.overlay(slotOf(row)))
+    },
     pendingCount(): number {
       return db.query<{ n: number }, []>("SELECT COUNT(*) AS n FROM slots WHERE status = 'pending'").get()!.n
     },

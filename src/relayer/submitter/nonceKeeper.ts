@@ -37,6 +37,8 @@ export function filledOutcome(reason: Reason, txHash: Hex, what: string): { code
 
 /** Pending slots looked at per round. */
 const slotsPerRound = 32
+/** Pending slots below the key's nonce looked up per round when more are left than `slotsPerRound` (one batch of receipts). */
+const lookedPerRound = 256
 
 /** How long apart two looks at the same head must be to call a slot `foreign` (see `tick`). */
 export const foreignAfterMs = 1_000
@@ -274,13 +276,22 @@ export function createNonceKeeper(options: {
     async tick(): Promise<void> {
       // The slots the batch sender still holds (signed, their broadcast not answered) are its own.
       const slots = journal.pending(slotsPerRound).filter((slot) => !life.held(slot.nonce))
-      for (const nonce of suspects.keys()) if (!slots.some((slot) => slot.nonce === nonce)) suspects.delete(nonce)
-      if (slots.length === 0) return
+      if (slots.length === 0) return suspects.clear()
       const { at, nonce: latest } = await reads.nonceAtHead(account.address)
       const next = journal.nextNonce()
       if (next !== undefined && latest > next) options.keyGuard?.report(`the key's nonce is ${latest} at block ${at}, past the ${next} this relayer's journal handed out`)
+      // A receipt watcher that fell behind (receipts served late, the RPC down) leaves mined
+      // slots to this round. When more of them are left than a round reads, the round reads
+      // on: up to `lookedPerRound` below the key's nonce, looked up in one batch, and the
+      // first `slotsPerRound` from it on, so that the slots the node may lack (every later
+      // order waits behind the first) are sent again now, not after the backlog.
+      const round =
+        slots.length === slotsPerRound && slots.at(-1)!.nonce < latest
+          ? [...journal.pending(lookedPerRound).filter((slot) => slot.nonce < latest), ...journal.pendingFrom(latest, slotsPerRound)].filter((slot) => !life.held(slot.nonce))
+          : slots
+      for (const nonce of suspects.keys()) if (!round.some((slot) => slot.nonce === nonce)) suspects.delete(nonce)
       // A tx sent moments ago is the receipt watcher's to find in its next block.
-      const due = slots.filter((slot) => Date.now() - slot.sentAt >= options.reviveAfterMs)
+      const due = round.filter((slot) => Date.now() - slot.sentAt >= options.reviveAfterMs)
       const taken = due.filter((slot) => slot.nonce < latest)
       if (taken.length > 0) {
         // The earliest suspicion's head, read again in the same batch: is it still part of the chain?
