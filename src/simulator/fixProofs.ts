@@ -84,8 +84,8 @@ export const fixProofs: readonly FixProof[] = [
     name: 'lease-renewals',
     fix: "replicas: the heartbeat renews the leases of the claims held (an order held past 10 s, a slow signer's, keeps its claim)",
     file: 'src/relayer/replicas/redisClaims.ts',
-    from: '      if (held.length === 0) return { ok: true, epochMoved: false, missing: [] }\n      const answers',
-    to: '      return { ok: true, epochMoved: false, missing: [] }\n      const answers',
+    from: '      if (held.length === 0) return { ok: true, epochMoved: false, missing: [] }\n      const sentAt',
+    to: '      return { ok: true, epochMoved: false, missing: [] }\n      const sentAt',
     replicasOnly: true,
   },
   {

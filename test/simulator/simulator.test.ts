@@ -247,6 +247,15 @@ test('replicas: a replay that sends an order and waits out its receipt leaves th
   expect(result.violations).toEqual([])
 })
 
+test('replicas: a claim whose lease ran out while its replica was cut off from Redis is dropped, not taken again (seed 13483)', async () => {
+  // A slow signer (24.7 s a batch) holds replica 1's batch while it is cut off from Redis (56–72 s); its claims expire and
+  // replica 2 takes one of the orders and settles it. Back in touch, replica 1 must not read its lapsed claims as Redis
+  // having lost state, take the order again and send the tx it signed for it: that second tx was mined and reverted.
+  const plan = (await Bun.file(new URL('./plans/seed13483.json', import.meta.url)).json()) as Plan
+  const result = await runPlan(plan)
+  expect(result.violations).toEqual([])
+})
+
 test('a backlog of mined slots the receipt watcher left behind does not hold back the lost tx at the key\'s next nonce (seed 10950)', async () => {
   // Receipts served late (30–36 s) while 350 txs are mined, then the RPC timing out (37–48 s) while the next batches get no
   // answer and the node never takes them: the mined slots are left to the nonce keeper, 32 a round every 16 s. The lost tx

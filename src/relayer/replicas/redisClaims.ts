@@ -66,6 +66,30 @@ export function createRedisClaims(redis: SharedRedis, options: { leaseMs: number
   const tokens = new Map<Hex, string | null>()
   // orderHash → its outcome as read with its claim.
   const readAtClaim = new Map<Hex, string | null>()
+  // orderHash → when the step that last took or renewed its Redis claim was sent: Redis's
+  // lease runs `leaseMs` from a moment no earlier than that.
+  const renewedAt = new Map<Hex, number>()
+
+  /**
+   * Forgets the Redis claims whose lease may have run out (none of their renewals answered
+   * within `leaseMs`: Redis down, slow, or cut off from this replica). Another replica may
+   * have taken such an order and sent it: this one no longer holds it, so it never announces
+   * or sends it, never takes it again when it re-publishes its claims, and never reads it
+   * gone as Redis having lost state (which would start a new epoch, fencing the other
+   * replica's claim out). Its local claim stays until the order's own release.
+   */
+  function dropLapsed(): void {
+    const now = Date.now()
+    for (const [orderHash, token] of tokens) {
+      if (token === null) continue
+      const at = renewedAt.get(orderHash)
+      if (at !== undefined && now >= at + options.leaseMs) {
+        tokens.delete(orderHash)
+        renewedAt.delete(orderHash)
+        readAtClaim.delete(orderHash)
+      }
+    }
+  }
   const keys = {
     epoch: redis.key('epoch'),
     claim: (orderHash: Hex) => redis.key('claim', orderHash.toLowerCase()),
@@ -105,12 +129,14 @@ export function createRedisClaims(redis: SharedRedis, options: { leaseMs: number
   async function take(claims: [Hex, string][], purpose: RoundTripPurpose): Promise<('taken' | 'held' | 'unshared')[]> {
     const epoch = fence.epoch
     if (epoch === undefined) return claims.map(() => 'unshared')
+    const sentAt = Date.now()
     const answers = await Promise.all(claims.map(([orderHash, token]) => step('claiming an orderHash', purpose, { kind: 'claim', orderHash, token, epoch })))
     if (answers.some((answer) => answer?.result.code === -1)) fence.suspect()
     return answers.map((answer, i) => {
       if (!answer || answer.result.code === -1) return 'unshared'
       if (answer.result.code === 0) return 'held'
       readAtClaim.set(claims[i]![0], answer.result.outcome)
+      renewedAt.set(claims[i]![0], sentAt)
       return 'taken'
     })
   }
@@ -119,6 +145,7 @@ export function createRedisClaims(redis: SharedRedis, options: { leaseMs: number
     const token = tokens.get(orderHash)
     tokens.delete(orderHash)
     readAtClaim.delete(orderHash)
+    renewedAt.delete(orderHash)
     if (token || outcome) {
       await step('releasing an orderHash claim', 'orders', { kind: 'settle', orderHash, ...(token ? { token } : {}), ...(outcome ? { write: outcomeWrite(outcome) } : {}) })
     }
@@ -140,6 +167,7 @@ export function createRedisClaims(redis: SharedRedis, options: { leaseMs: number
     release: (orderHash) => releaseWith(orderHash, undefined),
     releaseWith,
     async announce(txs) {
+      dropLapsed()
       const epoch = fence.epoch
       const answers = await Promise.all(
         txs.map(({ orderHash, txHash }) => {
@@ -179,17 +207,26 @@ export function createRedisClaims(redis: SharedRedis, options: { leaseMs: number
       return Boolean(tokens.get(orderHash))
     },
     async renew(epoch) {
+      dropLapsed()
       const held = [...tokens].filter((entry): entry is [Hex, string] => entry[1] !== null)
       // Nothing to renew: the heartbeat has just read the epoch.
       if (held.length === 0) return { ok: true, epochMoved: false, missing: [] }
+      const sentAt = Date.now()
       const answers = await Promise.all(held.map(([orderHash, token]) => step('renewing orderHash claims', 'heartbeat', { kind: 'renew', orderHash, token, epoch })))
       if (answers.some((answer) => answer === undefined)) return { ok: false }
       if (answers.some((answer) => answer!.epoch !== epoch)) return { ok: true, epochMoved: true, missing: [] }
+      held.forEach(([orderHash, token], i) => {
+        if (answers[i]!.result.code === 1 && tokens.get(orderHash) === token) renewedAt.set(orderHash, sentAt)
+      })
       // A claim released meanwhile is not missing: only those still held with the same token.
-      const missing = held.filter(([orderHash, token], i) => answers[i]!.result.code !== 1 && tokens.get(orderHash) === token)
+      // One whose lease may have run out before this renewal reached Redis lapsed: it is dropped, not missing.
+      const now = Date.now()
+      const missing = held.filter(([orderHash, token], i) => answers[i]!.result.code !== 1 && tokens.get(orderHash) === token && now < (renewedAt.get(orderHash) ?? 0) + options.leaseMs)
+      dropLapsed()
       return { ok: true, epochMoved: false, missing: missing.map(([orderHash]) => orderHash) }
     },
     async republish() {
+      dropLapsed()
       const before = [...tokens]
       // Each claim keeps its token: one Redis kept (it was unavailable, not emptied) is still
       // this replica's, and a new token would find it "held" and stop its renewals.
